@@ -1,0 +1,33 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test bench smoke migrate demo
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py seed_demo
+
+run: demo
+	DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000
+
+test: install
+	$(PY) -m pytest
+
+bench: install
+	@for script in benchmarks/bench_*.py; do $(PY) $$script || exit 1; done
+
+smoke: install
+	$(PY) ../shared/checks/smoke.py

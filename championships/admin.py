@@ -1,0 +1,150 @@
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+from .eligibility import check_can_enter, check_can_officiate
+from .models import Championship, Country, Entry, Player, Relationship, StaffRole, Stage, Tournament
+
+
+@admin.register(Country)
+class CountryAdmin(admin.ModelAdmin):
+    list_display = ["code", "name"]
+    search_fields = ["code", "name"]
+
+
+class RelationshipForm(forms.ModelForm):
+    """Accepts the two players in any order and stores the pair once."""
+
+    class Meta:
+        model = Relationship
+        fields = ["player_a", "player_b", "kind"]
+
+    def clean(self):
+        cleaned = super().clean()
+        one, other = cleaned.get("player_a"), cleaned.get("player_b")
+        if one and other:
+            if one.pk == other.pk:
+                raise ValidationError(_("A player cannot be declared a friend or family member of themselves."))
+            if one.pk > other.pk:
+                cleaned["player_a"], cleaned["player_b"] = other, one
+                self.instance.player_a, self.instance.player_b = other, one
+        return cleaned
+
+
+@admin.register(Relationship)
+class RelationshipAdmin(admin.ModelAdmin):
+    form = RelationshipForm
+    list_display = ["player_a", "player_b", "kind"]
+    list_filter = ["kind"]
+    search_fields = ["player_a__name", "player_b__name"]
+    autocomplete_fields = ["player_a", "player_b"]
+
+
+class EntryForm(forms.ModelForm):
+    class Meta:
+        model = Entry
+        fields = "__all__"
+
+    def clean(self):
+        cleaned = super().clean()
+        player, tournament = cleaned.get("player"), cleaned.get("tournament")
+        if player and tournament:
+            check_can_enter(player, tournament)
+        return cleaned
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    form = EntryForm
+    fk_name = "tournament"
+    extra = 0
+    autocomplete_fields = ["player", "source_tournament", "replaces"]
+    fields = ["player", "status", "minutes_late", "source_tournament", "source_rank", "replaces"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "email", "country", "date_of_birth", "media_opt_out"]
+    list_filter = ["country", "media_opt_out"]
+    search_fields = ["name", "email"]
+    autocomplete_fields = ["country", "user"]
+
+
+class StageInline(admin.TabularInline):
+    model = Stage
+    extra = 0
+
+
+class StaffRoleForm(forms.ModelForm):
+    class Meta:
+        model = StaffRole
+        fields = "__all__"
+
+    def clean(self):
+        cleaned = super().clean()
+        user = cleaned.get("user")
+        events = [cleaned["tournament"]] if cleaned.get("tournament") else (
+            list(cleaned["championship"].tournaments.all()) if cleaned.get("championship") else []
+        )
+        if user:
+            for tournament in events:
+                check_can_officiate(user.pk, tournament)
+        return cleaned
+
+
+class StaffInline(admin.TabularInline):
+    model = StaffRole
+    form = StaffRoleForm
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["name", "championship", "kind", "city", "date", "ruleset", "status"]
+    list_filter = ["kind", "status", "ruleset", "championship"]
+    search_fields = ["name", "city", "venue", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [StageInline, StaffInline, EntryInline]
+
+
+class TournamentInline(admin.TabularInline):
+    model = Tournament
+    extra = 0
+    fields = ["name", "kind", "city", "date", "status", "advance_count"]
+    show_change_link = True
+
+
+@admin.register(Championship)
+class ChampionshipAdmin(admin.ModelAdmin):
+    list_display = ["name", "scope", "country", "year", "age_cutoff"]
+    list_filter = ["scope", "year"]
+    search_fields = ["name"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [TournamentInline]
+
+
+@admin.register(Stage)
+class StageAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "order", "name", "kind", "games", "seating", "players"]
+    list_filter = ["kind", "seating"]
+    search_fields = ["tournament__name", "name"]
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    form = EntryForm
+    list_display = ["player", "tournament", "status", "minutes_late", "source_tournament", "source_rank"]
+    list_filter = ["status", "tournament"]
+    search_fields = ["player__name", "player__email", "tournament__name"]
+    autocomplete_fields = ["player", "tournament", "source_tournament", "replaces"]
+
+
+@admin.register(StaffRole)
+class StaffRoleAdmin(admin.ModelAdmin):
+    form = StaffRoleForm
+    list_display = ["user", "role", "tournament", "championship"]
+    list_filter = ["role", "tournament", "championship"]
+    search_fields = ["user__username", "tournament__name", "championship__name"]
+    autocomplete_fields = ["user", "tournament", "championship"]

@@ -1,0 +1,62 @@
+"""Who may play and who may officiate: the checks behind entries and staff roles (RULES.md §1)."""
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from .models import Entry, Player, StaffRole, Tournament
+
+
+def age_on(born: date, day: date) -> int:
+    return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
+
+
+def check_age(player: Player, tournament: Tournament) -> None:
+    championship = tournament.championship
+    if championship is None or championship.age_cutoff is None:
+        return
+    cutoff, minimum = championship.age_cutoff, championship.minimum_age
+    if player.date_of_birth is None:
+        raise ValidationError(
+            {"date_of_birth": _("%(player)s has no date of birth; it is needed to check the minimum age.")
+             % {"player": player.name}}
+        )
+    if age_on(player.date_of_birth, cutoff) < minimum:
+        raise ValidationError(
+            {"date_of_birth": _("%(player)s is under %(age)d on the cut-off date %(cutoff)s and cannot be entered.")
+             % {"player": player.name, "age": minimum, "cutoff": cutoff.isoformat()}}
+        )
+
+
+def officiating_roles(user_id: int, tournament: Tournament):
+    """Roles that make a user staff of this tournament, directly or through its championship."""
+    scope = Q(tournament=tournament)
+    if tournament.championship_id:
+        scope |= Q(championship_id=tournament.championship_id)
+    return StaffRole.objects.filter(scope, user_id=user_id)
+
+
+def check_not_staff(player: Player, tournament: Tournament) -> None:
+    if player.user_id is None:
+        return
+    role = officiating_roles(player.user_id, tournament).first()
+    if role is not None:
+        raise ValidationError(
+            _("%(player)s is %(role)s of %(tournament)s and cannot play in it.")
+            % {"player": player.name, "role": role.get_role_display(), "tournament": tournament.name}
+        )
+
+
+def check_can_enter(player: Player, tournament: Tournament) -> None:
+    check_age(player, tournament)
+    check_not_staff(player, tournament)
+
+
+def check_can_officiate(user_id: int, tournament: Tournament) -> None:
+    entered = Entry.objects.filter(player__user_id=user_id, tournament=tournament).select_related("player").first()
+    if entered is not None:
+        raise ValidationError(
+            _("%(player)s is entered as a player in %(tournament)s and cannot officiate it.")
+            % {"player": entered.player.name, "tournament": tournament.name}
+        )

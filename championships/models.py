@@ -1,0 +1,260 @@
+"""Who plays and in which event: players, championships, tournaments, stages, entries, staff."""
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+RULESET_CHOICES = [
+    ("cnc-2022", _("CATAN National Championships 2022")),
+    ("cwc-2025", _("CATAN World Championship 2025")),
+    ("lord-of-catan", _("Lord of Catan (club)")),
+]
+
+
+class Country(models.Model):
+    code = models.CharField(_("ISO code"), max_length=2, unique=True)
+    name = models.CharField(_("name"), max_length=100)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = _("countries")
+        constraints = [
+            models.CheckConstraint(condition=Q(code__regex=r"^[A-Z]{2}$"), name="country_code_two_capitals"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    name = models.CharField(_("name"), max_length=200)
+    email = models.EmailField(_("email"), blank=True)
+    date_of_birth = models.DateField(_("date of birth"), null=True, blank=True)
+    country = models.ForeignKey(Country, models.PROTECT, null=True, blank=True, verbose_name=_("country"))
+    media_opt_out = models.BooleanField(
+        _("opts out of photos and videos"), default=False,
+        help_text=_("The player asked not to appear in photos or videos."),
+    )
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="player",
+        help_text=_("The staff account of this person, if any: staff may not play where they officiate."),
+    )
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["email"], condition=~Q(email=""), name="player_email_unique_when_given",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Relationship(models.Model):
+    """A declared friend or family pair; stored once, with the lower player id first."""
+
+    class Kind(models.TextChoices):
+        FRIEND = "friend", _("friend")
+        FAMILY = "family", _("family")
+
+    player_a = models.ForeignKey(Player, models.CASCADE, related_name="+")
+    player_b = models.ForeignKey(Player, models.CASCADE, related_name="+")
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.FRIEND)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(player_a__lt=F("player_b")), name="relationship_ordered_pair"),
+            models.UniqueConstraint(fields=["player_a", "player_b"], name="relationship_once_per_pair"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_a} – {self.player_b} ({self.get_kind_display()})"
+
+
+class Championship(models.Model):
+    class Scope(models.TextChoices):
+        COUNTRY = "country", _("national")
+        WORLD = "world", _("world")
+        CLUB = "club", _("club series")
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(unique=True)
+    scope = models.CharField(_("scope"), max_length=10, choices=Scope.choices, default=Scope.COUNTRY)
+    country = models.ForeignKey(Country, models.PROTECT, null=True, blank=True, verbose_name=_("country"))
+    year = models.PositiveSmallIntegerField(_("year"))
+    age_cutoff = models.DateField(
+        _("minimum-age cut-off date"), null=True, blank=True,
+        help_text=_("Players must have reached the minimum age on this date."),
+    )
+    minimum_age = models.PositiveSmallIntegerField(_("minimum age"), default=18)
+    preset = models.CharField(_("format preset"), max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["-year", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(scope="country") | Q(country__isnull=False), name="national_championship_has_country",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Tournament(models.Model):
+    class Kind(models.TextChoices):
+        QUALIFIER = "qualifier", _("qualifier")
+        FINALS = "finals", _("championship finals")
+        WORLD = "world", _("world championship")
+        CLUB = "club", _("club tournament")
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("in preparation")
+        REGISTRATION = "registration", _("registration open")
+        RUNNING = "running", _("in progress")
+        FINISHED = "finished", _("finished")
+
+    championship = models.ForeignKey(
+        Championship, models.CASCADE, null=True, blank=True, related_name="tournaments",
+        verbose_name=_("championship"),
+    )
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(unique=True)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    city = models.CharField(_("city"), max_length=100, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    date = models.DateField(_("date"), null=True, blank=True)
+    official_start = models.TimeField(
+        _("official start time"), null=True, blank=True,
+        help_text=_("Told to players the day before; lateness is counted from it."),
+    )
+    ruleset = models.CharField(_("ruleset"), max_length=20, choices=RULESET_CHOICES)
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.DRAFT)
+    advance_count = models.PositiveSmallIntegerField(
+        _("players who advance"), default=0,
+        help_text=_("How many players this tournament sends on (a qualifier's top N)."),
+    )
+    capacity = models.PositiveIntegerField(
+        _("number of places"), null=True, blank=True, help_text=_("Empty for open entry."),
+    )
+
+    class Meta:
+        ordering = ["date", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind="club") | Q(championship__isnull=False), name="tournament_in_championship",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Stage(models.Model):
+    class Kind(models.TextChoices):
+        PRELIMINARY = "preliminary", _("preliminary")
+        SEMIFINAL = "semifinal", _("semifinal")
+        FINAL = "final", _("final")
+
+    class Seating(models.TextChoices):
+        SCHEDULED = "scheduled", _("scheduled (generated)")
+        SEEDED = "seeded", _("seeded by rank")
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="stages")
+    order = models.PositiveSmallIntegerField(_("order"))
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    name = models.CharField(_("name"), max_length=100)
+    games = models.PositiveSmallIntegerField(_("number of games"))
+    seating = models.CharField(_("seating"), max_length=10, choices=Seating.choices)
+    players = models.PositiveSmallIntegerField(
+        _("players"), null=True, blank=True,
+        help_text=_("How many top-ranked players take part; empty for everyone entered."),
+    )
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "order"], name="stage_order_unique"),
+            models.CheckConstraint(condition=Q(games__gte=1), name="stage_has_games"),
+            models.CheckConstraint(
+                condition=Q(players__isnull=True) | Q(players__gte=3), name="stage_players_at_least_three",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · {self.name}"
+
+
+class Entry(models.Model):
+    """A player's place in one tournament, from registration to the end."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("registered")
+        CHECKED_IN = "checked_in", _("checked in")
+        NOT_ADMITTED = "not_admitted", _("not admitted")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+        DISQUALIFIED = "disqualified", _("disqualified")
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, models.PROTECT, related_name="entries")
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.REGISTERED)
+    checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+    minutes_late = models.PositiveSmallIntegerField(_("minutes late"), default=0)
+    source_tournament = models.ForeignKey(
+        Tournament, models.SET_NULL, null=True, blank=True, related_name="qualified_entries",
+        verbose_name=_("qualified from"),
+    )
+    source_rank = models.PositiveIntegerField(_("rank in qualifier"), null=True, blank=True)
+    replaces = models.OneToOneField(
+        "self", models.SET_NULL, null=True, blank=True, related_name="replaced_by",
+        verbose_name=_("replaces"),
+    )
+
+    class Meta:
+        ordering = ["tournament", "player__name"]
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="entry_once_per_tournament"),
+            models.CheckConstraint(
+                condition=Q(source_rank__isnull=True) | Q(source_tournament__isnull=False),
+                name="entry_source_rank_needs_source",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.tournament}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in (self.Status.REGISTERED, self.Status.CHECKED_IN)
+
+
+class StaffRole(models.Model):
+    """An organizer (of a tournament or a whole championship) or a referee (of a tournament)."""
+
+    class Role(models.TextChoices):
+        ORGANIZER = "organizer", _("organizer")
+        REFEREE = "referee", _("referee")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="staff_roles")
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices)
+    tournament = models.ForeignKey(Tournament, models.CASCADE, null=True, blank=True, related_name="staff")
+    championship = models.ForeignKey(Championship, models.CASCADE, null=True, blank=True, related_name="staff")
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(tournament__isnull=False, championship__isnull=True)
+                           | Q(tournament__isnull=True, championship__isnull=False, role="organizer")),
+                name="staff_role_scope",
+            ),
+            models.UniqueConstraint(fields=["user", "role", "tournament"], name="staff_role_once_per_tournament"),
+            models.UniqueConstraint(
+                fields=["user", "role", "championship"], name="staff_role_once_per_championship",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.get_role_display()} · {self.tournament or self.championship}"

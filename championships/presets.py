@@ -1,0 +1,124 @@
+"""Format presets: the championship formats of RULES.md §1 as plain data.
+
+An organizer picks one; `services.create_championship_from_preset` turns it into rows that can
+then be edited (dates, cities, numbers).
+"""
+from dataclasses import dataclass, field
+from datetime import date
+
+
+@dataclass(frozen=True)
+class StageSpec:
+    kind: str  # preliminary | semifinal | final
+    name: str
+    games: int
+    seating: str  # scheduled | seeded
+    players: int | None = None  # top N of the previous stage; None = everyone entered
+
+
+@dataclass(frozen=True)
+class TournamentSpec:
+    kind: str  # qualifier | finals | world | club
+    name: str
+    city: str
+    date: date | None
+    stages: tuple[StageSpec, ...]
+    advance_count: int = 0
+    capacity: int | None = None
+
+
+@dataclass(frozen=True)
+class Preset:
+    key: str
+    name: str  # "{year}" is filled in
+    scope: str  # country | world | club
+    country: str | None
+    year: int
+    ruleset: str
+    age_cutoff: date | None
+    tournaments: tuple[TournamentSpec, ...] = field(default_factory=tuple)
+
+
+def _qualifier(city: str, day: date, advance: int, name: str = "") -> TournamentSpec:
+    return TournamentSpec(
+        kind="qualifier", name=name or f"{city} qualifier", city=city, date=day, advance_count=advance,
+        stages=(StageSpec("preliminary", "Qualifier", 3, "scheduled"),),
+    )
+
+
+def _cnc_finals(city: str, day: date, capacity: int | None, final_game: bool = True) -> TournamentSpec:
+    stages = [StageSpec("preliminary", "Finals games", 3 if final_game else 1, "scheduled")]
+    if final_game:
+        stages.append(StageSpec("final", "Final game", 1, "seeded", players=4))
+    return TournamentSpec(kind="finals", name="Championship finals", city=city, date=day,
+                          capacity=capacity, stages=tuple(stages))
+
+
+CNC_CUTOFF_2022 = date(2022, 11, 17)
+
+PRESETS: dict[str, Preset] = {
+    preset.key: preset
+    for preset in (
+        Preset(
+            key="uae-2022", name="CATAN National Championship UAE {year}", scope="country", country="AE",
+            year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
+            tournaments=(
+                _qualifier("Dubai", date(2022, 6, 11), 8),
+                _qualifier("Abu Dhabi", date(2022, 9, 3), 8),
+                _cnc_finals("Dubai", date(2022, 9, 10), 16),
+            ),
+        ),
+        Preset(
+            key="ksa-2022", name="CATAN National Championship KSA {year}", scope="country", country="SA",
+            year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
+            tournaments=(
+                _qualifier("Jeddah", date(2022, 6, 18), 2),
+                _qualifier("Riyadh", date(2022, 6, 24), 2),
+                _cnc_finals("Riyadh", date(2022, 9, 9), 4, final_game=False),
+            ),
+        ),
+        Preset(
+            key="jordan-2022", name="CATAN National Championship Jordan {year}", scope="country", country="JO",
+            year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
+            tournaments=(_cnc_finals("Amman", date(2022, 8, 5), None),),
+        ),
+        Preset(
+            key="lebanon-2022", name="CATAN National Championship Lebanon {year}", scope="country",
+            country="LB", year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
+            tournaments=(
+                _qualifier("", date(2022, 7, 2), 8, name="1st qualifier"),
+                _qualifier("", date(2022, 7, 23), 8, name="2nd qualifier"),
+                _qualifier("", date(2022, 8, 20), 8, name="3rd qualifier"),
+                _cnc_finals("", date(2022, 9, 3), 24),
+            ),
+        ),
+        Preset(
+            key="world-championship", name="CATAN World Championship {year}", scope="world", country=None,
+            year=2025, ruleset="cwc-2025", age_cutoff=None,
+            tournaments=(
+                TournamentSpec(
+                    kind="world", name="World Championship", city="", date=None,
+                    stages=(
+                        StageSpec("preliminary", "Preliminary round", 4, "scheduled"),
+                        StageSpec("semifinal", "Semifinals", 1, "seeded", players=16),
+                        StageSpec("final", "Final", 1, "seeded", players=4),
+                    ),
+                ),
+            ),
+        ),
+        Preset(
+            key="lord-of-catan", name="Lord of Catan {year}", scope="club", country=None,
+            year=2026, ruleset="lord-of-catan", age_cutoff=None,
+            tournaments=(
+                TournamentSpec(
+                    kind="club", name="Lord of Catan", city="", date=None,
+                    stages=(
+                        StageSpec("preliminary", "Ranking round", 1, "scheduled"),
+                        StageSpec("semifinal", "Semifinals", 1, "seeded", players=16),
+                        StageSpec("final", "Final", 1, "seeded", players=4),
+                    ),
+                ),
+            ),
+        ),
+    )
+}

@@ -1,0 +1,63 @@
+"""Admin views of results, read-only: every change to a result goes through the audited services."""
+from django.contrib import admin
+
+from .models import AuditEntry, Penalty, RecordSheet, Score, SheetRevision, Signature, TiebreakDraw, TiebreakDrawPlace
+
+
+class ReadOnlyMixin:
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class ScoreInline(ReadOnlyMixin, admin.TabularInline):
+    model = Score
+    fields = ["seat", "vp", "winner"]
+
+
+class SignatureInline(ReadOnlyMixin, admin.TabularInline):
+    model = Signature
+    fields = ["entry", "method", "decision", "signed_at", "recorded_by", "sheet_version"]
+
+
+class RevisionInline(ReadOnlyMixin, admin.TabularInline):
+    model = SheetRevision
+    fields = ["number", "kind", "data", "reason", "created_by", "created_at"]
+
+
+@admin.register(RecordSheet)
+class RecordSheetAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["table", "status", "version", "signed_off_by", "signed_off_at"]
+    list_filter = ["status", "table__game__tournament"]
+    search_fields = ["table__game__tournament__name", "scores__seat__entry__player__name"]
+    inlines = [ScoreInline, SignatureInline, RevisionInline]
+
+
+@admin.register(Penalty)
+class PenaltyAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["entry", "tournament", "kind", "vp", "game", "recorded_by", "recorded_at"]
+    list_filter = ["kind", "tournament"]
+    search_fields = ["entry__player__name", "reason"]
+
+
+class DrawPlaceInline(ReadOnlyMixin, admin.TabularInline):
+    model = TiebreakDrawPlace
+
+
+@admin.register(TiebreakDraw)
+class TiebreakDrawAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["tournament", "stage", "method", "recorded_by", "recorded_at"]
+    list_filter = ["method", "tournament"]
+    inlines = [DrawPlaceInline]
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["at", "user", "tournament", "action", "object_type", "object_id"]
+    list_filter = ["action", "object_type", "tournament"]
+    search_fields = ["user__username", "reason"]

@@ -1,0 +1,60 @@
+from django.contrib import admin
+
+from .models import Game, Seat, Table
+
+
+def _sheet_locked(table: Table | None) -> bool:
+    """Seats of a table whose result is signed off stay as they were signed."""
+    return table is not None and hasattr(table, "sheet") and table.sheet.is_locked
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    autocomplete_fields = ["entry"]
+    fields = ["position", "entry", "game"]
+
+    def has_change_permission(self, request, obj=None):
+        return not _sheet_locked(obj) and super().has_change_permission(request, obj)
+
+    def has_add_permission(self, request, obj=None):
+        return not _sheet_locked(obj) and super().has_add_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return not _sheet_locked(obj) and super().has_delete_permission(request, obj)
+
+
+class TableInline(admin.TabularInline):
+    model = Table
+    extra = 0
+    show_change_link = True
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number", "stage", "status", "board_code"]
+    list_filter = ["status", "tournament"]
+    search_fields = ["tournament__name"]
+    inlines = [TableInline]
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["game", "number"]
+    list_filter = ["game__tournament"]
+    search_fields = ["game__tournament__name"]
+    inlines = [SeatInline]
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ["table", "position", "entry"]
+    list_filter = ["game__tournament"]
+    search_fields = ["entry__player__name"]
+    autocomplete_fields = ["entry", "table", "game"]
+
+    def has_change_permission(self, request, obj=None):
+        return not _sheet_locked(obj and obj.table) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return not _sheet_locked(obj and obj.table) and super().has_delete_permission(request, obj)

@@ -1,0 +1,66 @@
+"""When and where: games of a stage, their tables and the play-order seats."""
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from championships.models import Entry, Stage, Tournament
+
+
+class Game(models.Model):
+    """One round of a stage; `number` counts through the tournament's stages from 1."""
+
+    class Status(models.TextChoices):
+        PLANNED = "planned", _("planned")
+        PUBLISHED = "published", _("seating published")
+        FINISHED = "finished", _("finished")
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="games")
+    stage = models.ForeignKey(Stage, models.CASCADE, related_name="game_set")
+    number = models.PositiveSmallIntegerField(_("game number"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PLANNED)
+    board_code = models.CharField(_("board"), max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="game_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="game_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · {_('game')} {self.number}"
+
+
+class Table(models.Model):
+    game = models.ForeignKey(Game, models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("table number"))
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="table_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} · {_('table')} {self.number}"
+
+
+class Seat(models.Model):
+    """A player at a table; `game` repeats table.game so the database can refuse a double seat."""
+
+    table = models.ForeignKey(Table, models.CASCADE, related_name="seats")
+    game = models.ForeignKey(Game, models.CASCADE, related_name="seats")
+    entry = models.ForeignKey(Entry, models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("play-order position"))
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "entry"], name="seat_once_per_game"),
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
+            models.CheckConstraint(condition=Q(position__gte=1, position__lte=4), name="seat_position_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · {self.position}: {self.entry.player}"

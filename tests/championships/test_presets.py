@@ -1,0 +1,96 @@
+"""Format presets create the championships of RULES.md §1 with their numbers."""
+from datetime import date
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from championships.models import RULESET_CHOICES
+from championships.presets import PRESETS
+from championships.services import create_championship_from_preset
+
+pytestmark = pytest.mark.django_db
+
+
+def outline(championship):
+    return [
+        (t.kind, t.city, t.date, t.advance_count, t.capacity,
+         [(s.kind, s.games, s.seating, s.players) for s in t.stages.order_by("order")])
+        for t in championship.tournaments.order_by("date", "pk")
+    ]
+
+
+def test_uae_2022():
+    championship = create_championship_from_preset("uae-2022")
+    assert championship.country.code == "AE"
+    assert championship.age_cutoff == date(2022, 11, 17)
+    assert outline(championship) == [
+        ("qualifier", "Dubai", date(2022, 6, 11), 8, None, [("preliminary", 3, "scheduled", None)]),
+        ("qualifier", "Abu Dhabi", date(2022, 9, 3), 8, None, [("preliminary", 3, "scheduled", None)]),
+        ("finals", "Dubai", date(2022, 9, 10), 0, 16,
+         [("preliminary", 3, "scheduled", None), ("final", 1, "seeded", 4)]),
+    ]
+
+
+def test_ksa_2022_finals_is_one_game_of_four():
+    championship = create_championship_from_preset("ksa-2022")
+    qualifiers = [t for t in outline(championship) if t[0] == "qualifier"]
+    assert [(q[1], q[2], q[3]) for q in qualifiers] == [
+        ("Jeddah", date(2022, 6, 18), 2), ("Riyadh", date(2022, 6, 24), 2),
+    ]
+    assert outline(championship)[-1] == ("finals", "Riyadh", date(2022, 9, 9), 0, 4,
+                                         [("preliminary", 1, "scheduled", None)])
+
+
+def test_jordan_2022_has_no_qualifiers():
+    assert outline(create_championship_from_preset("jordan-2022")) == [
+        ("finals", "Amman", date(2022, 8, 5), 0, None,
+         [("preliminary", 3, "scheduled", None), ("final", 1, "seeded", 4)]),
+    ]
+
+
+def test_lebanon_2022_has_three_qualifiers_and_24_finalists():
+    rows = outline(create_championship_from_preset("lebanon-2022"))
+    assert [r[2] for r in rows] == [date(2022, 7, 2), date(2022, 7, 23), date(2022, 8, 20), date(2022, 9, 3)]
+    assert [r[3] for r in rows[:3]] == [8, 8, 8] and rows[3][4] == 24
+
+
+def test_world_championship_stages():
+    championship = create_championship_from_preset("world-championship")
+    (world,) = championship.tournaments.all()
+    assert world.ruleset == "cwc-2025" and world.kind == "world"
+    assert outline(championship)[0][5] == [
+        ("preliminary", 4, "scheduled", None), ("semifinal", 1, "seeded", 16), ("final", 1, "seeded", 4),
+    ]
+
+
+def test_lord_of_catan_stages():
+    championship = create_championship_from_preset("lord-of-catan")
+    (club,) = championship.tournaments.all()
+    assert club.ruleset == "lord-of-catan"
+    assert outline(championship)[0][5] == [
+        ("preliminary", 1, "scheduled", None), ("semifinal", 1, "seeded", 16), ("final", 1, "seeded", 4),
+    ]
+
+
+def test_preset_moved_to_another_year_keeps_day_and_month():
+    championship = create_championship_from_preset("uae-2022", year=2026)
+    assert championship.name == "CATAN National Championship UAE 2026"
+    assert championship.age_cutoff == date(2026, 11, 17)
+    assert [t[2] for t in outline(championship)] == [date(2026, 6, 11), date(2026, 9, 3), date(2026, 9, 10)]
+
+
+def test_same_preset_twice_gets_distinct_slugs():
+    first = create_championship_from_preset("uae-2022")
+    second = create_championship_from_preset("uae-2022")
+    assert first.slug != second.slug
+    assert not set(first.tournaments.values_list("slug", flat=True)) & set(
+        second.tournaments.values_list("slug", flat=True))
+
+
+def test_unknown_preset_is_refused():
+    with pytest.raises(ValidationError, match="Unknown format preset"):
+        create_championship_from_preset("nope")
+
+
+def test_every_preset_uses_a_known_ruleset():
+    assert {p.ruleset for p in PRESETS.values()} <= {key for key, _ in RULESET_CHOICES}

@@ -1,0 +1,32 @@
+"""Project-wide fixtures: plain HTTP, a clean cache and in-process tasks for every test."""
+import pytest
+from django.core.cache import cache
+
+from catan_tournaments.celery import app as celery_app
+
+
+@pytest.fixture(autouse=True)
+def _plain_http_and_static(settings):
+    """The suite runs with DEBUG off (secure settings); the test client speaks plain HTTP."""
+    settings.SECURE_SSL_REDIRECT = False
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture(autouse=True)
+def _clean_cache():
+    """Rows are rolled back after each test; cached results of them must go too (Redis in CI)."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _eager_tasks():
+    """Tasks run in the test's own process and transaction, even when REDIS_URL names a broker."""
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = previous

@@ -1,0 +1,43 @@
+"""Small builders for test data; each returns saved rows with sensible defaults."""
+from datetime import date
+from itertools import count
+
+from django.contrib.auth import get_user_model
+
+from championships.countries import country_for_code
+from championships.models import Championship, Entry, Player, Stage, Tournament
+
+_serial = count(1)
+
+
+def make_user(username: str | None = None, **fields):
+    username = username or f"user{next(_serial)}"
+    return get_user_model().objects.create_user(username=username, password="pw-for-tests-only", **fields)
+
+
+def make_player(name: str | None = None, *, born: date = date(1990, 1, 1), country: str = "AE", **fields) -> Player:
+    return Player.objects.create(
+        name=name or f"Player {next(_serial)}", date_of_birth=born, country=country_for_code(country), **fields,
+    )
+
+
+def make_championship(**fields) -> Championship:
+    n = next(_serial)
+    defaults = dict(name=f"Championship {n}", slug=f"championship-{n}", year=2022, age_cutoff=date(2022, 11, 17),
+                    country=country_for_code("AE"))
+    return Championship.objects.create(**{**defaults, **fields})
+
+
+def make_tournament(*, games: int = 3, ruleset: str = "cnc-2022", championship=None, **fields) -> Tournament:
+    n = next(_serial)
+    championship = championship or make_championship()
+    defaults = dict(name=f"Qualifier {n}", slug=f"qualifier-{n}", kind="qualifier", ruleset=ruleset,
+                    date=date(2022, 6, 11), championship=championship)
+    tournament = Tournament.objects.create(**{**defaults, **fields})
+    Stage.objects.create(tournament=tournament, order=1, kind="preliminary", name="Qualifier", games=games,
+                         seating="scheduled")
+    return tournament
+
+
+def make_entries(tournament: Tournament, n: int, **player_fields) -> list[Entry]:
+    return [Entry.objects.create(tournament=tournament, player=make_player(**player_fields)) for _ in range(n)]

@@ -1,0 +1,41 @@
+import pytest
+from django.db import DatabaseError
+
+from tests.factories import make_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def test_healthz_reports_ok_when_the_database_answers(client):
+    response = client.get("/healthz")
+    assert response.status_code == 200 and response.json() == {"status": "ok"}
+
+
+def test_healthz_reports_503_when_the_database_fails(client, monkeypatch):
+    def broken(*args, **kwargs):
+        raise DatabaseError("down")
+
+    monkeypatch.setattr("django.db.backends.utils.CursorWrapper.execute", broken)
+    assert client.get("/healthz").status_code == 503
+
+
+def test_tournament_list_api(client):
+    tournament = make_tournament(name="Dubai qualifier", slug="dubai")
+    (row,) = client.get("/api/tournaments/").json()
+    assert {k: row[k] for k in ("slug", "name", "kind", "date", "status", "ruleset")} == {
+        "slug": "dubai", "name": "Dubai qualifier", "kind": "qualifier", "date": "2022-06-11",
+        "status": tournament.status, "ruleset": "cnc-2022",
+    }
+
+
+def test_home_lists_tournaments_with_language_and_direction(client):
+    make_tournament(name="Abu Dhabi qualifier")
+    english = client.get("/").content.decode()
+    assert 'lang="en" dir="ltr"' in english and "Abu Dhabi qualifier" in english
+    arabic = client.get("/ar/").content.decode()
+    assert 'lang="ar" dir="rtl"' in arabic
+
+
+def test_staff_sign_in_page(client):
+    page = client.get("/accounts/login/").content.decode()
+    assert '<label for="id_username"' in page and '<label for="id_password"' in page
