@@ -1,0 +1,71 @@
+"""Ranking at scale: 10,000 players × 4 games, from CSV and from engine input.
+
+Run from anywhere: `python benchmarks/bench_ranking.py`. Prints the best of a few runs per figure;
+the target is the engine under 1 s on 10,000 players × 4 games.
+"""
+import csv
+import random
+import sys
+import tempfile
+import time
+from functools import partial
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ranking.engine import rank  # noqa: E402
+from ranking.metrics import RULESETS  # noqa: E402
+from ranking.results_csv import read_results  # noqa: E402
+
+PLAYERS, GAMES, RUNS = 10_000, 4, 3
+TARGET_S = 1.0
+
+
+def write_results(path: Path, seed: int = 2022) -> None:
+    """A random stage: every game reshuffles all players onto 4-player tables; minutes for lord-of-catan."""
+    rng = random.Random(seed)
+    players = [f"Player {i:05d}" for i in range(1, PLAYERS + 1)]
+    with path.open("w", newline="", encoding="utf-8") as f:
+        out = csv.writer(f)
+        out.writerow(["game", "table", "player", "vp", "winner", "minutes"])
+        for game in range(1, GAMES + 1):
+            rng.shuffle(players)
+            for table in range(PLAYERS // 4):
+                winner, minutes = rng.randrange(4), rng.randint(45, 150)
+                for i, player in enumerate(players[4 * table:4 * table + 4]):
+                    vp = rng.randint(10, 11) if i == winner else rng.randint(2, 10)
+                    out.writerow([game, table + 1, player, vp, int(i == winner), minutes])
+
+
+def parse_and_rank(path: Path, ruleset) -> list:
+    return rank(read_results(path, ruleset), ruleset)
+
+
+def best_of(runs: int, fn) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> int:
+    size = f"{PLAYERS} players x {GAMES} games"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "results.csv"
+        write_results(path)
+        slowest = 0.0
+        for key, ruleset in RULESETS.items():
+            tables = read_results(path, ruleset)
+            assert len(rank(tables, ruleset)) == PLAYERS
+            engine = best_of(RUNS, partial(rank, tables, ruleset))
+            both = best_of(RUNS, partial(parse_and_rank, path, ruleset))
+            slowest = max(slowest, engine)
+            print(f"ranking engine, {size}, {key}: {engine:.2f} s (target < {TARGET_S:.0f} s)")
+            print(f"CSV parsing + ranking, {size}, {key}: {both:.2f} s")
+    return 0 if slowest < TARGET_S else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

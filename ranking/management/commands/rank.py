@@ -1,0 +1,68 @@
+"""`manage.py rank RESULTS.csv --rules RULESET [--penalties FILE] [--json]` (interface fixed by DESIGN.md)."""
+from __future__ import annotations
+
+import json
+from typing import NoReturn
+
+from django.core.management.base import BaseCommand, CommandError
+
+from ranking.engine import Standing, rank
+from ranking.metrics import METRICS, RULESETS, Ruleset
+from ranking.results_csv import InputError, read_penalties, read_results
+
+SHOWN_FIRST = ("games", "wins", "total_vp")
+
+
+def format_table(standings: list[Standing], rules: Ruleset) -> str:
+    """Aligned plain-text standings: rank ("=" when shared), player, games, wins, total VP, tiebreakers."""
+    keys = [*SHOWN_FIRST, *(k for k in rules.computed if k not in SHOWN_FIRST)]
+    header = ["Rank ", "Player", *(METRICS[k].label for k in keys)]
+    rows = [
+        [f"{s.rank}=" if s.tied else f"{s.rank} ", str(s.player),
+         *(METRICS[k].display(s.values[k]) for k in keys)]
+        for s in standings
+    ]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    lines = [
+        "  ".join(cell.ljust(w) if i == 1 else cell.rjust(w) for i, (cell, w) in enumerate(zip(r, widths)))
+        for r in [header, *rows]
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    if any(s.tied for s in standings):
+        lines.append("")
+        lines.append("= still equal after every tiebreaker; where it matters the referee runs a card draw.")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+class Command(BaseCommand):
+    help = ("Rank players from a CSV of table results (game,table,player,vp [,winner] [,minutes]). "
+            "Bad input exits with status 2 and FILE:LINE: problem on stderr.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("results", metavar="RESULTS.csv", help="one row per player per game")
+        parser.add_argument("--rules", required=True, metavar="RULESET",
+                            help=f"one of: {', '.join(RULESETS)}")
+        parser.add_argument("--penalties", metavar="FILE",
+                            help="CSV player,vp: VP deducted from a player's total")
+        parser.add_argument("--json", action="store_true", help="print a JSON array instead of a table")
+
+    def handle(self, *args, results: str, rules: str, penalties: str | None, **options) -> None:
+        if rules not in RULESETS:
+            self._fail([f"unknown ruleset {rules!r}; choose one of {', '.join(RULESETS)}."])
+        ruleset = RULESETS[rules]
+        try:
+            tables = read_results(results, ruleset)
+            players = {s.player for t in tables for s in t.seats}
+            deductions = read_penalties(penalties, players) if penalties else {}
+        except InputError as e:
+            self._fail(e.lines())
+        standings = rank(tables, ruleset, deductions=deductions)
+        if options["json"]:
+            self.stdout.write(json.dumps([s.as_json() for s in standings], indent=2))
+        else:
+            self.stdout.write(format_table(standings, ruleset))
+
+    def _fail(self, lines: list[str]) -> NoReturn:
+        for line in lines:
+            self.stderr.write(line)
+        raise CommandError(f"nothing ranked: {len(lines)} problem(s) in the input.", returncode=2)
