@@ -1,0 +1,149 @@
+"""Seating engine figures: the tournament-sized targets, social golfer instances, and the peer.
+
+Run from anywhere: `python benchmarks/bench_seating.py` (about 35 s on 2 cores). Prints one
+line per figure: quality counts (friend conflicts, repeat pairings, position repeats,
+same-country tablemates), seconds (best of a few runs for the fast ones) and the target. The
+peer is krcg.seating (simulated annealing, VEKN rules), run on the same 128-player instance;
+without krcg installed that line says so.
+"""
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from unittest import mock
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scheduling import seating_search  # noqa: E402
+from scheduling.seating import SeatingProblem, SeatingResult, assess, seat  # noqa: E402
+
+# 30 countries, uneven, the largest 32: every table of every game needs exactly one of its players.
+COUNTRY_SIZES = [32, 15, 9, 7, 6, 5, 5, 4, 4, 4, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1]
+PEER_ITERATIONS = 20_000
+MOONSHOT_BUDGET = 40_000_000
+
+
+def random_pairs(players: list[str], count: int, rng: random.Random) -> tuple[tuple[str, str], ...]:
+    pairs: set[tuple[str, str]] = set()
+    while len(pairs) < count:
+        a, b = sorted(rng.sample(players, 2))
+        pairs.add((a, b))
+    return tuple(sorted(pairs))
+
+
+def world_128() -> SeatingProblem:
+    rng = random.Random(2025)
+    players = [f"W{i:03d}" for i in range(128)]
+    codes = [f"C{i:02d}" for i in range(len(COUNTRY_SIZES))]
+    pool = [code for code, size in zip(codes, COUNTRY_SIZES) for _ in range(size)]
+    rng.shuffle(pool)
+    return SeatingProblem(
+        players=tuple(players), games=4, relations=random_pairs(players, 30, rng),
+        countries=dict(zip(players, pool)), distinct_positions=True, spread_countries=True, seed=1,
+    )
+
+
+def open_200() -> SeatingProblem:
+    """Under cwc-2025 goals, so that "all zero" includes distinct positions."""
+    rng = random.Random(200)
+    players = [f"O{i:03d}" for i in range(200)]
+    return SeatingProblem(players=tuple(players), games=3, relations=random_pairs(players, 70, rng),
+                          distinct_positions=True, spread_countries=True, seed=1)
+
+
+def numbered(count: int, games: int, **kwargs) -> SeatingProblem:
+    return SeatingProblem(players=tuple(f"P{i:02d}" for i in range(1, count + 1)), games=games, **kwargs)
+
+
+def counts(report) -> str:
+    return (f"friends {len(report.friend_conflicts)}, repeats {report.repeat_pairings}, "
+            f"position repeats {report.position_repeats}, compatriots {report.same_country_tablemates}")
+
+
+def timed(runs: int, fn: Callable[[], SeatingResult]) -> tuple[SeatingResult, float]:
+    """Result and best wall time over `runs` runs (the engine is deterministic)."""
+    best, result = float("inf"), None
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - start)
+    return result, best
+
+
+def line(label: str, result: SeatingResult, seconds: float, target: str, ok: bool) -> None:
+    verdict = "met" if ok else "MISSED"
+    print(f"{label}: {counts(result.report)} in {seconds:.3f} s  [target {target}: {verdict}]")
+
+
+def all_zero(report) -> bool:
+    return not (report.friend_conflicts or report.repeat_pairings or report.position_repeats
+                or report.same_country_tablemates)
+
+
+def peer(problem: SeatingProblem, ours: float) -> None:
+    try:
+        from krcg import seating as krcg_seating
+    except ImportError:
+        print("peer krcg.seating: not installed (pip install krcg) — comparison skipped")
+        return
+    players = list(problem.players)
+    tables = [players[i:i + 4] for i in range(0, len(players), 4)]
+    rounds = [krcg_seating.Round([list(t) for t in tables]) for _ in range(problem.games)]
+    start = time.perf_counter()
+    best, _ = krcg_seating.optimise(rounds, PEER_ITERATIONS, fixed=0)
+    seconds = time.perf_counter() - start
+    games = tuple(tuple(tuple(table) for table in round_) for round_ in best)
+    report = assess(problem, games)
+    print(f"peer krcg.seating ({PEER_ITERATIONS} iterations, same 128-player instance): {counts(report)} "
+          f"in {seconds:.2f} s (friends and countries are not among its goals)")
+    print(f"speed ratio: krcg.seating takes {seconds / ours:.0f}× as long as this engine for a worse schedule"
+          if not all_zero(report) else f"speed ratio: krcg.seating takes {seconds / ours:.0f}× as long")
+
+
+def main() -> int:
+    started = time.perf_counter()
+    world = world_128()
+    result, ours = timed(3, lambda: seat(world))
+    line("cwc-2025, 128 players from 30 countries, 30 declared pairs, 4 games", result, ours,
+         "all zero under 1 s", all_zero(result.report) and ours < 1)
+
+    result, seconds = timed(3, lambda: seat(open_200()))
+    line("cwc-2025, 200 players, 70 declared pairs, 3 games", result, seconds, "all zero under 1 s",
+         all_zero(result.report) and seconds < 1)
+
+    result, seconds = timed(3, lambda: seat(numbered(16, 4, distinct_positions=True, spread_countries=True)))
+    line("16 players, 4 games, cwc-2025", result, seconds, "0 repeats, distinct positions",
+         result.report.repeat_pairings == 0 and result.report.position_repeats == 0)
+
+    for games in (7, 8, 9):
+        result, seconds = timed(1, lambda: seat(numbered(32, games)))
+        line(f"social golfer 8-4-{games} (32 players, {games} games)", result, seconds,
+             "0 repeats" + (" under 5 s" if games == 7 else ""),
+             result.report.repeat_pairings == 0 and (games != 7 or seconds < 5))
+    # The same instances without the algebraic start: the general search on its own.
+    with mock.patch.object(seating_search, "affine_design", return_value=None):
+        for games in (7, 8):
+            result, seconds = timed(1, lambda: seat(numbered(32, games), budget=MOONSHOT_BUDGET // 4))
+            line(f"social golfer 8-4-{games}, search only (no algebraic start)", result, seconds,
+                 "0 repeats", result.report.repeat_pairings == 0)
+    result, seconds = timed(1, lambda: seat(numbered(32, 10), budget=MOONSHOT_BUDGET))
+    line(f"social golfer 8-4-10 moonshot (budget {MOONSHOT_BUDGET:,} swaps)", result, seconds, "0 repeats",
+         result.report.repeat_pairings == 0)
+
+    result, seconds = timed(3, lambda: seat(numbered(13, 4)))
+    line("13 players (1×4 + 3×3 tables), 4 games", result, seconds, "0 repeats",
+         result.report.repeat_pairings == 0)
+    friendly = numbered(17, 4, relations=tuple(("P01", f"P{i:02d}") for i in range(2, 7)))
+    result, seconds = timed(3, lambda: seat(friendly))
+    line("17 players (2×4 + 3×3), one with 5 declared friends, 4 games", result, seconds,
+         "0 repeats, 0 friends",
+         result.report.repeat_pairings == 0 and not result.report.friend_conflicts)
+
+    peer(world, ours)
+    print(f"benchmark total: {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+"""`manage.py seat PLAYERS.csv --games G [--relations REL.csv] [--rules RULESET] [--seed N] [--out FILE]`.
+
+The interface is fixed by DESIGN.md: the schedule as CSV `game,table,position,player` on stdout
+or in FILE, the quality report on stderr. Bad input exits with status 2, FILE:LINE: problem on
+stderr and nothing on stdout.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from scheduling.seating import RULESETS, QualityReport, SeatingProblem, goals, seat, table_sizes
+from scheduling.seating_csv import CsvError, read_players, read_relations
+
+
+class Command(BaseCommand):
+    help = (
+        "Plan the tables and play order of every game of a stage: friends/family apart, fewest "
+        "repeat pairings, and under cwc-2025 distinct positions and no compatriots at a table. "
+        "Same seed, same schedule."
+    )
+    # Pure computation: no models, so skip the system checks and start fast.
+    requires_system_checks: list[str] = []
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("players", metavar="PLAYERS.csv", help="columns: player [, country]")
+        parser.add_argument("--games", type=int, required=True, metavar="G", help="number of games to plan")
+        parser.add_argument("--relations", metavar="REL.csv", help="friends/family: player_a,player_b")
+        parser.add_argument(
+            "--rules", choices=RULESETS, metavar="RULESET",
+            help=f"one of: {', '.join(RULESETS)}; only cwc-2025 asks for distinct positions and "
+            "country spread",
+        )
+        parser.add_argument("--seed", type=int, default=0, help="same seed, same schedule (default 0)")
+        parser.add_argument("--out", metavar="FILE", help="write the CSV here instead of stdout")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["games"] < 1:
+            self._fail([f"--games: must be at least 1, not {options['games']}"])
+        try:
+            roster = read_players(options["players"])
+            relations = read_relations(options["relations"], roster.players) if options["relations"] else ()
+        except CsvError as error:
+            self._fail(error.lines())
+        wanted = goals(options["rules"]) if options["rules"] else None
+        problem = SeatingProblem(
+            players=roster.players,
+            games=options["games"],
+            relations=relations,
+            countries=roster.countries,
+            distinct_positions=bool(wanted and wanted.distinct_positions),
+            spread_countries=bool(wanted and wanted.spread_countries),
+            seed=options["seed"],
+        )
+        result = seat(problem)
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["game", "table", "position", "player"])
+        writer.writerows(result.schedule.rows())
+        if options["out"]:
+            try:
+                with open(options["out"], "w", encoding="utf-8", newline="") as handle:
+                    handle.write(buffer.getvalue())
+            except OSError as error:
+                self._fail([f"{options['out']}: cannot write the file ({error.strerror or error})"])
+        else:
+            self.stdout.write(buffer.getvalue(), ending="")
+        self.stderr.write(describe(problem, result.report, options["rules"]))
+
+    def _fail(self, lines: list[str]) -> None:
+        for line in lines:
+            self.stderr.write(line)
+        raise CommandError(f"nothing seated: {len(lines)} problem(s) in the input.", returncode=2)
+
+
+def describe(problem: SeatingProblem, report: QualityReport, rules: str | None) -> str:
+    """The quality report as short lines, every friend conflict named."""
+    sizes = table_sizes(len(problem.players))
+    layout = " + ".join(f"{sizes.count(s)}×{s}" for s in (4, 3) if s in sizes)
+    lines = [
+        f"seated {len(problem.players)} players in {problem.games} game(s) of {layout} tables"
+        f" (rules {rules or 'none'}, seed {problem.seed})",
+        f"friend conflicts: {len(report.friend_conflicts)}",
+        *(f"  game {game}: {a} and {b} share a table" for game, (a, b) in report.friend_conflicts),
+        f"repeated pairings: {report.repeat_pairings}",
+        *(f"  {a} and {b} meet {times} times" for (a, b), times in report.repeated_pairs),
+        f"position repeats: {report.position_repeats}"
+        + ("" if problem.distinct_positions else " (distinct positions not asked for)"),
+        f"same-country tablemates: {report.same_country_tablemates}"
+        + ("" if problem.spread_countries else " (country spread not asked for)"),
+        f"seconds: {report.seconds:.2f}",
+    ]
+    return "\n".join(lines)
