@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test bench smoke migrate demo
+.PHONY: install run test bench smoke lint migrate demo
 
 install: $(STAMP)
 
@@ -28,6 +28,9 @@ test: install
 
 bench: install
 	@for script in benchmarks/bench_*.py; do $(PY) $$script || exit 1; done
+
+lint: install
+	$(VENV)/bin/ruff check .
 
 smoke: install
 	$(PY) ../shared/checks/smoke.py

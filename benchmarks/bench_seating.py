@@ -117,14 +117,14 @@ def main() -> int:
          result.report.repeat_pairings == 0 and result.report.position_repeats == 0)
 
     for games in (7, 8, 9):
-        result, seconds = timed(1, lambda: seat(numbered(32, games)))
+        result, seconds = timed(1, lambda games=games: seat(numbered(32, games)))
         line(f"social golfer 8-4-{games} (32 players, {games} games)", result, seconds,
              "0 repeats" + (" under 5 s" if games == 7 else ""),
              result.report.repeat_pairings == 0 and (games != 7 or seconds < 5))
     # The same instances without the algebraic start: the general search on its own.
     with mock.patch.object(seating_search, "affine_design", return_value=None):
         for games in (7, 8):
-            result, seconds = timed(1, lambda: seat(numbered(32, games), budget=MOONSHOT_BUDGET // 4))
+            result, seconds = timed(1, lambda games=games: seat(numbered(32, games), budget=MOONSHOT_BUDGET // 4))
             line(f"social golfer 8-4-{games}, search only (no algebraic start)", result, seconds,
                  "0 repeats", result.report.repeat_pairings == 0)
     result, seconds = timed(1, lambda: seat(numbered(32, 10), budget=MOONSHOT_BUDGET))

@@ -7,11 +7,14 @@ from .health import healthz
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("api/", include("championships.api_urls")),
+    path("api/", include("ranking.api_urls")),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
 ]
 urlpatterns += i18n_patterns(
     path("", include("championships.urls")),
+    path("", include("scheduling.urls")),
+    path("", include("ranking.urls")),
     prefix_default_language=False,
 )

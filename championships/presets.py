@@ -30,6 +30,7 @@ class TournamentSpec:
 @dataclass(frozen=True)
 class Preset:
     key: str
+    short: str  # starts the tournaments' slugs: "uae-2026-dubai-qualifier"
     name: str  # "{year}" is filled in
     scope: str  # country | world | club
     country: str | None
@@ -60,7 +61,7 @@ PRESETS: dict[str, Preset] = {
     preset.key: preset
     for preset in (
         Preset(
-            key="uae-2022", name="CATAN National Championship UAE {year}", scope="country", country="AE",
+            key="uae-2022", short="uae", name="CATAN National Championship UAE {year}", scope="country", country="AE",
             year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
             tournaments=(
                 _qualifier("Dubai", date(2022, 6, 11), 8),
@@ -69,7 +70,7 @@ PRESETS: dict[str, Preset] = {
             ),
         ),
         Preset(
-            key="ksa-2022", name="CATAN National Championship KSA {year}", scope="country", country="SA",
+            key="ksa-2022", short="ksa", name="CATAN National Championship KSA {year}", scope="country", country="SA",
             year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
             tournaments=(
                 _qualifier("Jeddah", date(2022, 6, 18), 2),
@@ -78,12 +79,13 @@ PRESETS: dict[str, Preset] = {
             ),
         ),
         Preset(
-            key="jordan-2022", name="CATAN National Championship Jordan {year}", scope="country", country="JO",
+            key="jordan-2022", short="jordan", name="CATAN National Championship Jordan {year}", scope="country",
+            country="JO",
             year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
             tournaments=(_cnc_finals("Amman", date(2022, 8, 5), None),),
         ),
         Preset(
-            key="lebanon-2022", name="CATAN National Championship Lebanon {year}", scope="country",
+            key="lebanon-2022", short="lebanon", name="CATAN National Championship Lebanon {year}", scope="country",
             country="LB", year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
             tournaments=(
                 _qualifier("", date(2022, 7, 2), 8, name="1st qualifier"),
@@ -93,7 +95,7 @@ PRESETS: dict[str, Preset] = {
             ),
         ),
         Preset(
-            key="world-championship", name="CATAN World Championship {year}", scope="world", country=None,
+            key="world-championship", short="cwc", name="CATAN World Championship {year}", scope="world", country=None,
             year=2025, ruleset="cwc-2025", age_cutoff=None,
             tournaments=(
                 TournamentSpec(
@@ -107,7 +109,7 @@ PRESETS: dict[str, Preset] = {
             ),
         ),
         Preset(
-            key="lord-of-catan", name="Lord of Catan {year}", scope="club", country=None,
+            key="lord-of-catan", short="lord-of-catan", name="Lord of Catan {year}", scope="club", country=None,
             year=2026, ruleset="lord-of-catan", age_cutoff=None,
             tournaments=(
                 TournamentSpec(

@@ -48,7 +48,7 @@ def create_championship_from_preset(key: str, *, year: int | None = None, name: 
     for spec in preset.tournaments:
         tournament = Tournament.objects.create(
             championship=championship, name=spec.name, kind=spec.kind, city=spec.city,
-            slug=unique_slug(Tournament, f"{championship.slug} {spec.name}"),
+            slug=unique_slug(Tournament, f"{preset.short} {year} {spec.name}"),
             date=_shifted(spec.date, shift), ruleset=preset.ruleset, advance_count=spec.advance_count,
             capacity=spec.capacity,
         )

@@ -1,5 +1,11 @@
-"""A living demo: a UAE-style championship with two qualifiers, rebuilt the same way on every run."""
+"""A living demo: a UAE-style championship with two qualifiers, rebuilt the same way on every run.
+
+Dubai is finished (seating and every result signed off); Abu Dhabi is in progress (game 1 signed
+off, game 2 half entered, game 3 planned). Everything goes through the same services as the app.
+"""
+import random
 from dataclasses import dataclass
+from datetime import time
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
@@ -8,6 +14,10 @@ from django.db import transaction
 from championships.models import Championship, Player, Relationship, StaffRole, Tournament
 from championships.roster import parse_roster
 from championships.services import assign_staff, create_championship_from_preset, enter_players, register_players
+from scheduling.models import Game, Table
+from scheduling.services import generate_seating, publish_game
+
+from .sheets import SheetInput, ensure_sheet, save_entry, sign, sign_off
 
 DEMO_SLUG = "demo-uae-championship"
 DEMO_EMAIL_DOMAIN = "@example.org"
@@ -61,7 +71,39 @@ def seed_demo() -> DemoSummary:
     for tournament in (dubai, abu_dhabi):
         assign_staff(referee, StaffRole.Role.REFEREE, tournament=tournament)
 
+    rng = random.Random(2026)
     for tournament, status in ((dubai, Tournament.Status.FINISHED), (abu_dhabi, Tournament.Status.RUNNING)):
         tournament.status = status
         tournament.save(update_fields=["status"])
+        generate_seating(tournament.stages.get().pk, seed=7)
+    for game in Game.objects.filter(tournament=dubai).order_by("number"):
+        _play(game, referee, rng, tables=None)
+    game_one, game_two = Game.objects.filter(tournament=abu_dhabi).order_by("number")[:2]
+    _play(game_one, referee, rng, tables=None)
+    _play(game_two, referee, rng, tables=3, sign_off_first=2)
     return DemoSummary(championship, [dubai, abu_dhabi, finals], LOGINS)
+
+
+def _result(rng: random.Random, size: int) -> list[int]:
+    """Plausible VP for one table: a winner with 10 (now and then 11), the others 2 to 9."""
+    vps = [rng.randint(2, 9) for _ in range(size)]
+    vps[rng.randrange(size)] = 11 if rng.random() < 0.1 else 10
+    return vps
+
+
+def _play(game: Game, referee, rng: random.Random, *, tables: int | None, sign_off_first: int | None = None) -> None:
+    """Publish the game and enter the results of its first `tables` tables (all when None)."""
+    publish_game(game.pk)
+    chosen = list(Table.objects.filter(game=game).order_by("number"))[:tables]
+    for index, table in enumerate(chosen):
+        seats = list(table.seats.order_by("position"))
+        sheet = ensure_sheet(table)
+        start = time(10 + 2 * (game.number - 1), rng.choice([0, 5, 10]))
+        end = time(start.hour + 1, rng.randint(15, 55))
+        data = SheetInput(dict(zip((s.pk for s in seats), _result(rng, len(seats)))), None, start, end)
+        sheet = save_entry(sheet.pk, data, user=referee, base_version=0)
+        if sign_off_first is not None and index >= sign_off_first:
+            continue
+        for seat in seats:
+            sheet = sign(sheet.pk, seat.entry_id, user=referee, method="tap", version=sheet.version)
+        sign_off(sheet.pk, user=referee, version=sheet.version)

@@ -20,8 +20,8 @@ always gives the same schedule.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .seating_designs import affine_design

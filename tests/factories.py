@@ -41,3 +41,24 @@ def make_tournament(*, games: int = 3, ruleset: str = "cnc-2022", championship=N
 
 def make_entries(tournament: Tournament, n: int, **player_fields) -> list[Entry]:
     return [Entry.objects.create(tournament=tournament, player=make_player(**player_fields)) for _ in range(n)]
+
+
+def make_game(tournament: Tournament, tables: list[list[Entry]], number: int = 1, stage: Stage | None = None):
+    """A published game seating the given entries, table by table in play order."""
+    from scheduling.models import Game, Seat, Table
+
+    game = Game.objects.create(tournament=tournament, stage=stage or tournament.stages.order_by("order").first(),
+                               number=number, status=Game.Status.PUBLISHED)
+    for table_number, players in enumerate(tables, start=1):
+        table = Table.objects.create(game=game, number=table_number)
+        Seat.objects.bulk_create(Seat(table=table, game=game, entry=entry, position=position)
+                                 for position, entry in enumerate(players, start=1))
+    return game
+
+
+def make_official(tournament: Tournament, role: str = "referee", username: str | None = None):
+    from championships.services import assign_staff
+
+    user = make_user(username)
+    assign_staff(user, role, tournament=tournament)
+    return user

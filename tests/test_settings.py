@@ -14,12 +14,19 @@ PROBE = (
 )
 
 
+CONFIGURATION = {"REDIS_URL", "DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS",
+                 "DJANGO_ALLOW_ASYNC_UNSAFE"}  # the browser tests set the last one
+
+
+def clean_env(**env) -> dict[str, str]:
+    """This process's environment without any of the project's configuration, plus `env`."""
+    return {**{k: v for k, v in os.environ.items() if k not in CONFIGURATION}, **env}
+
+
 def settings_with(**env):
-    clean = {k: v for k, v in os.environ.items()
-             if k not in {"REDIS_URL", "DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS"}}
     result = subprocess.run(
         [sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, check=True,
-        env={**clean, "DJANGO_SETTINGS_MODULE": "catan_tournaments.settings", **env},
+        env=clean_env(DJANGO_SETTINGS_MODULE="catan_tournaments.settings", **env),
     )
     return json.loads(result.stdout)
 
@@ -47,8 +54,8 @@ def test_debug_off_is_secure_by_default():
 
 
 def test_deploy_check_is_clean_with_the_documented_variables():
-    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DEBUG"}}
-    env.update(DEBUG="0", SECRET_KEY="a-long-random-production-secret-" + "x9Q2" * 10, ALLOWED_HOSTS="catan.example")
+    env = clean_env(DEBUG="0", SECRET_KEY="a-long-random-production-secret-" + "x9Q2" * 10,
+                    ALLOWED_HOSTS="catan.example")
     result = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
                             cwd=ROOT, capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr
@@ -56,7 +63,6 @@ def test_deploy_check_is_clean_with_the_documented_variables():
 
 
 def test_web_entry_point_refuses_the_development_key_when_debug_is_off():
-    env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG"}}
     result = subprocess.run([sys.executable, "-c", "import catan_tournaments.wsgi"], cwd=ROOT,
-                            capture_output=True, text=True, env={**env, "DEBUG": "0"})
+                            capture_output=True, text=True, env=clean_env(DEBUG="0"))
     assert result.returncode != 0 and "SECRET_KEY must be set" in result.stderr

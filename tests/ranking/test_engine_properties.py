@@ -57,7 +57,7 @@ def test_order_never_depends_on_the_order_of_rows_and_tables(tournament, ruleset
 def test_ranks_are_standard_competition_ranks(tournament, ruleset):
     _, tables = tournament
     standings = rank(tables, ruleset)
-    for i, s in enumerate(standings):
+    for s in standings:
         shared = [o for o in standings if o.rank == s.rank]
         assert s.rank == 1 + standings.index(shared[0]) == 1 + sum(o.rank < s.rank for o in standings)
         assert s.tied == (len(shared) > 1)

@@ -62,7 +62,7 @@ def test_world_rules_example_gives_a_perfect_schedule_in_the_output_file(tmp_pat
         positions[row["player"]].add(row["position"])
         tables[row["game"], row["table"]].append(row)
     assert {row["game"] for row in rows} == {"1", "2", "3", "4"}
-    for (game, table), seated in tables.items():
+    for (_game, table), seated in tables.items():
         assert table in {"1", "2", "3", "4"} and sorted(r["position"] for r in seated) == ["1", "2", "3", "4"]
     assert all(ps == {"1", "2", "3", "4"} for ps in positions.values()) and len(positions) == 16
     for line in ("friend conflicts: 0", "repeated pairings: 0", "position repeats: 0",

@@ -1,0 +1,46 @@
+"""Who may do what in a tournament, decided on the server from staff roles (DESIGN.md, Roles)."""
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+
+from .eligibility import officiating_roles
+from .models import StaffRole, Tournament
+
+
+def roles_in(user, tournament: Tournament) -> set[str]:
+    """The user's roles in this tournament; an organizer of its championship organizes it too."""
+    if not user.is_authenticated:
+        return set()
+    roles = set(officiating_roles(user.pk, tournament).values_list("role", flat=True))
+    if user.is_superuser:
+        roles.add(StaffRole.Role.ORGANIZER)
+    return roles
+
+
+def is_organizer(user, tournament: Tournament) -> bool:
+    return StaffRole.Role.ORGANIZER in roles_in(user, tournament)
+
+
+def is_official(user, tournament: Tournament) -> bool:
+    """Referees and organizers both run the tables: sheets, penalties, draws."""
+    return bool(roles_in(user, tournament))
+
+
+def require_organizer(user, tournament: Tournament) -> None:
+    if not is_organizer(user, tournament):
+        raise PermissionDenied("Only an organizer of this tournament may do this.")
+
+
+def require_official(user, tournament: Tournament) -> None:
+    if not is_official(user, tournament):
+        raise PermissionDenied("Only a referee or organizer of this tournament may do this.")
+
+
+def officiated_tournaments(user, role: str | None = None):
+    """Tournaments where the user is staff (in `role`, if given), directly or through the championship."""
+    if user.is_superuser:
+        return Tournament.objects.all()
+    roles = StaffRole.objects.filter(user=user, **({"role": role} if role else {}))
+    return Tournament.objects.filter(
+        Q(pk__in=roles.filter(tournament__isnull=False).values("tournament"))
+        | Q(championship__in=roles.filter(championship__isnull=False).values("championship"))
+    )

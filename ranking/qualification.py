@@ -1,0 +1,144 @@
+"""Who goes on: qualifiers to the finals (with replacements), and seeded semifinal and final tables.
+
+The choices are made by the pure functions in `advancement` and `scheduling.seating`; this
+module reads standings, writes entries and games, and audits each step.
+"""
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from championships.models import Entry, Stage, Tournament
+from championships.permissions import require_organizer
+from scheduling import seating
+from scheduling.models import Game, Table
+from scheduling.services import first_game_number, write_games
+
+from .advancement import TieAtCutoff, lord_of_catan_advancers, qualifiers, replacement
+from .audit import audit
+from .standings import Results, load_results, ranked_standings
+
+
+def finals_of(qualifier: Tournament) -> Tournament:
+    finals = Tournament.objects.filter(championship_id=qualifier.championship_id,
+                                       kind=Tournament.Kind.FINALS).first()
+    if qualifier.kind != Tournament.Kind.QUALIFIER or finals is None:
+        raise ValidationError(_("%(t)s is not a qualifier of a championship with finals.") % {"t": qualifier.name})
+    return finals
+
+
+def _standings(tournament: Tournament):
+    results = load_results(tournament)
+    return results, ranked_standings(tournament, results, whole_event=True)
+
+
+def _qualified_players(finals: Tournament) -> set[int]:
+    """Players holding (or having declined) a finals place won in a qualifier of this championship."""
+    return set(finals.entries.filter(source_tournament__isnull=False).values_list("player_id", flat=True))
+
+
+def _tie_message(error: TieAtCutoff, results: Results) -> str:
+    names = ", ".join(results.entries[s.player].player.name for s in error.group)
+    return _("%(names)s are tied across the cut-off: record the card draw first.") % {"names": names}
+
+
+def advance_qualifiers(qualifier_id: int, *, user) -> list[Entry]:
+    """Enter the qualifier's top N (passing over players qualified elsewhere) in the finals."""
+    with transaction.atomic():
+        qualifier = Tournament.objects.select_for_update().get(pk=qualifier_id)
+        require_organizer(user, qualifier)
+        finals = finals_of(qualifier)
+        if finals.entries.filter(source_tournament=qualifier).exists():
+            raise ValidationError(_("The qualifiers of %(t)s are already in the finals.") % {"t": qualifier.name})
+        results, standings = _standings(qualifier)
+        already = {pk for pk, e in results.entries.items() if e.player_id in _qualified_players(finals)}
+        try:
+            chosen = qualifiers(standings, qualifier.advance_count, already)
+        except TieAtCutoff as error:
+            raise ValidationError(_tie_message(error, results)) from error
+        ranks = {s.player: s.rank for s in standings}
+        created = []
+        for entry_id in chosen:
+            entry = results.entries[entry_id]
+            finalist, _created = Entry.objects.update_or_create(
+                tournament=finals, player=entry.player,
+                defaults={"source_tournament": qualifier, "source_rank": ranks[entry_id],
+                          "status": Entry.Status.REGISTERED},
+            )
+            created.append(finalist)
+        audit(user, finals.pk, "qualification.advanced", qualifier,
+              after={"qualified": [(e.player.name, e.source_rank) for e in created]})
+    return created
+
+
+def replace_finalist(finalist_id: int, *, user) -> Entry | None:
+    """The finalist cannot attend: withdraw them and enter the next best of the same qualifier."""
+    with transaction.atomic():
+        finalist = (Entry.objects.select_for_update(of=("self",))
+                    .select_related("tournament", "source_tournament", "player").get(pk=finalist_id))
+        require_organizer(user, finalist.tournament)
+        qualifier = finalist.source_tournament
+        if qualifier is None:
+            raise ValidationError(_("%(p)s did not qualify through a qualifier.") % {"p": finalist.player.name})
+        if hasattr(finalist, "replaced_by"):
+            raise ValidationError(_("%(p)s has already been replaced.") % {"p": finalist.player.name})
+        finalist.status = Entry.Status.WITHDRAWN
+        finalist.save(update_fields=["status"])
+        results, standings = _standings(qualifier)
+        qualified_players = _qualified_players(finalist.tournament)
+        qualified = {pk for pk, e in results.entries.items() if e.player_id in qualified_players}
+        try:
+            chosen = replacement(standings, qualified)
+        except TieAtCutoff as error:
+            raise ValidationError(_tie_message(error, results)) from error
+        substitute = None
+        if chosen is not None:
+            ranks = {s.player: s.rank for s in standings}
+            substitute = Entry.objects.create(
+                tournament=finalist.tournament, player=results.entries[chosen].player, source_tournament=qualifier,
+                source_rank=ranks[chosen], replaces=finalist,
+            )
+        audit(user, finalist.tournament_id, "qualification.replaced", finalist,
+              before={"player": finalist.player.name},
+              after={"replacement": substitute.player.name if substitute else None})
+    return substitute
+
+
+def _seeded_players(stage: Stage, results: Results, standings) -> list[int]:
+    """Who plays a seeded stage, best seed first."""
+    tournament = stage.tournament
+    previous = tournament.stages.filter(order__lt=stage.order).order_by("-order").first()
+    if previous is None:
+        raise ValidationError(_("A seeded stage follows another stage."))
+    if previous.kind == Stage.Kind.SEMIFINAL:
+        rank = {s.player: s.rank for s in standings}
+        winners = [seat.player for table in results.tables_by_stage.get(Stage.Kind.SEMIFINAL, [])
+                   for seat in table.seats if seat.winner]
+        if not winners or len(winners) != Table.objects.filter(game__stage=previous).count():
+            raise ValidationError(_("Every semifinal table must be signed off before the final is seated."))
+        return sorted(winners, key=rank.__getitem__)
+    count = stage.players or 4
+    if tournament.ruleset == "lord-of-catan" and stage.kind == Stage.Kind.SEMIFINAL:
+        return lord_of_catan_advancers(standings, count)
+    return qualifiers(standings, count)
+
+
+def seat_seeded_stage(stage_id: int, *, user) -> Game:
+    """Seat a semifinal (seed chart 1-8-9-16 …) or a final table from the standings so far."""
+    with transaction.atomic():
+        stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage_id)
+        require_organizer(user, stage.tournament)
+        if stage.seating != Stage.Seating.SEEDED:
+            raise ValidationError(_("%(s)s is seated by schedule, not by rank.") % {"s": stage.name})
+        if stage.game_set.exclude(status=Game.Status.PLANNED).exists():
+            raise ValidationError(_("%(s)s is already published.") % {"s": stage.name})
+        results, standings = _standings(stage.tournament)
+        try:
+            players = _seeded_players(stage, results, standings)
+        except TieAtCutoff as error:
+            raise ValidationError(_tie_message(error, results)) from error
+        tables = [seating.final_table(players)] if len(players) <= 4 else list(seating.seeded_tables(players))
+        stage.game_set.all().delete()
+        (game,) = write_games(stage, [tables], first_game_number(stage))
+        audit(user, stage.tournament_id, "seating.seeded", game,
+              after={"tables": [[results.entries[p].player.name for p in table] for table in tables]})
+    return game

@@ -1,0 +1,279 @@
+"""The record-sheet flow of RULES.md §3: enter, sign, sign off (lock), correct with a reason.
+
+Every write locks the sheet row (`select_for_update`) inside one transaction, checks the
+caller's role, and refuses stale or locked writes, so two referees or a double tap never give
+two results or a lost update. Repeating a write that already happened returns the sheet as it
+is (saving is idempotent). Each change leaves a revision and an audit entry.
+"""
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import time
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from championships.models import Entry, Stage
+from championships.permissions import require_official, require_organizer
+from scheduling.models import Game, Seat, Table
+
+from .audit import audit
+from .engine import ruleset_for
+from .models import RecordSheet, Score, SheetRevision, Signature
+from .standings import invalidate_standings
+from .timing import game_minutes
+from .validation import check_table, winner_flags
+
+
+@dataclass(frozen=True)
+class SheetInput:
+    """What the referee typed: VP by seat id (None when left empty), the winner's seat id, times."""
+
+    vps: Mapping[int, int | None]
+    winner: int | None = None
+    start_time: time | None = None
+    end_time: time | None = None
+
+
+class SheetLocked(Exception):
+    """The sheet is signed off; only an organizer's correction can change it."""
+
+
+class StaleSheet(Exception):
+    """Someone changed the sheet after the caller loaded it; the caller must look again."""
+
+    def __init__(self, sheet: RecordSheet):
+        self.sheet = sheet
+        super().__init__(_("This sheet was changed meanwhile (now version %(v)d).") % {"v": sheet.version})
+
+
+def ensure_sheet(table: Table) -> RecordSheet:
+    """The table's sheet with one score row per seat, created on first use."""
+    sheet, _created = RecordSheet.objects.get_or_create(table=table)
+    scored = set(sheet.scores.values_list("seat_id", flat=True))
+    Score.objects.bulk_create(
+        [Score(sheet=sheet, seat=seat) for seat in table.seats.all() if seat.pk not in scored],
+        ignore_conflicts=True,
+    )
+    return sheet
+
+
+def _locked_sheet(sheet_id: int) -> RecordSheet:
+    return RecordSheet.objects.select_for_update().select_related("table__game__tournament").get(pk=sheet_id)
+
+
+def _scores(sheet: RecordSheet) -> list[Score]:
+    return list(sheet.scores.select_related("seat__entry__player").order_by("seat__position"))
+
+
+def snapshot(sheet: RecordSheet, scores: list[Score] | None = None) -> dict:
+    """The sheet's content as plain JSON, for revisions and audit entries."""
+    return {
+        "scores": [
+            {"seat": s.seat_id, "position": s.seat.position, "entry": s.seat.entry_id,
+             "player": s.seat.entry.player.name, "vp": s.vp, "winner": s.winner}
+            for s in (scores if scores is not None else _scores(sheet))
+        ],
+        "start_time": sheet.start_time.strftime("%H:%M") if sheet.start_time else None,
+        "end_time": sheet.end_time.strftime("%H:%M") if sheet.end_time else None,
+    }
+
+
+def _validated(sheet: RecordSheet, scores: list[Score], data: SheetInput) -> int | None:
+    """Check the input as the `rank` command would; return the winner's seat id or raise per field."""
+    seat_ids = [s.seat_id for s in scores]
+    errors: dict[str, list[str]] = {}
+    if data.winner is not None and data.winner not in seat_ids:
+        errors["winner"] = [_("The winner must be one of the players at this table.")]
+    seats = [
+        (s.seat.entry.player.name, data.vps.get(s.seat_id),
+         None if data.winner is None else s.seat_id == data.winner)
+        for s in scores
+    ]
+    ruleset = ruleset_for(sheet.table.game.tournament.ruleset)
+    minutes = game_minutes(data.start_time, data.end_time)
+    for problem in check_table(seats, minutes=minutes, ruleset=ruleset):
+        if problem.field == "vp" and problem.seat is not None:
+            key = f"vp_{seat_ids[problem.seat]}"
+            vp = data.vps.get(seat_ids[problem.seat])
+            message = (_("Enter %(player)s's VP.") % {"player": problem.player} if vp is None
+                       else problem.message)
+        else:
+            key = {"winner": "winner", "minutes": "end_time"}.get(problem.field, "__all__")
+            message = problem.message
+        errors.setdefault(key, []).append(message)
+    if data.start_time is not None and data.start_time == data.end_time:
+        errors.setdefault("end_time", []).append(_("The end time is the same as the start time."))
+    if errors:
+        raise ValidationError(errors)
+    return _winner_seat(scores, data)
+
+
+def _winner_seat(scores: list[Score], data: SheetInput) -> int | None:
+    """The seat marked as winner or, with none marked, the single one with 10 or more VP."""
+    if data.winner is not None:
+        return data.winner
+    try:
+        flags = winner_flags([(s.seat_id, data.vps.get(s.seat_id), None) for s in scores])
+    except ValueError:
+        return None
+    return next((s.seat_id for s, won in zip(scores, flags) if won), None)
+
+
+def _write_scores(sheet: RecordSheet, scores: list[Score], data: SheetInput, winner: int) -> None:
+    Score.objects.filter(sheet=sheet, winner=True).exclude(seat_id=winner).update(winner=False)
+    for score in scores:
+        score.vp, score.winner = data.vps[score.seat_id], score.seat_id == winner
+    Score.objects.bulk_update(scores, ["vp", "winner"])
+    sheet.start_time, sheet.end_time = data.start_time, data.end_time
+
+
+def _same_content(sheet: RecordSheet, scores: list[Score], data: SheetInput, winner: int | None) -> bool:
+    return (all(s.vp == data.vps.get(s.seat_id) and s.winner == (s.seat_id == winner) for s in scores)
+            and sheet.start_time == data.start_time and sheet.end_time == data.end_time)
+
+
+def _new_revision(sheet: RecordSheet, kind: str, user, data: dict, reason: str = "") -> None:
+    sheet.version += 1
+    SheetRevision.objects.create(sheet=sheet, number=sheet.version, kind=kind, data=data, reason=reason,
+                                 created_by=user)
+
+
+def save_entry(sheet_id: int, data: SheetInput, *, user, base_version: int) -> RecordSheet:
+    """Enter (or re-enter, before sign-off) the scores; players then sign this version."""
+    with transaction.atomic():
+        sheet = _locked_sheet(sheet_id)
+        tournament = sheet.table.game.tournament
+        require_official(user, tournament)
+        if sheet.is_locked:
+            raise SheetLocked(_("This sheet is signed off and locked."))
+        scores = _scores(sheet)
+        if sheet.version and _same_content(sheet, scores, data, _winner_seat(scores, data)):
+            return sheet
+        if sheet.version != base_version:
+            raise StaleSheet(sheet)
+        winner = _validated(sheet, scores, data)
+        before = snapshot(sheet, scores) if sheet.version else None
+        signatures = list(sheet.signatures.values_list("entry__player__name", flat=True))
+        _write_scores(sheet, scores, data, winner)
+        after = snapshot(sheet, scores)
+        sheet.signatures.all().delete()
+        _new_revision(sheet, SheetRevision.Kind.ENTERED, user, after)
+        sheet.status = RecordSheet.Status.SIGNING
+        sheet.save()
+        audit(user, tournament.pk, "sheet.entered", sheet, before=before,
+              after={**after, "signatures_cleared": signatures})
+    return sheet
+
+
+def sign(sheet_id: int, entry_id: int, *, user, method: str, version: int, image: str = "",
+         decision: str = "") -> RecordSheet:
+    """A player's signature (drawn or tapped) on the version they saw, or the referee overruling a refusal."""
+    with transaction.atomic():
+        sheet = _locked_sheet(sheet_id)
+        tournament = sheet.table.game.tournament
+        require_official(user, tournament)
+        if sheet.signatures.filter(entry_id=entry_id, sheet_version=version).exists():
+            return sheet
+        if sheet.is_locked:
+            raise SheetLocked(_("This sheet is signed off and locked."))
+        if sheet.status not in (RecordSheet.Status.SIGNING, RecordSheet.Status.SIGNED):
+            raise ValidationError(_("Enter the scores before collecting signatures."))
+        if sheet.version != version:
+            raise StaleSheet(sheet)
+        seated = set(sheet.table.seats.values_list("entry_id", flat=True))
+        if entry_id not in seated:
+            raise ValidationError(_("Only players seated at this table sign its sheet."))
+        if method == Signature.Method.OVERRULED and not decision.strip():
+            raise ValidationError({"decision": _("Write down the decision that overrules the refusal.")})
+        if method == Signature.Method.DRAWN and not image.strip():
+            raise ValidationError({"image": _("Draw the signature, or confirm by tapping.")})
+        signature = Signature.objects.create(
+            sheet=sheet, entry_id=entry_id, method=method, image=image, decision=decision.strip(),
+            recorded_by=user, signed_at=timezone.now(), sheet_version=version,
+        )
+        if seated <= set(sheet.signatures.values_list("entry_id", flat=True)):
+            sheet.status = RecordSheet.Status.SIGNED
+            sheet.save(update_fields=["status", "updated_at"])
+        audit(user, tournament.pk, f"sheet.signature.{method}", sheet,
+              after={"entry": entry_id, "player": Entry.objects.get(pk=entry_id).player.name,
+                     "version": version, "decision": signature.decision})
+    return sheet
+
+
+def sign_off(sheet_id: int, *, user, version: int) -> RecordSheet:
+    """The referee's sign-off: the result is locked and counts in the standings from now on."""
+    with transaction.atomic():
+        sheet = _locked_sheet(sheet_id)
+        tournament = sheet.table.game.tournament
+        require_official(user, tournament)
+        if sheet.is_locked:
+            return sheet
+        if sheet.version != version:
+            raise StaleSheet(sheet)
+        if sheet.status != RecordSheet.Status.SIGNED:
+            raise ValidationError(_("Every player must sign (or a refusal be overruled) before sign-off."))
+        sheet.status = RecordSheet.Status.SIGNED_OFF
+        sheet.signed_off_by, sheet.signed_off_at = user, timezone.now()
+        data = snapshot(sheet)
+        _new_revision(sheet, SheetRevision.Kind.SIGNED_OFF, user, data)
+        sheet.save()
+        audit(user, tournament.pk, "sheet.signed_off", sheet, after=data)
+        game = sheet.table.game
+        if not RecordSheet.objects.filter(table__game=game).exclude(status=RecordSheet.Status.SIGNED_OFF).exists() \
+                and game.tables.count() == RecordSheet.objects.filter(table__game=game).count():
+            Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+        transaction.on_commit(lambda: invalidate_standings(tournament.pk))
+    return sheet
+
+
+def correct(sheet_id: int, data: SheetInput, *, user, reason: str, base_version: int) -> RecordSheet:
+    """An organizer's transcription correction of a locked sheet: a new version, the old one kept."""
+    with transaction.atomic():
+        sheet = _locked_sheet(sheet_id)
+        tournament = sheet.table.game.tournament
+        require_organizer(user, tournament)
+        if not sheet.is_locked:
+            raise ValidationError(_("Only a signed-off sheet is corrected; edit this one directly."))
+        scores = _scores(sheet)
+        if _same_content(sheet, scores, data, _winner_seat(scores, data)):
+            if sheet.version != base_version:
+                return sheet
+            raise ValidationError(_("Nothing was changed: the correction is the same as the sheet."))
+        if sheet.version != base_version:
+            raise StaleSheet(sheet)
+        if not reason.strip():
+            raise ValidationError({"reason": _("Give the reason for the correction.")})
+        winner = _validated(sheet, scores, data)
+        before = snapshot(sheet, scores)
+        _write_scores(sheet, scores, data, winner)
+        after = snapshot(sheet, scores)
+        _new_revision(sheet, SheetRevision.Kind.CORRECTED, user, after, reason.strip())
+        sheet.save()
+        audit(user, tournament.pk, "sheet.corrected", sheet, before=before, after=after, reason=reason.strip())
+        transaction.on_commit(lambda: invalidate_standings(tournament.pk))
+    return sheet
+
+
+def record_play_order(table_id: int, entry_ids: list[int], *, user) -> None:
+    """Seeded tables: the players choose their play order; record it before the scores are entered."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().select_related("game__stage", "game__tournament").get(pk=table_id)
+        require_official(user, table.game.tournament)
+        if table.game.stage.seating != Stage.Seating.SEEDED:
+            raise ValidationError(_("The play order of a scheduled game comes from the seating."))
+        sheet = ensure_sheet(table)
+        if sheet.version:
+            raise ValidationError(_("The play order is fixed once scores are entered."))
+        seats = {seat.entry_id: seat for seat in table.seats.all()}
+        if sorted(entry_ids) != sorted(seats):
+            raise ValidationError({"order": _("Give every player of this table exactly one position.")})
+        before = [seat.entry_id for seat in sorted(seats.values(), key=lambda s: s.position)]
+        sheet.scores.all().delete()
+        table.seats.all().delete()
+        Seat.objects.bulk_create(Seat(table=table, game=table.game, entry_id=entry, position=position)
+                                 for position, entry in enumerate(entry_ids, start=1))
+        ensure_sheet(table)
+        audit(user, table.game.tournament_id, "seating.play_order", table, before={"order": before},
+              after={"order": entry_ids})

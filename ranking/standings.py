@@ -1,0 +1,131 @@
+"""Standings from the database: signed-off sheets, penalties and draws fed to the pure engine.
+
+A fixed handful of queries whatever the number of players; the result is cached per tournament
+under a generation token that every sign-off, correction, penalty or draw replaces, so a reader
+racing an invalidation can never store a stale ranking under the new token.
+"""
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.db.models import Sum
+
+from championships.models import Entry, Stage, Tournament
+
+from .advancement import final_classification
+from .engine import SeatResult, Standing, TableResult, rank
+from .models import Penalty, RecordSheet, Score, TiebreakDrawPlace
+from .timing import game_minutes
+
+
+@dataclass(frozen=True)
+class Results:
+    """Everything the engine needs about one tournament, keyed by entry id."""
+
+    tables_by_stage: dict[str, list[TableResult]]
+    entries: dict[int, Entry]
+    deductions: dict[int, int]
+    draws: list[list[int]]
+    disqualified: set[int]
+
+
+def load_results(tournament: Tournament, stage: Stage | None = None) -> Results:
+    scores = (
+        Score.objects.filter(sheet__status=RecordSheet.Status.SIGNED_OFF,
+                             sheet__table__game__tournament=tournament)
+        .order_by("sheet__table__game__number", "sheet__table__number", "seat__position")
+        .values_list("sheet__table__game__stage__kind", "sheet__table__game__number", "sheet__table__number",
+                     "seat__entry_id", "vp", "winner", "sheet__start_time", "sheet__end_time")
+    )
+    if stage is not None:
+        scores = scores.filter(sheet__table__game__stage=stage)
+    seats_by_table: dict[tuple, list[SeatResult]] = defaultdict(list)
+    minutes: dict[tuple, int | None] = {}
+    for kind, game, table, entry, vp, winner, start, end in scores:
+        seats_by_table[(kind, game, table)].append(SeatResult(entry, vp, winner))
+        minutes[(kind, game, table)] = game_minutes(start, end)
+    tables_by_stage: dict[str, list[TableResult]] = defaultdict(list)
+    for (kind, game, table), seats in seats_by_table.items():
+        tables_by_stage[kind].append(TableResult(game, table, tuple(seats), minutes[(kind, game, table)]))
+
+    entries = {e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("player__country")}
+    deductions = dict(
+        Penalty.objects.filter(tournament=tournament, vp__gt=0).values("entry").annotate(total=Sum("vp"))
+        .values_list("entry", "total")
+    )
+    draws: dict[int, list[int]] = defaultdict(list)
+    for draw, entry in (TiebreakDrawPlace.objects.filter(draw__tournament=tournament)
+                        .order_by("draw__recorded_at", "draw_id", "place").values_list("draw_id", "entry_id")):
+        draws[draw].append(entry)
+    disqualified = {pk for pk, e in entries.items() if e.status == Entry.Status.DISQUALIFIED}
+    return Results(dict(tables_by_stage), entries, deductions, list(draws.values()), disqualified)
+
+
+def ranked_standings(tournament: Tournament, results: Results, whole_event: bool) -> list[Standing]:
+    played = {s.player for tables in results.tables_by_stage.values() for t in tables for s in t.seats}
+    inactive = (Entry.Status.NOT_ADMITTED, Entry.Status.WITHDRAWN)
+    players = [pk for pk, e in results.entries.items() if pk in played or e.status not in inactive]
+    common = dict(deductions={p: vp for p, vp in results.deductions.items() if p in players},
+                  draws=results.draws, disqualified=results.disqualified & set(players), players=players)
+    tables = results.tables_by_stage
+    later = tables.get(Stage.Kind.SEMIFINAL) or tables.get(Stage.Kind.FINAL)
+    if not whole_event or not later:
+        return rank([t for stage in tables.values() for t in stage], tournament.ruleset, **common)
+    final = tables.get(Stage.Kind.FINAL, [])
+    return final_classification(
+        tables.get(Stage.Kind.PRELIMINARY, []), tables.get(Stage.Kind.SEMIFINAL, []),
+        final[0] if final else None, tournament.ruleset, **common,
+    )
+
+
+def standing_rows(results: Results, standings: list[Standing]) -> list[dict]:
+    rows = []
+    for standing in standings:
+        entry = results.entries[standing.player]
+        row = standing.as_json()
+        row.update(player=entry.player.name, entry=entry.pk, player_id=entry.player_id,
+                   country=entry.player.country.code if entry.player.country else None,
+                   status=entry.status)
+        rows.append(row)
+    return rows
+
+
+def compute_standings(tournament: Tournament, stage: Stage | None = None) -> list[dict]:
+    """Rows in rank order, each with every metric's value (the `rank --json` objects plus ids)."""
+    results = load_results(tournament, stage)
+    return standing_rows(results, ranked_standings(tournament, results, whole_event=stage is None))
+
+
+def _generation_key(tournament_id: int) -> str:
+    return f"standings-generation:{tournament_id}"
+
+
+def tournament_standings(tournament: Tournament, stage: Stage | None = None) -> list[dict]:
+    """Cached standings; recomputed after any change to the tournament's results."""
+    generation = cache.get_or_set(_generation_key(tournament.pk), uuid.uuid4().hex, timeout=None)
+    key = f"standings:{tournament.pk}:{stage.pk if stage else 'all'}:{generation}"
+    rows = cache.get(key)
+    if rows is None:
+        rows = compute_standings(tournament, stage)
+        cache.set(key, rows, timeout=24 * 3600)
+    return rows
+
+
+def invalidate_standings(tournament_id: int) -> None:
+    cache.set(_generation_key(tournament_id), uuid.uuid4().hex, timeout=None)
+
+
+def tied_groups(rows: list[dict]) -> list[list[dict]]:
+    """Groups of standing rows that still share a rank after every tiebreaker, best first."""
+    groups: dict[int, list[dict]] = {}
+    for row in rows:
+        if row["tied"]:
+            groups.setdefault(row["rank"], []).append(row)
+    return list(groups.values())
+
+
+def straddles(group: list[dict], cutoff: int) -> bool:
+    """True when the tie crosses the places that advance (e.g. it spans places 7–9 and the top 8 go on)."""
+    first = group[0]["rank"]
+    return cutoff > 0 and first <= cutoff < first + len(group) - 1

@@ -1,0 +1,36 @@
+"""Public, read-only pages: live standings (with a CSV export of the same table)."""
+import csv
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+
+from championships.models import Tournament
+
+from ..columns import standings_columns
+from ..standings import tournament_standings
+
+
+def standings(request, slug: str):
+    tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
+    rows = tournament_standings(tournament)
+    columns = standings_columns(tournament.ruleset)
+    context = {
+        "tournament": tournament, "columns": columns,
+        "rows": [(row, [c.show(row[c.key]) for c in columns]) for row in rows],
+    }
+    template = "ranking/standings_table.html" if request.htmx else "ranking/standings.html"
+    return render(request, template, context)
+
+
+def standings_csv(request, slug: str):
+    tournament = get_object_or_404(Tournament, slug=slug)
+    columns = standings_columns(tournament.ruleset)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.csv"'
+    writer = csv.writer(response)
+    writer.writerow([_("rank"), _("player"), _("country"), *[c.key for c in columns], _("tied")])
+    for row in tournament_standings(tournament):
+        writer.writerow([row["rank"], row["player"], row["country"] or "",
+                         *[c.plain(row[c.key]) for c in columns], "yes" if row["tied"] else ""])
+    return response

@@ -1,0 +1,123 @@
+"""The organizer's seating screens: generate a stage's games, read the quality report, swap, publish."""
+from celery.result import AsyncResult
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db.models import Prefetch
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from championships.models import Stage, Tournament
+from championships.permissions import require_organizer
+
+from . import services
+from .forms import GenerateForm, SwapForm
+from .models import Game, Seat, Table
+from .tasks import generate_seating_task
+
+
+def _stage(request, slug: str, stage_id: int) -> Stage:
+    stage = get_object_or_404(Stage.objects.select_related("tournament"), pk=stage_id, tournament__slug=slug)
+    require_organizer(request.user, stage.tournament)
+    return stage
+
+
+@login_required
+def seating_overview(request, slug: str):
+    tournament = get_object_or_404(Tournament, slug=slug)
+    require_organizer(request.user, tournament)
+    stages = tournament.stages.order_by("order").prefetch_related("game_set")
+    return render(request, "scheduling/overview.html", {"tournament": tournament, "stages": stages})
+
+
+def _games(stage: Stage):
+    seats = Seat.objects.select_related("entry__player__country").order_by("position")
+    tables = Table.objects.order_by("number").prefetch_related(Prefetch("seats", seats))
+    return Game.objects.filter(stage=stage).order_by("number").prefetch_related(Prefetch("tables", tables))
+
+
+@login_required
+def stage_seating(request, slug: str, stage_id: int):
+    stage = _stage(request, slug, stage_id)
+    games = list(_games(stage))
+    report = services.stage_report(stage) if games else None
+    names = {seat.entry_id: seat.entry.player.name for g in games for t in g.tables.all() for seat in t.seats.all()}
+    context = {
+        "tournament": stage.tournament, "stage": stage, "games": games, "report": report,
+        "warnings": services.seat_warnings(stage, games, report) if report else {},
+        "opponents": sorted(((names[p], [names[o] for o in opponents]) for p, opponents in
+                             (report.opponents.items() if report else [])), key=lambda row: row[0]),
+        "generate_form": GenerateForm(), "swap_forms": {g.pk: SwapForm(game=g) for g in games
+                                                         if g.status == Game.Status.PLANNED},
+        "task_id": request.GET.get("task", ""),
+    }
+    return render(request, "scheduling/stage.html", context)
+
+
+@login_required
+@require_POST
+def generate(request, slug: str, stage_id: int):
+    stage = _stage(request, slug, stage_id)
+    form = GenerateForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("The seed must be a whole number."))
+        return redirect("stage-seating", slug=slug, stage_id=stage.pk)
+    try:
+        task = generate_seating_task.delay(stage.pk, form.cleaned_data["seed"])
+    except ValidationError as error:  # raised here when the task ran in-process
+        messages.error(request, " ".join(error.messages))
+        return redirect("stage-seating", slug=slug, stage_id=stage.pk)
+    if not task.ready():
+        return redirect(f"{reverse('stage-seating', args=[slug, stage.pk])}?task={task.id}")
+    messages.success(request, task.get()["message"])
+    return redirect("stage-seating", slug=slug, stage_id=stage.pk)
+
+
+@login_required
+def task_progress(request, slug: str, stage_id: int, task_id: str):
+    """Polled by the page while a large seating is planned in the background."""
+    stage = _stage(request, slug, stage_id)
+    result = AsyncResult(task_id)
+    if result.successful():
+        messages.success(request, result.result["message"])
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("stage-seating", args=[slug, stage.pk])
+        return response
+    if result.failed():
+        return render(request, "scheduling/_progress.html", {"failed": True, "error": str(result.result)})
+    info = result.info if isinstance(result.info, dict) else {}
+    return render(request, "scheduling/_progress.html", {
+        "stage": stage, "tournament": stage.tournament, "task_id": task_id,
+        "done": round(100 * info.get("done", 0)), "state": result.state,
+    })
+
+
+@login_required
+@require_POST
+def swap(request, slug: str, stage_id: int, game_id: int):
+    stage = _stage(request, slug, stage_id)
+    game = get_object_or_404(Game, pk=game_id, stage=stage)
+    form = SwapForm(request.POST, game=game)
+    if form.is_valid():
+        try:
+            services.swap_seats(game.pk, form.cleaned_data["first"].pk, form.cleaned_data["second"].pk)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, _("Seats swapped in game %(n)d; the report below is updated.")
+                             % {"n": game.number})
+    else:
+        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+    return redirect("stage-seating", slug=slug, stage_id=stage.pk)
+
+
+@login_required
+@require_POST
+def publish(request, slug: str, stage_id: int, game_id: int):
+    stage = _stage(request, slug, stage_id)
+    game = services.publish_game(get_object_or_404(Game, pk=game_id, stage=stage).pk)
+    messages.success(request, _("Game %(n)d is published: players can see where they sit.") % {"n": game.number})
+    return redirect("stage-seating", slug=slug, stage_id=stage.pk)

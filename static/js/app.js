@@ -1,0 +1,155 @@
+/* Progressive enhancement for the staff screens; every page also works without it.
+   - VP steppers and winner pre-selection (the single player with 10 or more VP)
+   - what was typed survives a failed submit (kept in localStorage until the save succeeds)
+   - a banner when the venue's connection drops
+   - a signature pad that stores the drawing as an SVG path */
+(function () {
+  "use strict";
+
+  htmx.config.responseHandling = [
+    { code: "204", swap: false },
+    { code: "[23]..", swap: true },
+    { code: "422", swap: true },
+    { code: "[45]..", swap: false, error: true },
+  ];
+
+  function vpInputs(form) {
+    return Array.from(form.querySelectorAll("input.vp-input"));
+  }
+
+  function preselectWinner(form) {
+    if (form.dataset.winnerTouched) return;
+    const high = vpInputs(form).filter((input) => Number(input.value) >= 10 && input.value !== "");
+    if (high.length !== 1) return;
+    const row = high[0].closest(".score-row");
+    const radio = row && row.querySelector("input[type=radio]");
+    if (radio) radio.checked = true;
+  }
+
+  function draftKey(form) {
+    return form.dataset.draftKey ? "catan-draft:" + form.dataset.draftKey : null;
+  }
+
+  function saveDraft(form) {
+    const key = draftKey(form);
+    if (!key) return;
+    const values = {};
+    new FormData(form).forEach((value, name) => {
+      if (name !== "csrfmiddlewaretoken") values[name] = value;
+    });
+    try { localStorage.setItem(key, JSON.stringify(values)); } catch (e) { /* storage full or private mode */ }
+  }
+
+  function restoreDraft(form) {
+    const key = draftKey(form);
+    if (!key) return;
+    const prefix = key.replace(/-\d+$/, "-");
+    Object.keys(localStorage).forEach((k) => {
+      if (k.startsWith(prefix) && k !== key) localStorage.removeItem(k);
+    });
+    const stored = localStorage.getItem(key);
+    if (!stored) return;
+    const values = JSON.parse(stored);
+    let restored = false;
+    Object.entries(values).forEach(([name, value]) => {
+      const fields = form.querySelectorAll(`[name="${CSS.escape(name)}"]`);
+      fields.forEach((field) => {
+        if (field.type === "radio") {
+          if (field.value === value && !field.checked) { field.checked = true; restored = true; }
+        } else if (field.type !== "hidden" && field.value === "" && value !== "") {
+          field.value = value; restored = true;
+        }
+      });
+    });
+    if (restored) {
+      const note = document.createElement("p");
+      note.className = "message warning";
+      note.setAttribute("role", "status");
+      note.textContent = form.dataset.restoredText || "Restored what was typed before the last submit failed.";
+      form.prepend(note);
+    }
+  }
+
+  function initSheetForm(form) {
+    restoreDraft(form);
+    form.addEventListener("input", () => { preselectWinner(form); saveDraft(form); });
+    form.addEventListener("change", (event) => {
+      if (event.target.type === "radio") form.dataset.winnerTouched = "1";
+      saveDraft(form);
+    });
+    form.querySelectorAll("button.step").forEach((button) => {
+      button.addEventListener("click", () => {
+        const input = button.parentElement.querySelector("input");
+        const next = Math.min(12, Math.max(0, (Number(input.value) || 0) + Number(button.dataset.step)));
+        input.value = String(next);
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+    });
+  }
+
+  function initSignaturePad(form) {
+    const pad = form.querySelector(".signature-pad");
+    if (!pad) return;
+    const canvas = pad.querySelector("canvas");
+    const image = form.querySelector("input[name=image]");
+    const drawButton = form.querySelector(".draw-submit");
+    const context = canvas.getContext("2d");
+    let path = "";
+    let drawing = false;
+    pad.hidden = false;
+    context.lineWidth = 3;
+    context.lineCap = "round";
+
+    function point(event) {
+      const box = canvas.getBoundingClientRect();
+      return [
+        Math.round(((event.clientX - box.left) * canvas.width) / box.width),
+        Math.round(((event.clientY - box.top) * canvas.height) / box.height),
+      ];
+    }
+    canvas.addEventListener("pointerdown", (event) => {
+      drawing = true;
+      canvas.setPointerCapture(event.pointerId);
+      const [x, y] = point(event);
+      path += `M${x} ${y}`;
+      context.beginPath();
+      context.moveTo(x, y);
+    });
+    canvas.addEventListener("pointermove", (event) => {
+      if (!drawing) return;
+      const [x, y] = point(event);
+      path += `L${x} ${y}`;
+      context.lineTo(x, y);
+      context.stroke();
+    });
+    canvas.addEventListener("pointerup", () => {
+      drawing = false;
+      image.value = path;
+      drawButton.hidden = path === "";
+    });
+    pad.querySelector(".clear-signature").addEventListener("click", () => {
+      context.clearRect(0, 0, canvas.width, canvas.height);
+      path = "";
+      image.value = "";
+      drawButton.hidden = true;
+    });
+  }
+
+  htmx.onLoad((root) => {
+    root.querySelectorAll("select[data-autosubmit]").forEach((select) => {
+      select.form.querySelector(".no-js-only").hidden = true;
+      select.addEventListener("change", () => select.form.submit());
+    });
+    root.querySelectorAll("form.sheet-form").forEach(initSheetForm);
+    root.querySelectorAll("form.signature-form").forEach(initSignaturePad);
+  });
+
+  document.addEventListener("htmx:sendError", () => {
+    const banner = document.getElementById("connection-banner");
+    if (banner) banner.hidden = false;
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const banner = document.getElementById("connection-banner");
+    if (banner && event.detail.successful) banner.hidden = true;
+  });
+})();

@@ -1,0 +1,42 @@
+"""Browser tests drive Debian's Chromium through Playwright; no browser is ever downloaded."""
+import os
+import shutil
+
+import pytest
+from django.test import override_settings
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _plain_http_live_server():
+    """The live server builds its middleware once, before function-scoped settings apply: plain HTTP here."""
+    with override_settings(SECURE_SSL_REDIRECT=False, SESSION_COOKIE_SECURE=False, CSRF_COOKIE_SECURE=False,
+                           SECURE_HSTS_SECONDS=0):
+        yield
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not shutil.which(CHROMIUM):
+        if os.environ.get("REQUIRE_BROWSER"):
+            pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package")
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API runs an event loop
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def tablet(browser, live_server):
+    """A tablet-sized page (portrait) talking to the live test server over plain HTTP."""
+    context = browser.new_context(viewport={"width": 820, "height": 1180}, has_touch=True, base_url=live_server.url)
+    page = context.new_page()
+    yield page
+    context.close()

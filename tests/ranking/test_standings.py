@@ -1,0 +1,87 @@
+"""Standings from the database: constant queries, caching with invalidation, penalties and draws."""
+import pytest
+
+from ranking.penalties import record_penalty
+from ranking.sheets import SheetInput, ensure_sheet, save_entry, sign, sign_off
+from ranking.standings import compute_standings, tournament_standings
+from tests.factories import make_entries, make_game, make_official, make_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def play(table, vps, referee, start=None, end=None):
+    seats = list(table.seats.order_by("position"))
+    sheet = save_entry(ensure_sheet(table).pk, SheetInput(dict(zip((s.pk for s in seats), vps)), None, start, end),
+                       user=referee, base_version=0)
+    for seat in seats:
+        sheet = sign(sheet.pk, seat.entry_id, user=referee, method="tap", version=sheet.version)
+    return sign_off(sheet.pk, user=referee, version=sheet.version)
+
+
+def tournament_with(players: int, games: int):
+    tournament = make_tournament(games=games)
+    entries = make_entries(tournament, players)
+    referee = make_official(tournament)
+    for number in range(1, games + 1):
+        rotated = entries[number:] + entries[:number]
+        tables = [rotated[i:i + 4] for i in range(0, players, 4)]
+        game = make_game(tournament, tables, number=number)
+        for table in game.tables.all():
+            play(table, [10, 7, 6, 5][: table.seats.count()], referee)
+    return tournament, entries, referee
+
+
+@pytest.mark.parametrize("players", [8, 40])
+def test_standings_take_a_constant_number_of_queries(players, django_assert_max_num_queries):
+    tournament, _, _ = tournament_with(players, 2)
+    with django_assert_max_num_queries(5):
+        rows = compute_standings(tournament)
+    assert len(rows) == players and sum(row["wins"] for row in rows) == 2 * players // 4
+
+
+def test_cached_standings_are_recomputed_after_a_penalty(django_capture_on_commit_callbacks,
+                                                         django_assert_num_queries):
+    tournament, entries, referee = tournament_with(8, 1)
+    first = tournament_standings(tournament)
+    with django_assert_num_queries(0):
+        assert tournament_standings(tournament) == first
+    leader = first[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        record_penalty(leader["entry"], user=referee, kind="vp_deduction", vp=1, reason="slow play")
+    after = {row["entry"]: row for row in tournament_standings(tournament)}
+    assert after[leader["entry"]]["total_vp"] == leader["total_vp"] - 1
+    assert after[leader["entry"]]["vp_share"] == leader["vp_share"]  # shares never change
+
+
+def test_disqualified_player_is_listed_last(django_capture_on_commit_callbacks):
+    tournament, entries, referee = tournament_with(8, 1)
+    leader = tournament_standings(tournament)[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        record_penalty(leader["entry"], user=referee, kind="disqualification", reason="cheating")
+    rows = tournament_standings(tournament)
+    assert rows[-1]["entry"] == leader["entry"] and rows[-1]["disqualified"]
+
+
+def test_three_player_table_in_standings_uses_the_synthetic_fourth_score():
+    tournament = make_tournament(games=1)
+    entries = make_entries(tournament, 3)
+    referee = make_official(tournament)
+    game = make_game(tournament, [entries])
+    play(game.tables.get(), [10, 7, 6], referee)
+    rows = {row["total_vp"]: row for row in compute_standings(tournament)}
+    assert rows[10]["vp_share"] == pytest.approx(10 / 31)
+
+
+def test_standings_api_serves_the_rank_json_objects(client):
+    tournament, entries, referee = tournament_with(8, 1)
+    rows = client.get(f"/api/tournaments/{tournament.slug}/standings/").json()
+    assert {"rank", "player", "wins", "total_vp", "vp_share", "tied"} <= set(rows[0])
+    assert [row["rank"] for row in rows] == sorted(row["rank"] for row in rows)
+
+
+def test_standings_csv_has_the_same_rows_as_the_page(client):
+    tournament, entries, referee = tournament_with(8, 1)
+    response = client.get(f"/t/{tournament.slug}/standings.csv")
+    lines = response.content.decode().strip().splitlines()
+    assert lines[0].startswith("rank,player,country,games,wins,total_vp,vp_share")
+    assert len(lines) == 1 + 8

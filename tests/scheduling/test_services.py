@@ -1,0 +1,114 @@
+"""Seating in the database: generated stages, swaps with an updated report, publishing, re-planning."""
+import pytest
+from django.core.exceptions import ValidationError
+
+from championships.models import Entry, Stage
+from championships.services import declare_relationship
+from scheduling import services
+from scheduling.models import Game, Seat
+from tests.factories import make_entries, make_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def seating_of(stage):
+    return [[sorted(t.seats.values_list("entry_id", flat=True)) for t in g.tables.order_by("number")]
+            for g in Game.objects.filter(stage=stage).order_by("number")]
+
+
+def test_generate_writes_every_game_with_distinct_seats():
+    tournament = make_tournament(games=3)
+    entries = make_entries(tournament, 14)
+    stage = tournament.stages.get()
+    result = services.generate_seating(stage.pk, seed=3)
+    games = Game.objects.filter(stage=stage).order_by("number")
+    assert [g.number for g in games] == [1, 2, 3]
+    for game in games:
+        sizes = sorted(t.seats.count() for t in game.tables.all())
+        assert sizes == [3, 3, 4, 4]
+        assert sorted(Seat.objects.filter(game=game).values_list("entry_id", flat=True)) == sorted(
+            e.pk for e in entries)
+        for table in game.tables.all():
+            assert sorted(table.seats.values_list("position", flat=True)) == list(range(1, table.seats.count() + 1))
+    assert result.report.friend_conflicts == ()
+
+
+def test_declared_friends_are_kept_apart():
+    tournament = make_tournament(games=3)
+    entries = make_entries(tournament, 12)
+    declare_relationship(entries[0].player, entries[1].player)
+    stage = tournament.stages.get()
+    services.generate_seating(stage.pk, seed=1)
+    for game in seating_of(stage):
+        assert not any({entries[0].pk, entries[1].pk} <= set(table) for table in game)
+
+
+def test_same_seed_same_seating_and_regeneration_replaces_planned_games():
+    tournament = make_tournament(games=2)
+    make_entries(tournament, 12)
+    stage = tournament.stages.get()
+    services.generate_seating(stage.pk, seed=5)
+    first = seating_of(stage)
+    services.generate_seating(stage.pk, seed=5)
+    assert seating_of(stage) == first
+    assert Game.objects.filter(stage=stage).count() == 2
+
+
+def test_replanning_keeps_published_games_and_drops_withdrawn_players():
+    tournament = make_tournament(games=3)
+    entries = make_entries(tournament, 13)
+    stage = tournament.stages.get()
+    services.generate_seating(stage.pk, seed=2)
+    game_one = Game.objects.get(stage=stage, number=1)
+    services.publish_game(game_one.pk)
+    before = seating_of(stage)[0]
+    Entry.objects.filter(pk=entries[0].pk).update(status=Entry.Status.WITHDRAWN)
+    result = services.generate_seating(stage.pk, seed=2)
+    after = seating_of(stage)
+    assert after[0] == before
+    assert all(entries[0].pk not in table for game in after[1:] for table in game)
+    assert [g.number for g in Game.objects.filter(stage=stage).order_by("number")] == [1, 2, 3]
+    met_in_game_one = {frozenset((a, b)) for table in before for a in table for b in table if a < b}
+    assert {frozenset(pair) for pair, _ in result.report.repeated_pairs} <= met_in_game_one | {
+        frozenset((a, b)) for game in after[1:] for table in game for a in table for b in table if a < b}
+    assert len(result.report.opponents[entries[1].pk]) == sum(
+        len(table) - 1 for game in after for table in game if entries[1].pk in table)
+
+
+def test_swap_updates_the_report_and_is_refused_once_published():
+    tournament = make_tournament(games=2)
+    make_entries(tournament, 16)
+    stage = tournament.stages.get()
+    services.generate_seating(stage.pk, seed=1)
+    assert services.stage_report(stage).repeat_pairings == 0
+    game_one, game_two = Game.objects.filter(stage=stage).order_by("number")
+    table_one = list(game_one.tables.get(number=1).seats.values_list("entry_id", flat=True))
+    # put two players who met in game 1 together again in game 2
+    a, b = table_one[0], table_one[1]
+    seat_b = Seat.objects.get(game=game_two, entry_id=b)
+    partner = Seat.objects.filter(table=Seat.objects.get(game=game_two, entry_id=a).table).exclude(entry_id=a).first()
+    services.swap_seats(game_two.pk, b, partner.entry_id)
+    report = services.stage_report(stage)
+    assert report.repeat_pairings >= 1
+    warnings = services.seat_warnings(stage, list(services.stage_games(stage)), report)
+    assert any("meets an opponent again" in w for ws in warnings.values() for w in ws)
+    services.publish_game(game_two.pk)
+    with pytest.raises(ValidationError, match="published"):
+        services.swap_seats(game_two.pk, a, seat_b.entry_id)
+
+
+def test_impossible_player_count_is_a_clear_error():
+    tournament = make_tournament(games=1)
+    make_entries(tournament, 5)
+    with pytest.raises(ValidationError, match="5 players cannot be seated"):
+        services.generate_seating(tournament.stages.get().pk)
+    assert not Game.objects.exists()
+
+
+def test_game_numbers_continue_across_stages():
+    tournament = make_tournament(games=3)
+    Stage.objects.create(tournament=tournament, order=2, kind="final", name="Final", games=1, seating="scheduled")
+    make_entries(tournament, 8)
+    final = tournament.stages.get(order=2)
+    services.generate_seating(final.pk)
+    assert list(Game.objects.filter(stage=final).values_list("number", flat=True)) == [4]

@@ -1,0 +1,77 @@
+"""The organizer's seating screens and the public seating API."""
+import pytest
+from django.urls import reverse
+
+from scheduling.models import Game, Seat
+from tests.factories import make_entries, make_official, make_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def stage():
+    tournament = make_tournament(slug="seat-cup", games=2)
+    make_entries(tournament, 12)
+    return tournament.stages.get()
+
+
+def stage_url(stage, name="stage-seating", **extra):
+    return reverse(name, kwargs={"slug": "seat-cup", "stage_id": stage.pk, **extra})
+
+
+def test_organizer_generates_sees_report_swaps_and_publishes(client, stage):
+    client.force_login(make_official(stage.tournament, "organizer"))
+    response = client.post(stage_url(stage, "stage-generate"), {"seed": 4}, follow=True)
+    html = response.content.decode()
+    assert "Seating planned in" in html and "Quality report" in html and "Repeat pairings" in html
+    game = Game.objects.get(stage=stage, number=2)
+    one, other = Seat.objects.filter(game=game).order_by("table__number", "position")[::5][:2]
+    response = client.post(stage_url(stage, "game-swap", game_id=game.pk),
+                           {f"game{game.pk}-first": one.entry_id, f"game{game.pk}-second": other.entry_id},
+                           follow=True)
+    assert "Seats swapped in game 2" in response.content.decode()
+    assert Seat.objects.get(game=game, entry_id=one.entry_id).table_id == other.table_id
+    assert client.get("/api/tournaments/seat-cup/games/2/seating/").status_code == 404  # not published yet
+    client.post(stage_url(stage, "game-publish", game_id=game.pk))
+    seating = client.get("/api/tournaments/seat-cup/games/2/seating/").json()
+    assert [len(t["seats"]) for t in seating["tables"]] == [4, 4, 4]
+    assert {s["player"] for t in seating["tables"] for s in t["seats"]} == set(
+        stage.tournament.entries.values_list("player__name", flat=True))
+    assert all("vp" not in s for t in seating["tables"] for s in t["seats"])
+
+
+def test_a_clear_message_when_the_stage_cannot_be_seated(client):
+    tournament = make_tournament(slug="seat-cup", games=1)
+    make_entries(tournament, 5)
+    client.force_login(make_official(tournament, "organizer"))
+    response = client.post(stage_url(tournament.stages.get(), "stage-generate"), {"seed": 1}, follow=True)
+    assert "5 players cannot be seated" in response.content.decode()
+
+
+@pytest.mark.parametrize("role", ["referee", None])
+def test_only_organizers_plan_seating(client, stage, role):
+    user = make_official(stage.tournament, role) if role else make_official(make_tournament(), "organizer")
+    client.force_login(user)
+    assert client.get(stage_url(stage)).status_code == 403
+    assert client.post(stage_url(stage, "stage-generate"), {"seed": 1}).status_code == 403
+    assert not Game.objects.filter(stage=stage).exists()
+
+
+def test_background_planning_shows_its_progress(client, stage, monkeypatch):
+    class Running:
+        state, info = "PROGRESS", {"done": 0.5}
+
+        def __init__(self, task_id):
+            pass
+
+        def successful(self):
+            return False
+
+        def failed(self):
+            return False
+
+    monkeypatch.setattr("scheduling.views.AsyncResult", Running)
+    client.force_login(make_official(stage.tournament, "organizer"))
+    html = client.get(stage_url(stage, "stage-task", task_id="abc")).content.decode()
+    assert '<progress id="seating-progress-bar" max="100" value="50">' in html
+    assert 'hx-trigger="every 1s"' in html
