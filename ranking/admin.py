@@ -5,6 +5,9 @@ from .models import AuditEntry, Penalty, RecordSheet, Score, SheetRevision, Sign
 
 
 class ReadOnlyMixin:
+    def get_readonly_fields(self, request, obj=None):
+        return self.fields or [f.name for f in self.model._meta.fields]
+
     def has_add_permission(self, request, obj=None):
         return False
 
@@ -47,6 +50,7 @@ class PenaltyAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 class DrawPlaceInline(ReadOnlyMixin, admin.TabularInline):
     model = TiebreakDrawPlace
+    fields = ["place", "entry"]
 
 
 @admin.register(TiebreakDraw)
@@ -61,3 +65,31 @@ class AuditEntryAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["at", "user", "tournament", "action", "object_type", "object_id"]
     list_filter = ["action", "object_type", "tournament"]
     search_fields = ["user__username", "reason"]
+
+
+@admin.register(Score)
+class ScoreAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["sheet", "seat", "vp", "winner"]
+    list_filter = ["winner", "sheet__table__game__tournament"]
+    search_fields = ["seat__entry__player__name"]
+
+
+@admin.register(Signature)
+class SignatureAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["sheet", "entry", "method", "signed_at", "recorded_by"]
+    list_filter = ["method", "sheet__table__game__tournament"]
+    search_fields = ["entry__player__name", "decision"]
+
+
+@admin.register(SheetRevision)
+class SheetRevisionAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["sheet", "number", "kind", "created_by", "created_at"]
+    list_filter = ["kind", "sheet__table__game__tournament"]
+    search_fields = ["reason", "created_by__username"]
+
+
+@admin.register(TiebreakDrawPlace)
+class TiebreakDrawPlaceAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["draw", "place", "entry"]
+    list_filter = ["draw__tournament"]
+    search_fields = ["entry__player__name"]

@@ -195,3 +195,18 @@ def test_strangers_cannot_touch_a_sheet(table):
         with pytest.raises(PermissionDenied):
             save_entry(ensure_sheet(table).pk, entered(table, [10, 7, 6, 5]), user=user, base_version=0)
     assert RecordSheet.objects.get(table=table).version == 0
+
+
+def test_end_time_equal_to_start_time_is_refused(table, referee):
+    with pytest.raises(ValidationError) as error:
+        save_entry(ensure_sheet(table).pk, entered(table, [10, 7, 6, 5], start=time(10, 0), end=time(10, 0)),
+                   user=referee, base_version=0)
+    assert error.value.message_dict["end_time"] == ["The end time is the same as the start time."]
+
+
+def test_a_game_past_midnight_still_has_a_duration():
+    from ranking.timing import game_minutes
+
+    assert game_minutes(time(23, 30), time(0, 45)) == 75
+    assert game_minutes(time(10, 0), time(11, 30)) == 90
+    assert game_minutes(time(10, 0), None) is None

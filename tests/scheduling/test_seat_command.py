@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT.parent / "shared" / "examples"
+EXAMPLES = ROOT / "tests" / "data"  # copies of the worked examples of RULES.md / DESIGN.md
 
 
 def write(tmp_path: Path, name: str, text: str, encoding: str = "utf-8") -> str:

@@ -1,0 +1,73 @@
+"""The Django admin: every model has a working list and form, and results stay locked there too."""
+import pytest
+from django.contrib import admin
+from django.urls import reverse
+
+from ranking.models import RecordSheet
+from ranking.sheets import SheetInput, ensure_sheet, save_entry, sign, sign_off
+from tests.factories import make_entries, make_game, make_official, make_tournament, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def superuser_client(client):
+    user = make_user("root-admin", is_staff=True, is_superuser=True)
+    client.force_login(user)
+    return client
+
+
+def project_models():
+    return [m for m in admin.site._registry if m._meta.app_label in {"championships", "scheduling", "ranking"}]
+
+
+def test_every_model_is_registered():
+    from django.apps import apps
+
+    ours = {m for app in ("championships", "scheduling", "ranking") for m in apps.get_app_config(app).get_models()}
+    assert ours == set(project_models())
+
+
+@pytest.mark.parametrize("model", project_models(), ids=lambda m: m._meta.label)
+def test_changelist_and_search_render(superuser_client, model):
+    tournament = make_tournament()
+    make_game(tournament, [make_entries(tournament, 4)])
+    url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+    assert superuser_client.get(url).status_code == 200
+    assert superuser_client.get(url, {"q": "x"}).status_code == 200
+
+
+def locked_table():
+    tournament = make_tournament()
+    table = make_game(tournament, [make_entries(tournament, 4)]).tables.get()
+    referee = make_official(tournament)
+    seats = list(table.seats.order_by("position"))
+    sheet = save_entry(ensure_sheet(table).pk, SheetInput(dict(zip((s.pk for s in seats), [10, 7, 6, 5]))),
+                       user=referee, base_version=0)
+    for seat in seats:
+        sheet = sign(sheet.pk, seat.entry_id, user=referee, method="tap", version=sheet.version)
+    sign_off(sheet.pk, user=referee, version=sheet.version)
+    return table
+
+
+def test_results_are_read_only_in_the_admin(superuser_client):
+    table = locked_table()
+    sheet = RecordSheet.objects.get(table=table)
+    url = reverse("admin:ranking_recordsheet_change", args=[sheet.pk])
+    page = superuser_client.get(url).content.decode()
+    assert 'name="_save"' not in page and "10" in page
+    response = superuser_client.post(url, {"status": "draft"})
+    assert response.status_code == 403
+    sheet.refresh_from_db()
+    assert sheet.is_locked
+
+
+def test_seats_of_a_locked_table_cannot_be_changed_in_the_admin(superuser_client):
+    table = locked_table()
+    seat = table.seats.first()
+    response = superuser_client.post(reverse("admin:scheduling_seat_change", args=[seat.pk]),
+                                     {"table": table.pk, "game": table.game_id, "entry": seat.entry_id, "position": 4})
+    assert response.status_code == 403
+    seat.refresh_from_db()
+    assert seat.position == 1
+    assert superuser_client.post(reverse("admin:scheduling_seat_delete", args=[seat.pk]), {"post": "yes"}).status_code == 403
