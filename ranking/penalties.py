@@ -22,7 +22,7 @@ def penalty_json(penalty: Penalty) -> dict:
 def record_penalty(entry_id: int, *, user, kind: str, reason: str, vp: int = 0, game: Game | None = None) -> Penalty:
     """Record a penalty; a disqualification also ends the player's tournament (listed last)."""
     with transaction.atomic():
-        entry = Entry.objects.select_for_update().select_related("tournament", "player").get(pk=entry_id)
+        entry = Entry.objects.select_for_update(of=("self",)).select_related("tournament", "player").get(pk=entry_id)
         tournament = entry.tournament
         require_official(user, tournament)
         errors = {}

@@ -125,7 +125,7 @@ def _seeded_players(stage: Stage, results: Results, standings) -> list[int]:
 def seat_seeded_stage(stage_id: int, *, user) -> Game:
     """Seat a semifinal (seed chart 1-8-9-16 …) or a final table from the standings so far."""
     with transaction.atomic():
-        stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage_id)
+        stage = Stage.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=stage_id)
         require_organizer(user, stage.tournament)
         if stage.seating != Stage.Seating.SEEDED:
             raise ValidationError(_("%(s)s is seated by schedule, not by rank.") % {"s": stage.name})

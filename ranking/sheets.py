@@ -60,7 +60,8 @@ def ensure_sheet(table: Table) -> RecordSheet:
 
 
 def _locked_sheet(sheet_id: int) -> RecordSheet:
-    return RecordSheet.objects.select_for_update().select_related("table__game__tournament").get(pk=sheet_id)
+    return (RecordSheet.objects.select_for_update(of=("self",)).select_related("table__game__tournament")
+            .get(pk=sheet_id))
 
 
 def _scores(sheet: RecordSheet) -> list[Score]:
@@ -259,7 +260,8 @@ def correct(sheet_id: int, data: SheetInput, *, user, reason: str, base_version:
 def record_play_order(table_id: int, entry_ids: list[int], *, user) -> None:
     """Seeded tables: the players choose their play order; record it before the scores are entered."""
     with transaction.atomic():
-        table = Table.objects.select_for_update().select_related("game__stage", "game__tournament").get(pk=table_id)
+        table = (Table.objects.select_for_update(of=("self",)).select_related("game__stage", "game__tournament")
+                 .get(pk=table_id))
         require_official(user, table.game.tournament)
         if table.game.stage.seating != Stage.Seating.SEEDED:
             raise ValidationError(_("The play order of a scheduled game comes from the seating."))

@@ -93,7 +93,7 @@ def generate_seating(stage_id: int, *, seed: int = 0, budget: int | None = None,
                      progress: Callable[[float], None] | None = None) -> seating.SeatingResult:
     """(Re-)plan every game of the stage not yet published, keeping the published ones as history."""
     with transaction.atomic():
-        stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage_id)
+        stage = Stage.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=stage_id)
         if stage.seating != Stage.Seating.SCHEDULED:
             raise ValidationError(_("%(stage)s is seeded by rank, not generated.") % {"stage": stage.name})
         try:

@@ -70,4 +70,5 @@ def test_seats_of_a_locked_table_cannot_be_changed_in_the_admin(superuser_client
     assert response.status_code == 403
     seat.refresh_from_db()
     assert seat.position == 1
-    assert superuser_client.post(reverse("admin:scheduling_seat_delete", args=[seat.pk]), {"post": "yes"}).status_code == 403
+    delete = reverse("admin:scheduling_seat_delete", args=[seat.pk])
+    assert superuser_client.post(delete, {"post": "yes"}).status_code == 403

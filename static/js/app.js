@@ -2,7 +2,8 @@
    - VP steppers and winner pre-selection (the single player with 10 or more VP)
    - what was typed survives a failed submit (kept in localStorage until the save succeeds)
    - a banner when the venue's connection drops
-   - a signature pad that stores the drawing as an SVG path */
+   - a signature pad that stores the drawing as an SVG path
+   - the language menu switches on choice; the penalty form suggests the VP of the chosen kind */
 (function () {
   "use strict";
 
@@ -135,7 +136,19 @@
     });
   }
 
+  const PENALTY_VP = { lateness: 1, vp_deduction: 1, warning: 0, disqualification: 0 };
+
+  function initPenaltyForm(select) {
+    const vp = select.form.querySelector("input[name=vp]");
+    if (!vp) return;
+    select.addEventListener("change", () => {
+      const suggested = PENALTY_VP[select.value];
+      if (suggested === 0 || Number(vp.value) < 1) vp.value = String(suggested);
+    });
+  }
+
   htmx.onLoad((root) => {
+    root.querySelectorAll("select[name=kind]").forEach(initPenaltyForm);
     root.querySelectorAll("select[data-autosubmit]").forEach((select) => {
       select.form.querySelector(".no-js-only").hidden = true;
       select.addEventListener("change", () => select.form.submit());
