@@ -15,6 +15,7 @@ COPY ranking ranking
 RUN pip install .
 COPY . .
 RUN python manage.py collectstatic --noinput \
+ && mkdir -p /app/media \
  && useradd --system --home /app catan && chown -R catan /app
 USER catan
 

@@ -47,10 +47,14 @@ class EntryForm(forms.ModelForm):
         fields = "__all__"
 
     def clean(self):
+        """New entries and changed players pass the entry checks; a status change alone does not."""
         cleaned = super().clean()
         player, tournament = cleaned.get("player"), cleaned.get("tournament")
-        if player and tournament:
-            check_can_enter(player, tournament)
+        if player and tournament and (not self.instance.pk or "player" in self.changed_data):
+            try:
+                check_can_enter(player, tournament)
+            except ValidationError as error:
+                raise ValidationError(error.messages) from error
         return cleaned
 
 

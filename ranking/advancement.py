@@ -95,13 +95,15 @@ def final_classification(
     return rank_records(records, rules, draws=draws, disqualified=disqualified, lead=lead)
 
 
-def lord_of_catan_advancers(standings: Sequence[Standing], k: int = SEMIFINALISTS) -> list[Hashable]:
+def lord_of_catan_advancers(
+    standings: Sequence[Standing], k: int = SEMIFINALISTS, passed_over: Collection[Hashable] = (),
+) -> list[Hashable]:
     """The `k` players who reach the semifinals from `lord-of-catan` ranking-round standings.
 
     That ruleset orders by wins, 2nd places, then tempo, so over the one-game ranking round its top k
     are exactly the rule of seed 003: more than k table winners → the k winners with the best
     tempo; fewer → all winners plus the best second-placed players by tempo. Interpretation: if
     winners and seconds are still fewer than k, the best of the rest by tempo complete the field.
-    Raises TieAtCutoff when a tie straddles place k.
+    Raises TieAtCutoff when a tie straddles place k. `passed_over` players (withdrawn) take no place.
     """
-    return qualifiers(standings, k)
+    return qualifiers(standings, k, passed_over)

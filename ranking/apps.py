@@ -3,3 +3,6 @@ from django.apps import AppConfig
 
 class RankingConfig(AppConfig):
     name = "ranking"
+
+    def ready(self) -> None:
+        from . import signals  # noqa: F401  (connects the receivers)

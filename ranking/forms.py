@@ -1,4 +1,6 @@
 """Forms of the referee's screens; they parse input, the services in sheets/penalties/draws decide."""
+import uuid
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -43,6 +45,10 @@ class SheetForm(forms.Form):
         )
 
     def add_service_errors(self, error: ValidationError) -> None:
+        """Attach a service's errors to their fields; errors of no field go above the form."""
+        if not hasattr(error, "error_dict"):
+            self.add_error(None, error.messages)
+            return
         for field, messages in error.message_dict.items():
             self.add_error(None if field not in self.fields else field, messages)
 
@@ -93,9 +99,10 @@ class PenaltyForm(forms.Form):
                             help_text=_("Lateness: 1 VP (up to 15 minutes). Warnings and disqualifications: 0."))
     game = forms.ModelChoiceField(label=_("Game"), queryset=Game.objects.none(), required=False)
     reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}))
+    request_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, tournament, **kwargs):
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, initial={"request_key": uuid.uuid4()}, **kwargs)
         self.fields["entry"].queryset = tournament.entries.select_related("player").order_by("player__name")
         self.fields["entry"].label_from_instance = lambda entry: entry.player.name
         self.fields["game"].queryset = tournament.games.order_by("number")

@@ -138,6 +138,10 @@ class Penalty(models.Model):
     reason = models.TextField(_("reason"))
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(auto_now_add=True)
+    request_key = models.UUIDField(
+        null=True, blank=True, unique=True, editable=False,
+        help_text=_("Identifies the form submission, so a resubmitted form records the penalty once."),
+    )
 
     class Meta:
         ordering = ["recorded_at"]

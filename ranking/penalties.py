@@ -1,4 +1,6 @@
 """Penalties recorded by referees: lateness, warnings, VP deductions and disqualification (RULES.md §4)."""
+import uuid
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -19,12 +21,19 @@ def penalty_json(penalty: Penalty) -> dict:
             "vp": penalty.vp, "game": penalty.game.number if penalty.game else None, "reason": penalty.reason}
 
 
-def record_penalty(entry_id: int, *, user, kind: str, reason: str, vp: int = 0, game: Game | None = None) -> Penalty:
-    """Record a penalty; a disqualification also ends the player's tournament (listed last)."""
+def record_penalty(entry_id: int, *, user, kind: str, reason: str, vp: int = 0, game: Game | None = None,
+                   request_key: uuid.UUID | None = None) -> Penalty:
+    """Record a penalty; a disqualification also ends the player's tournament (listed last).
+
+    A form sent twice (a double tap, a retry after a dropped connection) carries the same
+    `request_key` and records the penalty once.
+    """
     with transaction.atomic():
         entry = Entry.objects.select_for_update(of=("self",)).select_related("tournament", "player").get(pk=entry_id)
         tournament = entry.tournament
         require_official(user, tournament)
+        if request_key is not None and (done := Penalty.objects.filter(request_key=request_key).first()):
+            return done
         errors = {}
         if kind not in Penalty.Kind.values:
             errors["kind"] = [_("Choose a kind of penalty.")]
@@ -41,7 +50,7 @@ def record_penalty(entry_id: int, *, user, kind: str, reason: str, vp: int = 0, 
         if errors:
             raise ValidationError(errors)
         penalty = Penalty.objects.create(tournament=tournament, entry=entry, kind=kind, vp=vp,
-                                         reason=reason.strip(), game=game, recorded_by=user)
+                                         reason=reason.strip(), game=game, recorded_by=user, request_key=request_key)
         before = None
         if kind == Penalty.Kind.DISQUALIFICATION:
             before = {"status": entry.status}

@@ -1,12 +1,14 @@
 """Who goes on: qualifiers to the finals (with replacements), and seeded semifinal and final tables.
 
 The choices are made by the pure functions in `advancement` and `scheduling.seating`; this
-module reads standings, writes entries and games, and audits each step.
+module reads standings, checks that the earlier games are over, writes entries and games, and
+audits each step.
 """
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from championships.eligibility import check_can_enter
 from championships.models import Entry, Stage, Tournament
 from championships.permissions import require_organizer
 from scheduling import seating
@@ -15,6 +17,7 @@ from scheduling.services import first_game_number, write_games
 
 from .advancement import TieAtCutoff, lord_of_catan_advancers, qualifiers, replacement
 from .audit import audit
+from .engine import tie_groups
 from .standings import Results, load_results, ranked_standings
 
 
@@ -31,6 +34,19 @@ def _standings(tournament: Tournament):
     return results, ranked_standings(tournament, results, whole_event=True)
 
 
+def _inactive(results: Results) -> set[int]:
+    """Entries that take no further part (withdrawn, not admitted); disqualified ones the engine lists last."""
+    return {pk for pk, entry in results.entries.items()
+            if entry.status in (Entry.Status.WITHDRAWN, Entry.Status.NOT_ADMITTED)}
+
+
+def _require_finished(games, what: str) -> None:
+    unfinished = sorted(games.exclude(status=Game.Status.FINISHED).values_list("number", flat=True))
+    if unfinished or not games.exists():
+        raise ValidationError(_("%(what)s waits until every game is signed off (still open: %(games)s).")
+                              % {"what": what, "games": ", ".join(map(str, unfinished)) or _("no game played")})
+
+
 def _qualified_players(finals: Tournament) -> set[int]:
     """Players holding (or having declined) a finals place won in a qualifier of this championship."""
     return set(finals.entries.filter(source_tournament__isnull=False).values_list("player_id", flat=True))
@@ -38,7 +54,20 @@ def _qualified_players(finals: Tournament) -> set[int]:
 
 def _tie_message(error: TieAtCutoff, results: Results) -> str:
     names = ", ".join(results.entries[s.player].player.name for s in error.group)
-    return _("%(names)s are tied across the cut-off: record the card draw first.") % {"names": names}
+    return _("%(names)s are tied where it matters: record the card draw first.") % {"names": names}
+
+
+def _enter_finalist(finals: Tournament, entry: Entry, rank: int, qualifier: Tournament, **extra) -> Entry:
+    """The finals entry of a qualified player (updating a direct entry they may already have)."""
+    try:
+        check_can_enter(entry.player, finals)
+    except ValidationError as error:
+        raise ValidationError(" ".join(error.messages)) from error
+    finalist, _created = Entry.objects.update_or_create(
+        tournament=finals, player=entry.player,
+        defaults={"source_tournament": qualifier, "source_rank": rank, "status": Entry.Status.REGISTERED, **extra},
+    )
+    return finalist
 
 
 def advance_qualifiers(qualifier_id: int, *, user) -> list[Entry]:
@@ -49,22 +78,17 @@ def advance_qualifiers(qualifier_id: int, *, user) -> list[Entry]:
         finals = finals_of(qualifier)
         if finals.entries.filter(source_tournament=qualifier).exists():
             raise ValidationError(_("The qualifiers of %(t)s are already in the finals.") % {"t": qualifier.name})
+        _require_finished(qualifier.games.all(), _("Sending players to the finals"))
         results, standings = _standings(qualifier)
-        already = {pk for pk, e in results.entries.items() if e.player_id in _qualified_players(finals)}
+        qualified_players = _qualified_players(finals)
+        passed_over = _inactive(results) | {pk for pk, e in results.entries.items()
+                                            if e.player_id in qualified_players}
         try:
-            chosen = qualifiers(standings, qualifier.advance_count, already)
+            chosen = qualifiers(standings, qualifier.advance_count, passed_over)
         except TieAtCutoff as error:
             raise ValidationError(_tie_message(error, results)) from error
         ranks = {s.player: s.rank for s in standings}
-        created = []
-        for entry_id in chosen:
-            entry = results.entries[entry_id]
-            finalist, _created = Entry.objects.update_or_create(
-                tournament=finals, player=entry.player,
-                defaults={"source_tournament": qualifier, "source_rank": ranks[entry_id],
-                          "status": Entry.Status.REGISTERED},
-            )
-            created.append(finalist)
+        created = [_enter_finalist(finals, results.entries[pk], ranks[pk], qualifier) for pk in chosen]
         audit(user, finals.pk, "qualification.advanced", qualifier,
               after={"qualified": [(e.player.name, e.source_rank) for e in created]})
     return created
@@ -75,29 +99,31 @@ def replace_finalist(finalist_id: int, *, user) -> Entry | None:
     with transaction.atomic():
         finalist = (Entry.objects.select_for_update(of=("self",))
                     .select_related("tournament", "source_tournament", "player").get(pk=finalist_id))
-        require_organizer(user, finalist.tournament)
+        finals = finalist.tournament
+        require_organizer(user, finals)
         qualifier = finalist.source_tournament
         if qualifier is None:
             raise ValidationError(_("%(p)s did not qualify through a qualifier.") % {"p": finalist.player.name})
         if hasattr(finalist, "replaced_by"):
             raise ValidationError(_("%(p)s has already been replaced.") % {"p": finalist.player.name})
+        if finals.games.exclude(status=Game.Status.PLANNED).exists():
+            raise ValidationError(_("The finals have started: nobody can take a place any more."))
         finalist.status = Entry.Status.WITHDRAWN
         finalist.save(update_fields=["status"])
         results, standings = _standings(qualifier)
-        qualified_players = _qualified_players(finalist.tournament)
-        qualified = {pk for pk, e in results.entries.items() if e.player_id in qualified_players}
+        qualified_players = _qualified_players(finals)
+        passed_over = _inactive(results) | {pk for pk, e in results.entries.items()
+                                            if e.player_id in qualified_players}
         try:
-            chosen = replacement(standings, qualified)
+            chosen = replacement(standings, passed_over)
         except TieAtCutoff as error:
             raise ValidationError(_tie_message(error, results)) from error
         substitute = None
         if chosen is not None:
             ranks = {s.player: s.rank for s in standings}
-            substitute = Entry.objects.create(
-                tournament=finalist.tournament, player=results.entries[chosen].player, source_tournament=qualifier,
-                source_rank=ranks[chosen], replaces=finalist,
-            )
-        audit(user, finalist.tournament_id, "qualification.replaced", finalist,
+            substitute = _enter_finalist(finals, results.entries[chosen], ranks[chosen], qualifier,
+                                         replaces=finalist)
+        audit(user, finals.pk, "qualification.replaced", finalist,
               before={"player": finalist.player.name},
               after={"replacement": substitute.player.name if substitute else None})
     return substitute
@@ -109,6 +135,8 @@ def _seeded_players(stage: Stage, results: Results, standings) -> list[int]:
     previous = tournament.stages.filter(order__lt=stage.order).order_by("-order").first()
     if previous is None:
         raise ValidationError(_("A seeded stage follows another stage."))
+    _require_finished(Game.objects.filter(stage__tournament=tournament, stage__order__lt=stage.order),
+                      _("Seating %(stage)s") % {"stage": stage.name})
     if previous.kind == Stage.Kind.SEMIFINAL:
         rank = {s.player: s.rank for s in standings}
         winners = [seat.player for table in results.tables_by_stage.get(Stage.Kind.SEMIFINAL, [])
@@ -118,8 +146,15 @@ def _seeded_players(stage: Stage, results: Results, standings) -> list[int]:
         return sorted(winners, key=rank.__getitem__)
     count = stage.players or 4
     if tournament.ruleset == "lord-of-catan" and stage.kind == Stage.Kind.SEMIFINAL:
-        return lord_of_catan_advancers(standings, count)
-    return qualifiers(standings, count)
+        chosen = lord_of_catan_advancers(standings, count, _inactive(results))
+    else:
+        chosen = qualifiers(standings, count, _inactive(results))
+    if count > 4:
+        # Several tables: a tie inside the field decides who sits where, so it needs a draw too.
+        for group in tie_groups(standings):
+            if sum(s.player in chosen for s in group) > 1:
+                raise TieAtCutoff(group)
+    return chosen
 
 
 def seat_seeded_stage(stage_id: int, *, user) -> Game:
@@ -134,11 +169,13 @@ def seat_seeded_stage(stage_id: int, *, user) -> Game:
         results, standings = _standings(stage.tournament)
         try:
             players = _seeded_players(stage, results, standings)
+            tables = [seating.final_table(players)] if len(players) <= 4 else list(seating.seeded_tables(players))
         except TieAtCutoff as error:
             raise ValidationError(_tie_message(error, results)) from error
-        tables = [seating.final_table(players)] if len(players) <= 4 else list(seating.seeded_tables(players))
+        except seating.SeatingError as error:
+            raise ValidationError(str(error)) from error
         stage.game_set.all().delete()
-        (game,) = write_games(stage, [tables], first_game_number(stage))
+        (game,) = write_games(stage, [tables], [first_game_number(stage)])
         audit(user, stage.tournament_id, "seating.seeded", game,
               after={"tables": [[results.entries[p].player.name for p in table] for table in tables]})
     return game

@@ -59,9 +59,17 @@ def ensure_sheet(table: Table) -> RecordSheet:
     return sheet
 
 
+MAX_GAME_MINUTES = 6 * 60
+
+
 def _locked_sheet(sheet_id: int) -> RecordSheet:
-    return (RecordSheet.objects.select_for_update(of=("self",)).select_related("table__game__tournament")
-            .get(pk=sheet_id))
+    """The sheet, locked for this transaction; only sheets of published games can be written."""
+    sheet = (RecordSheet.objects.select_for_update(of=("self",)).select_related("table__game__tournament")
+             .get(pk=sheet_id))
+    if sheet.table.game.status == Game.Status.PLANNED:
+        raise ValidationError(_("Game %(n)d is not published yet: its tables have no record sheets.")
+                              % {"n": sheet.table.game.number})
+    return sheet
 
 
 def _scores(sheet: RecordSheet) -> list[Score]:
@@ -106,6 +114,10 @@ def _validated(sheet: RecordSheet, scores: list[Score], data: SheetInput) -> int
         errors.setdefault(key, []).append(message)
     if data.start_time is not None and data.start_time == data.end_time:
         errors.setdefault("end_time", []).append(_("The end time is the same as the start time."))
+    elif minutes is not None and minutes > MAX_GAME_MINUTES:
+        errors.setdefault("end_time", []).append(
+            _("From %(start)s to %(end)s is a game of more than 6 hours: check the start and end times.")
+            % {"start": data.start_time.strftime("%H:%M"), "end": data.end_time.strftime("%H:%M")})
     if errors:
         raise ValidationError(errors)
     return _winner_seat(scores, data)
@@ -154,6 +166,8 @@ def save_entry(sheet_id: int, data: SheetInput, *, user, base_version: int) -> R
             return sheet
         if sheet.version != base_version:
             raise StaleSheet(sheet)
+        if sheet.status == RecordSheet.Status.SIGNED:
+            raise SheetLocked(_("Every player has signed: the result can no longer be changed (RULES §3)."))
         winner = _validated(sheet, scores, data)
         before = snapshot(sheet, scores) if sheet.version else None
         signatures = list(sheet.signatures.values_list("entry__player__name", flat=True))
@@ -215,6 +229,10 @@ def sign_off(sheet_id: int, *, user, version: int) -> RecordSheet:
             raise StaleSheet(sheet)
         if sheet.status != RecordSheet.Status.SIGNED:
             raise ValidationError(_("Every player must sign (or a refusal be overruled) before sign-off."))
+        scores = _scores(sheet)
+        _validated(sheet, scores, SheetInput({s.seat_id: s.vp for s in scores},
+                                             next((s.seat_id for s in scores if s.winner), None),
+                                             sheet.start_time, sheet.end_time))
         sheet.status = RecordSheet.Status.SIGNED_OFF
         sheet.signed_off_by, sheet.signed_off_at = user, timezone.now()
         data = snapshot(sheet)
@@ -247,6 +265,7 @@ def correct(sheet_id: int, data: SheetInput, *, user, reason: str, base_version:
         if not reason.strip():
             raise ValidationError({"reason": _("Give the reason for the correction.")})
         winner = _validated(sheet, scores, data)
+        _refuse_winner_change_after_seeding(sheet, scores, winner)
         before = snapshot(sheet, scores)
         _write_scores(sheet, scores, data, winner)
         after = snapshot(sheet, scores)
@@ -257,15 +276,27 @@ def correct(sheet_id: int, data: SheetInput, *, user, reason: str, base_version:
     return sheet
 
 
+def _refuse_winner_change_after_seeding(sheet: RecordSheet, scores: list[Score], winner: int) -> None:
+    """A semifinal winner already seated at the final cannot be un-made by a correction."""
+    game = sheet.table.game
+    if next(s.seat_id for s in scores if s.winner) == winner:
+        return
+    later = Game.objects.filter(tournament_id=game.tournament_id, stage__order__gt=game.stage.order,
+                                stage__seating=Stage.Seating.SEEDED)
+    if later.exists():
+        raise ValidationError({"winner": _(
+            "This table's winner is already seated in a later stage; the winner cannot be corrected now. "
+            "Correct the VP only, or clear the later stage's seating first.")})
+
+
 def record_play_order(table_id: int, entry_ids: list[int], *, user) -> None:
     """Seeded tables: the players choose their play order; record it before the scores are entered."""
+    table = Table.objects.select_related("game__stage", "game__tournament").get(pk=table_id)
     with transaction.atomic():
-        table = (Table.objects.select_for_update(of=("self",)).select_related("game__stage", "game__tournament")
-                 .get(pk=table_id))
+        sheet = _locked_sheet(ensure_sheet(table).pk)
         require_official(user, table.game.tournament)
         if table.game.stage.seating != Stage.Seating.SEEDED:
             raise ValidationError(_("The play order of a scheduled game comes from the seating."))
-        sheet = ensure_sheet(table)
         if sheet.version:
             raise ValidationError(_("The play order is fixed once scores are entered."))
         seats = {seat.entry_id: seat for seat in table.seats.all()}

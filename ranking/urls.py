@@ -17,6 +17,8 @@ urlpatterns = [
     path("organize/<slug:slug>/qualification/advance/", organize.advance, name="qualification-advance"),
     path("organize/<slug:slug>/entries/<int:entry_id>/replace/", organize.replace, name="qualification-replace"),
     path("organize/<slug:slug>/stages/<int:stage_id>/seed/", organize.seed_stage, name="stage-seed"),
+    path("organize/<slug:slug>/stages/<int:stage_id>/games/<int:game_id>/unpublish/", organize.unpublish,
+         name="game-unpublish"),
     path("t/<slug:slug>/standings/", public.standings, name="public-standings"),
     path("t/<slug:slug>/standings.csv", public.standings_csv, name="public-standings-csv"),
 ]

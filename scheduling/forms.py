@@ -17,9 +17,10 @@ class SwapForm(forms.Form):
 
     first = forms.ModelChoiceField(label=_("Player"), queryset=Entry.objects.none())
     second = forms.ModelChoiceField(label=_("swaps seats with"), queryset=Entry.objects.none())
+    layout = forms.CharField(widget=forms.HiddenInput)
 
-    def __init__(self, *args, game: Game, **kwargs):
-        super().__init__(*args, prefix=f"game{game.pk}", **kwargs)
+    def __init__(self, *args, game: Game, layout: str = "", **kwargs):
+        super().__init__(*args, prefix=f"game{game.pk}", initial={"layout": layout}, **kwargs)
         seated = Entry.objects.filter(seats__game=game).select_related("player").order_by("player__name")
         for name in ("first", "second"):
             self.fields[name].queryset = seated

@@ -4,6 +4,7 @@ Games numbered through the tournament's stages (stage 2's first game follows sta
 A stage's games that are still planned are re-planned freely; published games are history that
 re-planning keeps (who met whom, positions played).
 """
+import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -74,11 +75,11 @@ def stage_plan(stage: Stage, *, seed: int = 0) -> StagePlan:
     return StagePlan(problem, played, planned)
 
 
-def write_games(stage: Stage, games: Sequence[Sequence[Sequence[int]]], first_number: int) -> list[Game]:
-    """Create games of entry-id tables (players in play order) with consecutive numbers."""
+def write_games(stage: Stage, games: Sequence[Sequence[Sequence[int]]], numbers: Sequence[int]) -> list[Game]:
+    """Create games of entry-id tables (players in play order) under the given game numbers."""
     created = []
-    for offset, tables in enumerate(games):
-        game = Game.objects.create(tournament_id=stage.tournament_id, stage=stage, number=first_number + offset)
+    for number, tables in zip(numbers, games):
+        game = Game.objects.create(tournament_id=stage.tournament_id, stage=stage, number=number)
         table_rows = Table.objects.bulk_create(Table(game=game, number=n) for n in range(1, len(tables) + 1))
         Seat.objects.bulk_create(
             Seat(table=table, game=game, entry_id=entry, position=position)
@@ -104,8 +105,21 @@ def generate_seating(stage_id: int, *, seed: int = 0, budget: int | None = None,
         except seating.SeatingError as error:
             raise ValidationError(str(error)) from error
         Game.objects.filter(pk__in=[g.pk for g in plan.planned]).delete()
-        write_games(stage, result.schedule.games, first_game_number(stage) + len(plan.played))
+        write_games(stage, result.schedule.games, free_game_numbers(stage, plan.played))
     return result
+
+
+def free_game_numbers(stage: Stage, played: Sequence[Game]) -> list[int]:
+    """The stage's game numbers not taken by published games, in order (games may be published out of order)."""
+    first = first_game_number(stage)
+    taken = {g.number for g in played}
+    return [n for n in range(first, first + stage.games) if n not in taken]
+
+
+def layout_token(game: Game) -> str:
+    """A fingerprint of who sits where in a game, so a swap based on an old view is refused."""
+    seats = sorted(Seat.objects.filter(game=game).values_list("entry_id", "table__number", "position"))
+    return hashlib.sha256(repr(seats).encode()).hexdigest()[:16]
 
 
 def stage_report(stage: Stage) -> seating.QualityReport | None:
@@ -119,13 +133,20 @@ def stage_report(stage: Stage) -> seating.QualityReport | None:
     return seating.assess(_problem(stage, entries, len(games)), tables)
 
 
-def swap_seats(game_id: int, first_entry: int, second_entry: int) -> Game:
-    """Exchange two players' seats in a planned game (tables and positions)."""
+def swap_seats(game_id: int, first_entry: int, second_entry: int, *, layout: str | None = None) -> Game:
+    """Exchange two players' seats in a planned game (tables and positions).
+
+    `layout` is the `layout_token` the organizer saw; a repeated or stale swap is refused, so a
+    double submission cannot swap the players back.
+    """
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.status != Game.Status.PLANNED:
             raise ValidationError(_("Game %(n)d is published; its seating can no longer be changed by hand.")
                                   % {"n": game.number})
+        if layout is not None and layout != layout_token(game):
+            raise ValidationError(_("The seating of game %(n)d changed since this page was loaded; nothing was "
+                                    "swapped. Check the tables below and try again.") % {"n": game.number})
         seats = {s.entry_id: s for s in Seat.objects.select_for_update().filter(game=game,
                                                                                  entry__in=[first_entry, second_entry])}
         if first_entry == second_entry or len(seats) != 2:

@@ -2,9 +2,10 @@
 from celery.result import AsyncResult
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -50,8 +51,9 @@ def stage_seating(request, slug: str, stage_id: int):
         "warnings": services.seat_warnings(stage, games, report) if report else {},
         "opponents": sorted(((names[p], [names[o] for o in opponents]) for p, opponents in
                              (report.opponents.items() if report else [])), key=lambda row: row[0]),
-        "generate_form": GenerateForm(), "swap_forms": {g.pk: SwapForm(game=g) for g in games
-                                                         if g.status == Game.Status.PLANNED},
+        "generate_form": GenerateForm(),
+        "swap_forms": {g.pk: SwapForm(game=g, layout=services.layout_token(g)) for g in games
+                       if g.status == Game.Status.PLANNED},
         "task_id": request.GET.get("task", ""),
     }
     return render(request, "scheduling/stage.html", context)
@@ -71,15 +73,22 @@ def generate(request, slug: str, stage_id: int):
         messages.error(request, " ".join(error.messages))
         return redirect("stage-seating", slug=slug, stage_id=stage.pk)
     if not task.ready():
+        cache.set(_task_key(task.id), stage.pk, timeout=3600)
         return redirect(f"{reverse('stage-seating', args=[slug, stage.pk])}?task={task.id}")
     messages.success(request, task.get()["message"])
     return redirect("stage-seating", slug=slug, stage_id=stage.pk)
+
+
+def _task_key(task_id: str) -> str:
+    return f"seating-task:{task_id}"
 
 
 @login_required
 def task_progress(request, slug: str, stage_id: int, task_id: str):
     """Polled by the page while a large seating is planned in the background."""
     stage = _stage(request, slug, stage_id)
+    if cache.get(_task_key(task_id)) != stage.pk:
+        raise Http404("No seating is being planned for this stage under that task.")
     result = AsyncResult(task_id)
     if result.successful():
         messages.success(request, result.result["message"])
@@ -87,7 +96,9 @@ def task_progress(request, slug: str, stage_id: int, task_id: str):
         response["HX-Redirect"] = reverse("stage-seating", args=[slug, stage.pk])
         return response
     if result.failed():
-        return render(request, "scheduling/_progress.html", {"failed": True, "error": str(result.result)})
+        error = result.result
+        return render(request, "scheduling/_progress.html",
+                      {"failed": True, "error": " ".join(getattr(error, "messages", [str(error)]))})
     info = result.info if isinstance(result.info, dict) else {}
     return render(request, "scheduling/_progress.html", {
         "stage": stage, "tournament": stage.tournament, "task_id": task_id,
@@ -103,7 +114,8 @@ def swap(request, slug: str, stage_id: int, game_id: int):
     form = SwapForm(request.POST, game=game)
     if form.is_valid():
         try:
-            services.swap_seats(game.pk, form.cleaned_data["first"].pk, form.cleaned_data["second"].pk)
+            services.swap_seats(game.pk, form.cleaned_data["first"].pk, form.cleaned_data["second"].pk,
+                                layout=form.cleaned_data["layout"])
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
         else:

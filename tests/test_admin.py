@@ -72,3 +72,18 @@ def test_seats_of_a_locked_table_cannot_be_changed_in_the_admin(superuser_client
     assert seat.position == 1
     delete = reverse("admin:scheduling_seat_delete", args=[seat.pk])
     assert superuser_client.post(delete, {"post": "yes"}).status_code == 403
+
+
+def test_an_underage_entry_is_refused_with_a_message_not_an_error_page(superuser_client):
+    from datetime import date
+
+    from tests.factories import make_player
+
+    tournament = make_tournament()
+    young = make_player("Young One", born=date(2010, 1, 1))
+    response = superuser_client.post(reverse("admin:championships_entry_add"), {
+        "tournament": tournament.pk, "player": young.pk, "status": "registered", "minutes_late": 0,
+    })
+    assert response.status_code == 200
+    assert "Young One is under 18 on the cut-off date" in response.content.decode()
+    assert not tournament.entries.exists()

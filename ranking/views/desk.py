@@ -18,16 +18,15 @@ def referee_home(request):
 
 
 def current_game(games: list[Game]) -> Game | None:
-    """The first published game with a table not yet signed off, else the last published one."""
-    published = [g for g in games if g.status != Game.Status.PLANNED]
-    return next((g for g in published if g.status == Game.Status.PUBLISHED), published[-1] if published else None)
+    """The first published game with a table not yet signed off, else the last one."""
+    return next((g for g in games if g.status == Game.Status.PUBLISHED), games[-1] if games else None)
 
 
 @login_required
 def desk(request, slug: str):
     tournament = get_object_or_404(Tournament, slug=slug)
     require_official(request.user, tournament)
-    games = list(tournament.games.select_related("stage").order_by("number"))
+    games = list(tournament.games.exclude(status=Game.Status.PLANNED).select_related("stage").order_by("number"))
     requested = request.GET.get("game")
     game = next((g for g in games if str(g.number) == requested), None) or current_game(games)
     tables = []

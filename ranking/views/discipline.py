@@ -30,7 +30,7 @@ def penalties(request, slug: str):
             data = form.cleaned_data
             try:
                 record_penalty(data["entry"].pk, user=request.user, kind=data["kind"], reason=data["reason"],
-                               vp=data["vp"], game=data["game"])
+                               vp=data["vp"], game=data["game"], request_key=data["request_key"])
             except ValidationError as error:
                 for field, problems in error.message_dict.items():
                     form.add_error(field if field in form.fields else None, problems)

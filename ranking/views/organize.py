@@ -8,9 +8,11 @@ from django.views.decorators.http import require_POST
 
 from championships.models import Stage, Tournament
 from championships.permissions import require_organizer
+from scheduling.models import Game
 
 from ..qualification import advance_qualifiers, replace_finalist, seat_seeded_stage
 from ..standings import straddles, tied_groups, tournament_standings
+from ..unpublish import unpublish_game
 
 
 @login_required
@@ -69,3 +71,16 @@ def seed_stage(request, slug: str, stage_id: int):
     else:
         messages.success(request, _("%(s)s seated by rank.") % {"s": stage.name})
     return redirect("stage-seating", slug=slug, stage_id=stage.pk)
+
+
+@login_required
+@require_POST
+def unpublish(request, slug: str, stage_id: int, game_id: int):
+    game = get_object_or_404(Game, pk=game_id, stage_id=stage_id, tournament__slug=slug)
+    try:
+        unpublish_game(game.pk, user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("Game %(n)d is planned again: re-plan it, then publish it.") % {"n": game.number})
+    return redirect("stage-seating", slug=slug, stage_id=stage_id)

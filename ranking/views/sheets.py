@@ -8,7 +8,7 @@ from django.views.decorators.http import require_POST
 
 from championships.models import Stage
 from championships.permissions import is_organizer, require_official
-from scheduling.models import Table
+from scheduling.models import Game, Table
 
 from .. import sheets
 from ..forms import CorrectionForm, PlayOrderForm, SheetForm, SignatureForm, SignOffForm
@@ -16,8 +16,8 @@ from ..models import RecordSheet, Signature
 
 
 def _table(request, slug: str, table_id: int) -> Table:
-    table = get_object_or_404(Table.objects.select_related("game__tournament", "game__stage"),
-                              pk=table_id, game__tournament__slug=slug)
+    table = get_object_or_404(Table.objects.select_related("game__tournament", "game__stage")
+                              .exclude(game__status=Game.Status.PLANNED), pk=table_id, game__tournament__slug=slug)
     require_official(request.user, table.game.tournament)
     return table
 

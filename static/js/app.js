@@ -164,5 +164,16 @@
   document.addEventListener("htmx:afterRequest", (event) => {
     const banner = document.getElementById("connection-banner");
     if (banner && event.detail.successful) banner.hidden = true;
+    const refused = document.getElementById("request-error");
+    if (refused && event.detail.successful) refused.hidden = true;
+  });
+  document.addEventListener("htmx:responseError", (event) => {
+    const refused = document.getElementById("request-error");
+    if (!refused) return;
+    const status = event.detail.xhr.status;
+    refused.textContent = status === 403 ? refused.dataset.forbidden
+      : status === 404 ? refused.dataset.missing : refused.dataset.failed;
+    refused.hidden = false;
+    refused.scrollIntoView({ block: "center" });
   });
 })();

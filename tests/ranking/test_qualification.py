@@ -8,6 +8,7 @@ from ranking.models import AuditEntry
 from ranking.qualification import advance_qualifiers, replace_finalist, seat_seeded_stage
 from ranking.standings import compute_standings
 from scheduling.models import Game
+from scheduling.services import publish_game
 from tests.factories import make_game, make_player, make_user
 from tests.ranking.test_standings import play
 
@@ -82,7 +83,7 @@ def test_tie_across_the_cut_off_asks_for_a_draw(uae, organizer):
     dubai.save()
     players = [make_player(f"P{i}") for i in range(8)]
     play_game(dubai, entered(dubai, players), 1, [[10, 8, 6, 4], [10, 8, 6, 4]], organizer)
-    with pytest.raises(ValidationError, match="tied across the cut-off"):
+    with pytest.raises(ValidationError, match="tied where it matters"):
         advance_qualifiers(dubai.pk, user=organizer)
     assert not finals.entries.exists()
 
@@ -103,8 +104,9 @@ def test_world_championship_semifinal_chart_and_final(organizer):
         [1, 8, 9, 16], [2, 7, 10, 15], [3, 6, 11, 14], [4, 5, 12, 13]]
     assert game.number == 5  # after the 4 preliminary games
     final = world.stages.get(kind="final")
-    with pytest.raises(ValidationError, match="Every semifinal table"):
+    with pytest.raises(ValidationError, match="waits until every game is signed off"):
         seat_seeded_stage(final.pk, user=organizer)
+    publish_game(game.pk)
     for table in game.tables.order_by("number"):
         play(table, [8, 10, 7, 6], organizer)  # seeds 8, 7, 6, 5 win their tables
     final_game = seat_seeded_stage(final.pk, user=organizer)
@@ -119,6 +121,7 @@ def test_referee_records_the_play_order_chosen_at_a_seeded_table(client, organiz
     entries = entered(finals, [make_player(f"J{i}") for i in range(8)])
     play_game(finals, entries, 1, [[10, 8, 6, 4], [10, 7, 5, 3]], organizer)
     final_game = seat_seeded_stage(finals.stages.get(kind="final").pk, user=organizer)
+    publish_game(final_game.pk)
     table = final_game.tables.get()
     by_seed = list(table.seats.order_by("position").values_list("entry_id", flat=True))
     chosen = [by_seed[2], by_seed[0], by_seed[3], by_seed[1]]
@@ -129,3 +132,68 @@ def test_referee_records_the_play_order_chosen_at_a_seeded_table(client, organiz
     assert client.post(url, {f"position_{i}": e for i, e in enumerate(chosen, 1)}).status_code == 302
     assert list(table.seats.order_by("position").values_list("entry_id", flat=True)) == chosen
     assert AuditEntry.objects.filter(action="seating.play_order").count() == 1
+
+
+def test_advancing_waits_for_every_game_and_skips_withdrawn_players(uae, organizer):
+    dubai, _, finals = uae
+    players = [make_player(f"P{i}") for i in range(8)]
+    entries = entered(dubai, players)
+    play_game(dubai, entries, 1, [[10, 8, 6, 4], [10, 7, 5, 3]], organizer)
+    unfinished = make_game(dubai, [entries[:4], entries[4:]], number=2)
+    with pytest.raises(ValidationError, match=r"still open: 2"):
+        advance_qualifiers(dubai.pk, user=organizer)
+    unfinished.delete()
+    Entry.objects.filter(pk=entries[4].pk).update(status=Entry.Status.WITHDRAWN)  # P4 was first
+    assert [e.player.name for e in advance_qualifiers(dubai.pk, user=organizer)] == ["P0", "P1"]
+
+
+def test_no_replacement_once_the_finals_have_started(uae, organizer):
+    dubai, _, finals = uae
+    players = [make_player(f"P{i}") for i in range(8)]
+    play_game(dubai, entered(dubai, players), 1, [[10, 8, 6, 4], [10, 7, 5, 3]], organizer)
+    first, _second = advance_qualifiers(dubai.pk, user=organizer)
+    make_game(finals, [list(finals.entries.all())[:2] + entered(finals, [make_player("X"), make_player("Y")])])
+    with pytest.raises(ValidationError, match="finals have started"):
+        replace_finalist(first.pk, user=organizer)
+    assert Entry.objects.get(pk=first.pk).status == Entry.Status.REGISTERED
+
+
+def test_a_tie_inside_the_seeded_field_needs_a_draw(organizer):
+    world = create_championship_from_preset("world-championship").tournaments.get()
+    entries = entered(world, [make_player(f"S{i:02d}") for i in range(16)])
+    play_game(world, entries, 1, [[10, 9, 8, 7]] * 4, organizer)  # four identical tables
+    with pytest.raises(ValidationError, match="tied where it matters"):
+        seat_seeded_stage(world.stages.get(kind="semifinal").pk, user=organizer)
+
+
+def test_too_few_players_for_the_seed_chart_is_a_message(organizer):
+    world = create_championship_from_preset("world-championship").tournaments.get()
+    entries = entered(world, [make_player(f"S{i:02d}") for i in range(7)])
+    game = make_game(world, [entries[:4], entries[4:]], number=1, stage=world.stages.get(kind="preliminary"))
+    for table, vps in zip(game.tables.order_by("number"), [[10, 9, 8, 7], [10, 8, 6]]):
+        play(table, vps, organizer)
+    with pytest.raises(ValidationError, match="multiple of 4 distinct players, not 7"):
+        seat_seeded_stage(world.stages.get(kind="semifinal").pk, user=organizer)
+
+
+def test_a_seated_semifinal_winner_cannot_be_corrected_away(organizer):
+    from ranking.sheets import SheetInput, correct
+
+    world = create_championship_from_preset("world-championship").tournaments.get()
+    entries = entered(world, [make_player(f"S{i:02d}") for i in range(16)])
+    play_game(world, entries, 1, [[10, 9, 8, 7], [10, 9, 8, 6], [10, 9, 7, 6], [10, 8, 7, 6]], organizer)
+    semifinal = seat_seeded_stage(world.stages.get(kind="semifinal").pk, user=organizer)
+    publish_game(semifinal.pk)
+    for table in semifinal.tables.order_by("number"):
+        play(table, [10, 8, 7, 6], organizer)
+    seat_seeded_stage(world.stages.get(kind="final").pk, user=organizer)
+    table = semifinal.tables.get(number=1)
+    sheet = table.sheet
+    seats = list(table.seats.order_by("position"))
+    with pytest.raises(ValidationError, match="already seated in a later stage"):
+        correct(sheet.pk, SheetInput({s.pk: v for s, v in zip(seats, [8, 10, 7, 6])}), user=organizer,
+                reason="wrong winner", base_version=sheet.version)
+    corrected = correct(sheet.pk, SheetInput({s.pk: v for s, v in zip(seats, [10, 9, 7, 6])}), user=organizer,
+                        reason="VP only", base_version=sheet.version)
+    assert corrected.version == sheet.version + 1
+    assert compute_standings(world)  # still computable

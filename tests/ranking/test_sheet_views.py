@@ -191,3 +191,17 @@ def test_draw_naming_a_player_twice_is_refused(client):
     data = {"rank": "1", "tie1-method": "lots", "tie1-place_1": entries[0].pk, "tie1-place_2": entries[0].pk}
     response = client.post(reverse("referee-draws", kwargs={"slug": "tied2"}), data)
     assert response.status_code == 422 and "exactly one place" in response.content.decode()
+
+
+def test_a_resubmitted_penalty_form_records_one_penalty(client, table):
+    tournament = table.game.tournament
+    client.force_login(make_official(tournament))
+    url = reverse("referee-penalties", kwargs={"slug": tournament.slug})
+    page = client.get(url).content.decode()
+    key = page.split('name="request_key" value="')[1].split('"')[0]
+    data = {"entry": table.seats.first().entry_id, "kind": "lateness", "vp": 1, "reason": "12 minutes late",
+            "request_key": key}
+    assert client.post(url, data).status_code == 302
+    assert client.post(url, data).status_code == 302  # the retry after a dropped connection
+    assert tournament.penalties.count() == 1
+    assert AuditEntry.objects.filter(action="penalty.lateness").count() == 1

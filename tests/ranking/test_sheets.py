@@ -210,3 +210,44 @@ def test_a_game_past_midnight_still_has_a_duration():
     assert game_minutes(time(23, 30), time(0, 45)) == 75
     assert game_minutes(time(10, 0), time(11, 30)) == 90
     assert game_minutes(time(10, 0), None) is None
+
+
+def test_tables_of_an_unpublished_game_have_no_sheet(client):
+    from scheduling.models import Game
+
+    tournament = make_tournament()
+    referee = make_official(tournament)
+    game = make_game(tournament, [make_entries(tournament, 4)])
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.PLANNED)
+    table = game.tables.get()
+    client.force_login(referee)
+    assert client.get(f"/referee/{tournament.slug}/tables/{table.pk}/").status_code == 404
+    sheet = ensure_sheet(table)
+    with pytest.raises(ValidationError, match="not published yet"):
+        save_entry(sheet.pk, entered(table, [10, 7, 6, 5]), user=referee, base_version=0)
+
+
+def test_once_everyone_has_signed_the_scores_cannot_change(table, referee):
+    sheet = save_entry(ensure_sheet(table).pk, entered(table, [10, 7, 6, 5]), user=referee, base_version=0)
+    sheet = signed_by_all(sheet, table, referee)
+    with pytest.raises(SheetLocked, match="Every player has signed"):
+        save_entry(sheet.pk, entered(table, [10, 8, 6, 5]), user=referee, base_version=sheet.version)
+    assert sheet.signatures.count() == 4
+
+
+def test_an_implausibly_long_game_is_questioned(table, referee):
+    with pytest.raises(ValidationError) as error:
+        save_entry(ensure_sheet(table).pk, entered(table, [10, 7, 6, 5], start=time(14, 0), end=time(13, 10)),
+                   user=referee, base_version=0)
+    assert "more than 6 hours" in error.value.message_dict["end_time"][0]
+
+
+def test_an_unchanged_correction_is_a_message_not_an_error_page(client, table, referee):
+    sheet = locked(table, referee)
+    organizer = make_official(table.game.tournament, "organizer")
+    client.force_login(organizer)
+    seats = list(table.seats.order_by("position"))
+    data = {**{f"vp_{s.pk}": v for s, v in zip(seats, [10, 7, 6, 5])}, "start_time": "10:00",
+            "end_time": "11:30", "base_version": sheet.version, "reason": "checking"}
+    response = client.post(f"/referee/{table.game.tournament.slug}/tables/{table.pk}/correct/", data)
+    assert response.status_code == 422 and "Nothing was changed" in response.content.decode()

@@ -85,3 +85,17 @@ def test_standings_csv_has_the_same_rows_as_the_page(client):
     lines = response.content.decode().strip().splitlines()
     assert lines[0].startswith("rank,player,country,games,wins,total_vp,vp_share")
     assert len(lines) == 1 + 8
+
+
+def test_standings_follow_changes_made_in_the_admin_too(django_capture_on_commit_callbacks):
+    tournament, entries, referee = tournament_with(8, 1)
+    before = tournament_standings(tournament)
+    with django_capture_on_commit_callbacks(execute=True):
+        entries[0].player.name = "Renamed Player"
+        entries[0].player.save()
+        entries[1].status = "withdrawn"
+        entries[1].save()
+    after = {row["entry"]: row for row in tournament_standings(tournament)}
+    assert after[entries[0].pk]["player"] == "Renamed Player"
+    assert after[entries[1].pk]["status"] == "withdrawn"
+    assert len(before) == len(after)

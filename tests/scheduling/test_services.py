@@ -112,3 +112,13 @@ def test_game_numbers_continue_across_stages():
     final = tournament.stages.get(order=2)
     services.generate_seating(final.pk)
     assert list(Game.objects.filter(stage=final).values_list("number", flat=True)) == [4]
+
+
+def test_replanning_after_publishing_out_of_order_keeps_the_numbers():
+    tournament = make_tournament(games=3)
+    make_entries(tournament, 12)
+    stage = tournament.stages.get()
+    services.generate_seating(stage.pk, seed=1)
+    services.publish_game(Game.objects.get(stage=stage, number=2).pk)
+    services.generate_seating(stage.pk, seed=2)
+    assert sorted(Game.objects.filter(stage=stage).values_list("number", flat=True)) == [1, 2, 3]

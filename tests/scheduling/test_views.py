@@ -1,7 +1,9 @@
 """The organizer's seating screens and the public seating API."""
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 
+from scheduling import services
 from scheduling.models import Game, Seat
 from tests.factories import make_entries, make_official, make_tournament
 
@@ -26,10 +28,13 @@ def test_organizer_generates_sees_report_swaps_and_publishes(client, stage):
     assert "Seating planned in" in html and "Quality report" in html and "Repeat pairings" in html
     game = Game.objects.get(stage=stage, number=2)
     one, other = Seat.objects.filter(game=game).order_by("table__number", "position")[::5][:2]
-    response = client.post(stage_url(stage, "game-swap", game_id=game.pk),
-                           {f"game{game.pk}-first": one.entry_id, f"game{game.pk}-second": other.entry_id},
-                           follow=True)
+    swap = {f"game{game.pk}-first": one.entry_id, f"game{game.pk}-second": other.entry_id,
+            f"game{game.pk}-layout": services.layout_token(game)}
+    response = client.post(stage_url(stage, "game-swap", game_id=game.pk), swap, follow=True)
     assert "Seats swapped in game 2" in response.content.decode()
+    assert Seat.objects.get(game=game, entry_id=one.entry_id).table_id == other.table_id
+    again = client.post(stage_url(stage, "game-swap", game_id=game.pk), swap, follow=True)  # a double submit
+    assert "changed since this page was loaded; nothing was swapped" in again.content.decode()
     assert Seat.objects.get(game=game, entry_id=one.entry_id).table_id == other.table_id
     assert client.get("/api/tournaments/seat-cup/games/2/seating/").status_code == 404  # not published yet
     client.post(stage_url(stage, "game-publish", game_id=game.pk))
@@ -72,6 +77,34 @@ def test_background_planning_shows_its_progress(client, stage, monkeypatch):
 
     monkeypatch.setattr("scheduling.views.AsyncResult", Running)
     client.force_login(make_official(stage.tournament, "organizer"))
+    assert client.get(stage_url(stage, "stage-task", task_id="abc")).status_code == 404  # not this stage's task
+    cache.set("seating-task:abc", stage.pk)
     html = client.get(stage_url(stage, "stage-task", task_id="abc")).content.decode()
     assert '<progress id="seating-progress-bar" max="100" value="50">' in html
     assert 'hx-trigger="every 1s"' in html
+
+
+def test_a_published_game_without_results_can_be_taken_back_and_re_planned(client, stage):
+    from championships.models import Entry
+    from ranking.sheets import SheetInput, ensure_sheet, save_entry
+
+    organizer = make_official(stage.tournament, "organizer")
+    client.force_login(organizer)
+    services.generate_seating(stage.pk, seed=1)
+    first, second = Game.objects.filter(stage=stage).order_by("number")
+    services.publish_game(first.pk)
+    services.publish_game(second.pk)
+    leaving = Seat.objects.filter(game=second).first().entry
+    Entry.objects.filter(pk=leaving.pk).update(status=Entry.Status.WITHDRAWN)
+    table = first.tables.first()
+    seats = list(table.seats.order_by("position"))
+    save_entry(ensure_sheet(table).pk, SheetInput({s.pk: v for s, v in zip(seats, [10, 5, 4, 3])}),
+               user=organizer, base_version=0)
+    refused = client.post(stage_url(stage, "game-unpublish", game_id=first.pk), follow=True)
+    assert "it has started, its seating stays" in refused.content.decode()
+    taken_back = client.post(stage_url(stage, "game-unpublish", game_id=second.pk), follow=True)
+    assert "is planned again" in taken_back.content.decode()
+    client.post(stage_url(stage, "stage-generate"), {"seed": 2})
+    replanned = Game.objects.get(stage=stage, number=2)
+    assert not Seat.objects.filter(game=replanned, entry=leaving).exists()
+    assert Seat.objects.filter(game=replanned).count() == 11

@@ -1,0 +1,34 @@
+"""Cached standings follow every change they depend on, whichever path made it (services or admin).
+
+Sheets, penalties and draws invalidate in their services; entries, players, tournaments and
+stages can also change in the admin, so they are watched here.
+"""
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+
+from championships.models import Entry, Player, Stage, Tournament
+
+from .standings import invalidate_standings
+
+
+def _after_commit(tournament_ids) -> None:
+    for tournament_id in set(tournament_ids):
+        transaction.on_commit(lambda pk=tournament_id: invalidate_standings(pk))
+
+
+@receiver([post_save, post_delete], sender=Entry)
+@receiver([post_save, post_delete], sender=Stage)
+def _entry_or_stage_changed(sender, instance, **kwargs) -> None:
+    _after_commit([instance.tournament_id])
+
+
+@receiver([post_save, post_delete], sender=Tournament)
+def _tournament_changed(sender, instance, **kwargs) -> None:
+    _after_commit([instance.pk])
+
+
+@receiver(post_save, sender=Player)
+def _player_changed(sender, instance, created, **kwargs) -> None:
+    if not created:
+        _after_commit(instance.entries.values_list("tournament_id", flat=True))
