@@ -9,10 +9,10 @@ urlpatterns = [
     path("api/", include("championships.api_urls")),
     path("api/", include("ranking.api_urls")),
     path("admin/", admin.site.urls),
-    path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
 ]
 urlpatterns += i18n_patterns(
+    path("accounts/", include("django.contrib.auth.urls")),
     path("", include("championships.urls")),
     path("", include("scheduling.urls")),
     path("", include("ranking.urls")),

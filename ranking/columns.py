@@ -1,7 +1,7 @@
 """Which standings columns a ruleset shows, and how each value reads on a page and in a CSV."""
 from dataclasses import dataclass
 
-from django.utils.formats import number_format
+from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext_lazy as _
 
 from .engine import ruleset_for
@@ -24,15 +24,15 @@ class Column:
         return LABELS[self.key]
 
     def show(self, value) -> str:
-        """Two decimals for people; the ranking itself compared exact values."""
+        """Two decimals, rounded, for people; the ranking itself compared exact values."""
         if value is None:
             return "–"
         if self.key in PERCENT_OF_ONE:
-            return f"{number_format(value * 100, 2)} %"
+            return f"{floatformat(value * 100, 2)} %"
         if self.key in PERCENT:
-            return f"{number_format(value, 2)} %"
+            return f"{floatformat(value, 2)} %"
         if self.key in DECIMAL:
-            return number_format(value, 2)
+            return floatformat(value, 2)
         return str(value)
 
     def plain(self, value) -> str:

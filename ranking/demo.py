@@ -100,7 +100,7 @@ def _play(game: Game, referee, rng: random.Random, *, tables: int | None, sign_o
         sheet = ensure_sheet(table)
         start = time(10 + 2 * (game.number - 1), rng.choice([0, 5, 10]))
         end = time(start.hour + 1, rng.randint(15, 55))
-        data = SheetInput(dict(zip((s.pk for s in seats), _result(rng, len(seats)))), None, start, end)
+        data = SheetInput(dict(zip((s.entry_id for s in seats), _result(rng, len(seats)))), None, start, end)
         sheet = save_entry(sheet.pk, data, user=referee, base_version=0)
         if sign_off_first is not None and index >= sign_off_first:
             continue

@@ -13,7 +13,7 @@ from .sheets import SheetInput
 
 
 class SheetForm(forms.Form):
-    """One VP field per seat (in play order), the winner, start and end time."""
+    """One VP field per player (in play order, named by entry id), the winner, start and end time."""
 
     winner = forms.TypedChoiceField(label=_("Winner"), coerce=int, required=False, empty_value=None,
                                     widget=forms.RadioSelect)
@@ -27,20 +27,20 @@ class SheetForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.scores = scores
         for score in scores:
-            self.fields[f"vp_{score.seat_id}"] = forms.IntegerField(
+            self.fields[f"vp_{score.seat.entry_id}"] = forms.IntegerField(
                 label=_("VP of %(player)s") % {"player": score.seat.entry.player.name},
                 required=False, min_value=0, max_value=12,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 12, "class": "vp-input"}),
             )
-        self.fields["winner"].choices = [(s.seat_id, s.seat.entry.player.name) for s in scores]
+        self.fields["winner"].choices = [(s.seat.entry_id, s.seat.entry.player.name) for s in scores]
 
     def vp_field(self, score):
-        return self[f"vp_{score.seat_id}"]
+        return self[f"vp_{score.seat.entry_id}"]
 
     def sheet_input(self) -> SheetInput:
         data = self.cleaned_data
         return SheetInput(
-            vps={s.seat_id: data.get(f"vp_{s.seat_id}") for s in self.scores},
+            vps={s.seat.entry_id: data.get(f"vp_{s.seat.entry_id}") for s in self.scores},
             winner=data.get("winner"), start_time=data.get("start_time"), end_time=data.get("end_time"),
         )
 

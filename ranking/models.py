@@ -12,7 +12,7 @@ class RecordSheet(models.Model):
     """One sheet per table and game; locked once the referee signs it off."""
 
     class Status(models.TextChoices):
-        DRAFT = "draft", _("being filled in")
+        DRAFT = "draft", _("not started")
         SIGNING = "signing", _("awaiting signatures")
         SIGNED = "signed", _("signed by all players")
         SIGNED_OFF = "signed_off", _("signed off")

@@ -70,6 +70,23 @@ def _enter_finalist(finals: Tournament, entry: Entry, rank: int, qualifier: Tour
     return finalist
 
 
+def advancing_entries(tournament: Tournament, rows: list[dict]) -> set[int]:
+    """A qualifier's entries that go on to the finals: those sent, or as things stand the top N still eligible."""
+    if tournament.kind != Tournament.Kind.QUALIFIER or not tournament.advance_count:
+        return set()
+    finals = Tournament.objects.filter(championship_id=tournament.championship_id,
+                                       kind=Tournament.Kind.FINALS).first()
+    if finals is None:
+        return set()
+    sent = set(finals.entries.filter(source_tournament=tournament).values_list("player_id", flat=True))
+    if sent:
+        return {row["entry"] for row in rows if row["player_id"] in sent}
+    qualified = _qualified_players(finals)
+    eligible = [row for row in rows if row["status"] in (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
+                and not row["disqualified"] and row["player_id"] not in qualified]
+    return {row["entry"] for row in eligible[: tournament.advance_count]}
+
+
 def advance_qualifiers(qualifier_id: int, *, user) -> list[Entry]:
     """Enter the qualifier's top N (passing over players qualified elsewhere) in the finals."""
     with transaction.atomic():

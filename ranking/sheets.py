@@ -23,12 +23,15 @@ from .engine import ruleset_for
 from .models import RecordSheet, Score, SheetRevision, Signature
 from .standings import invalidate_standings
 from .timing import game_minutes
-from .validation import check_table, winner_flags
+from .validation import WINNING_VP, check_table, check_vp, winner_flags
 
 
 @dataclass(frozen=True)
 class SheetInput:
-    """What the referee typed: VP by seat id (None when left empty), the winner's seat id, times."""
+    """What the referee typed: VP by entry id (None when left empty), the winner's entry id, times.
+
+    Keyed by entry, not seat, so a form stays valid when a seeded table's play order is recorded.
+    """
 
     vps: Mapping[int, int | None]
     winner: int | None = None
@@ -91,21 +94,27 @@ def snapshot(sheet: RecordSheet, scores: list[Score] | None = None) -> dict:
 
 def _validated(sheet: RecordSheet, scores: list[Score], data: SheetInput) -> int | None:
     """Check the input as the `rank` command would; return the winner's seat id or raise per field."""
-    seat_ids = [s.seat_id for s in scores]
+    keys = [s.seat.entry_id for s in scores]
     errors: dict[str, list[str]] = {}
-    if data.winner is not None and data.winner not in seat_ids:
+    if data.winner is not None and data.winner not in keys:
         errors["winner"] = [_("The winner must be one of the players at this table.")]
+    high = [s.seat.entry.player.name for s in scores
+            if check_vp(vp := data.vps.get(s.seat.entry_id)) is None and vp >= WINNING_VP]
+    if data.winner is None and len(high) > 1:
+        errors["winner"] = [_("%(names)s each have 10 or more VP: choose the winner.")
+                            % {"names": " & ".join(high)}]
+        raise ValidationError(errors)
     seats = [
-        (s.seat.entry.player.name, data.vps.get(s.seat_id),
-         None if data.winner is None else s.seat_id == data.winner)
+        (s.seat.entry.player.name, data.vps.get(s.seat.entry_id),
+         None if data.winner is None else s.seat.entry_id == data.winner)
         for s in scores
     ]
     ruleset = ruleset_for(sheet.table.game.tournament.ruleset)
     minutes = game_minutes(data.start_time, data.end_time)
     for problem in check_table(seats, minutes=minutes, ruleset=ruleset):
         if problem.field == "vp" and problem.seat is not None:
-            key = f"vp_{seat_ids[problem.seat]}"
-            vp = data.vps.get(seat_ids[problem.seat])
+            key = f"vp_{keys[problem.seat]}"
+            vp = data.vps.get(keys[problem.seat])
             message = (_("Enter %(player)s's VP.") % {"player": problem.player} if vp is None
                        else problem.message)
         else:
@@ -128,22 +137,22 @@ def _winner_seat(scores: list[Score], data: SheetInput) -> int | None:
     if data.winner is not None:
         return data.winner
     try:
-        flags = winner_flags([(s.seat_id, data.vps.get(s.seat_id), None) for s in scores])
+        flags = winner_flags([(s.seat.entry_id, data.vps.get(s.seat.entry_id), None) for s in scores])
     except ValueError:
         return None
-    return next((s.seat_id for s, won in zip(scores, flags) if won), None)
+    return next((s.seat.entry_id for s, won in zip(scores, flags) if won), None)
 
 
 def _write_scores(sheet: RecordSheet, scores: list[Score], data: SheetInput, winner: int) -> None:
-    Score.objects.filter(sheet=sheet, winner=True).exclude(seat_id=winner).update(winner=False)
+    Score.objects.filter(sheet=sheet, winner=True).exclude(seat__entry_id=winner).update(winner=False)
     for score in scores:
-        score.vp, score.winner = data.vps[score.seat_id], score.seat_id == winner
+        score.vp, score.winner = data.vps[score.seat.entry_id], score.seat.entry_id == winner
     Score.objects.bulk_update(scores, ["vp", "winner"])
     sheet.start_time, sheet.end_time = data.start_time, data.end_time
 
 
 def _same_content(sheet: RecordSheet, scores: list[Score], data: SheetInput, winner: int | None) -> bool:
-    return (all(s.vp == data.vps.get(s.seat_id) and s.winner == (s.seat_id == winner) for s in scores)
+    return (all(s.vp == data.vps.get(s.seat.entry_id) and s.winner == (s.seat.entry_id == winner) for s in scores)
             and sheet.start_time == data.start_time and sheet.end_time == data.end_time)
 
 
@@ -230,8 +239,8 @@ def sign_off(sheet_id: int, *, user, version: int) -> RecordSheet:
         if sheet.status != RecordSheet.Status.SIGNED:
             raise ValidationError(_("Every player must sign (or a refusal be overruled) before sign-off."))
         scores = _scores(sheet)
-        _validated(sheet, scores, SheetInput({s.seat_id: s.vp for s in scores},
-                                             next((s.seat_id for s in scores if s.winner), None),
+        _validated(sheet, scores, SheetInput({s.seat.entry_id: s.vp for s in scores},
+                                             next((s.seat.entry_id for s in scores if s.winner), None),
                                              sheet.start_time, sheet.end_time))
         sheet.status = RecordSheet.Status.SIGNED_OFF
         sheet.signed_off_by, sheet.signed_off_at = user, timezone.now()
@@ -279,7 +288,7 @@ def correct(sheet_id: int, data: SheetInput, *, user, reason: str, base_version:
 def _refuse_winner_change_after_seeding(sheet: RecordSheet, scores: list[Score], winner: int) -> None:
     """A semifinal winner already seated at the final cannot be un-made by a correction."""
     game = sheet.table.game
-    if next(s.seat_id for s in scores if s.winner) == winner:
+    if next(s.seat.entry_id for s in scores if s.winner) == winner:
         return
     later = Game.objects.filter(tournament_id=game.tournament_id, stage__order__gt=game.stage.order,
                                 stage__seating=Stage.Seating.SEEDED)
@@ -303,6 +312,8 @@ def record_play_order(table_id: int, entry_ids: list[int], *, user) -> None:
         if sorted(entry_ids) != sorted(seats):
             raise ValidationError({"order": _("Give every player of this table exactly one position.")})
         before = [seat.entry_id for seat in sorted(seats.values(), key=lambda s: s.position)]
+        if before == list(entry_ids):
+            return
         sheet.scores.all().delete()
         table.seats.all().delete()
         Seat.objects.bulk_create(Seat(table=table, game=table.game, entry_id=entry, position=position)

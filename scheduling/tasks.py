@@ -2,7 +2,9 @@
 from celery import shared_task
 from django.utils.translation import gettext as _
 
-from . import services
+from championships.models import Stage
+
+from . import seating, services
 
 
 @shared_task(bind=True)
@@ -11,10 +13,14 @@ def generate_seating_task(self, stage_id: int, seed: int) -> dict:
         if not self.request.is_eager:
             self.update_state(state="PROGRESS", meta={"done": done})
 
-    report = services.generate_seating(stage_id, seed=seed, progress=progress).report
-    return {
-        "message": _("Seating planned in %(s).1f s: %(f)d friend conflicts, %(r)d repeat pairings, "
-                     "%(p)d repeated positions, %(c)d same-country tablemates.")
-        % {"s": report.seconds, "f": len(report.friend_conflicts), "r": report.repeat_pairings,
-           "p": report.position_repeats, "c": report.same_country_tablemates},
-    }
+    result = services.generate_seating(stage_id, seed=seed, progress=progress)
+    report = result.report
+    counts = {"s": report.seconds, "f": len(report.friend_conflicts), "r": report.repeat_pairings,
+              "p": report.position_repeats, "c": report.same_country_tablemates}
+    ruleset = Stage.objects.select_related("tournament").get(pk=stage_id).tournament.ruleset
+    if seating.goals(ruleset).distinct_positions:
+        message = _("Seating planned in %(s).1f s: %(f)d friend conflicts, %(r)d repeat pairings, "
+                    "%(p)d repeated positions, %(c)d same-country tablemates.") % counts
+    else:
+        message = _("Seating planned in %(s).1f s: %(f)d friend conflicts, %(r)d repeat pairings.") % counts
+    return {"message": message}

@@ -4,7 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -30,7 +30,10 @@ def _stage(request, slug: str, stage_id: int) -> Stage:
 def seating_overview(request, slug: str):
     tournament = get_object_or_404(Tournament, slug=slug)
     require_organizer(request.user, tournament)
-    stages = tournament.stages.order_by("order").prefetch_related("game_set")
+    stages = tournament.stages.order_by("order").annotate(
+        planned_count=Count("game_set", filter=Q(game_set__status=Game.Status.PLANNED)),
+        published_count=Count("game_set", filter=~Q(game_set__status=Game.Status.PLANNED)),
+    )
     return render(request, "scheduling/overview.html", {"tournament": tournament, "stages": stages})
 
 

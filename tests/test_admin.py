@@ -42,7 +42,7 @@ def locked_table():
     table = make_game(tournament, [make_entries(tournament, 4)]).tables.get()
     referee = make_official(tournament)
     seats = list(table.seats.order_by("position"))
-    sheet = save_entry(ensure_sheet(table).pk, SheetInput(dict(zip((s.pk for s in seats), [10, 7, 6, 5]))),
+    sheet = save_entry(ensure_sheet(table).pk, SheetInput(dict(zip((s.entry_id for s in seats), [10, 7, 6, 5]))),
                        user=referee, base_version=0)
     for seat in seats:
         sheet = sign(sheet.pk, seat.entry_id, user=referee, method="tap", version=sheet.version)

@@ -39,3 +39,13 @@ def test_home_lists_tournaments_with_language_and_direction(client):
 def test_staff_sign_in_page(client):
     page = client.get("/accounts/login/").content.decode()
     assert '<label for="id_username"' in page and '<label for="id_password"' in page
+
+
+def test_the_language_menu_leaves_any_language_for_any_other(client):
+    make_tournament(slug="x")
+    page = client.get("/ar/t/x/standings/").content.decode()
+    assert 'name="next" type="hidden" value="/t/x/standings/"' in page
+    assert client.post("/i18n/setlang/", {"language": "he", "next": "/t/x/standings/"})["Location"] == \
+        "/he/t/x/standings/"
+    assert client.post("/i18n/setlang/", {"language": "en", "next": "/t/x/standings/"})["Location"] == \
+        "/t/x/standings/"

@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from championships.models import Tournament
-from championships.permissions import require_official
+from championships.permissions import is_organizer, require_official
 
 from ..draws import record_draw
 from ..forms import DrawForm, PenaltyForm
@@ -39,8 +39,10 @@ def penalties(request, slug: str):
                 return redirect("referee-penalties", slug=slug)
         status = 422
     recorded = tournament.penalties.select_related("entry__player", "game", "recorded_by").order_by("-recorded_at")
-    return render(request, "ranking/penalties.html",
-                  {"tournament": tournament, "form": form, "penalties": recorded}, status=status)
+    return render(request, "ranking/penalties.html", {
+        "tournament": tournament, "form": form, "penalties": recorded,
+        "is_organizer": is_organizer(request.user, tournament),
+    }, status=status)
 
 
 @login_required
@@ -51,6 +53,10 @@ def draws(request, slug: str):
     groups = tied_groups(rows)
     cutoff = tournament.advance_count
     posted_rank = request.POST.get("rank") if request.method == "POST" else None
+    if posted_rank is not None and not any(str(group[0]["rank"]) == posted_rank for group in groups):
+        messages.warning(request, _("That tie is no longer open (already drawn, or the standings changed); "
+                                    "nothing was recorded."))
+        return redirect("referee-draws", slug=slug)
     tie_forms = []
     for group in groups:
         players = [(row["entry"], row["player"]) for row in group]
@@ -69,4 +75,5 @@ def draws(request, slug: str):
     recorded = tournament.tiebreak_draws.prefetch_related("places__entry__player").select_related("recorded_by")
     return render(request, "ranking/draws.html", {
         "tournament": tournament, "tie_forms": tie_forms, "draws": recorded, "cutoff": cutoff,
+        "is_organizer": is_organizer(request.user, tournament),
     }, status=422 if posted_rank and request.method == "POST" else 200)

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from championships.models import Tournament
 
 from ..columns import standings_columns
+from ..qualification import advancing_entries
 from ..standings import tournament_standings
 
 
@@ -16,7 +17,7 @@ def standings(request, slug: str):
     rows = tournament_standings(tournament)
     columns = standings_columns(tournament.ruleset)
     context = {
-        "tournament": tournament, "columns": columns,
+        "tournament": tournament, "columns": columns, "advancing": advancing_entries(tournament, rows),
         "rows": [(row, [c.show(row[c.key]) for c in columns]) for row in rows],
     }
     template = "ranking/standings_table.html" if request.htmx else "ranking/standings.html"
@@ -28,6 +29,7 @@ def standings_csv(request, slug: str):
     columns = standings_columns(tournament.ruleset)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.csv"'
+    response.write("\ufeff")  # a byte-order mark, so spreadsheet programs read Arabic and Hebrew names
     writer = csv.writer(response)
     writer.writerow([_("rank"), _("player"), _("country"), *[c.key for c in columns], _("tied")])
     for row in tournament_standings(tournament):

@@ -1,10 +1,12 @@
 """The referee's record-sheet screen: enter scores, collect signatures, sign off; organizers correct."""
+from functools import wraps
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from championships.models import Stage
 from championships.permissions import is_organizer, require_official
@@ -22,20 +24,31 @@ def _table(request, slug: str, table_id: int) -> Table:
     return table
 
 
+def sheet_action(view):
+    """Actions are POSTs; reloading or bookmarking their address shows the sheet, not an error."""
+    @wraps(view)
+    def wrapper(request, slug: str, table_id: int):
+        if request.method != "POST":
+            return redirect("referee-sheet", slug=slug, table_id=table_id)
+        return view(request, slug, table_id)
+    return wrapper
+
+
 def _sheet_scores(table: Table) -> tuple[RecordSheet, list]:
     sheet = sheets.ensure_sheet(table)
     return sheet, list(sheet.scores.select_related("seat__entry__player__country").order_by("seat__position"))
 
 
 def _initial(sheet: RecordSheet, scores) -> dict:
-    initial = {f"vp_{s.seat_id}": s.vp for s in scores}
-    winner = next((s.seat_id for s in scores if s.winner), None)
+    initial = {f"vp_{s.seat.entry_id}": s.vp for s in scores}
+    winner = next((s.seat.entry_id for s in scores if s.winner), None)
     return {**initial, "winner": winner, "start_time": sheet.start_time, "end_time": sheet.end_time,
             "base_version": sheet.version}
 
 
-def _page(request, table: Table, *, form=None, correction_form=None, signature_error=None, order_form=None,
-          status=200):
+def _page(request, table: Table, *, form=None, correction_form=None, signature_error=None, signer=None,
+          order_form=None, status=200):
+    """The sheet; a form that failed comes back with what was typed and the saved values beside it."""
     sheet, scores = _sheet_scores(table)
     signatures = {s.entry_id: s for s in sheet.signatures.select_related("recorded_by")}
     tournament = table.game.tournament
@@ -46,7 +59,9 @@ def _page(request, table: Table, *, form=None, correction_form=None, signature_e
         "form": form or SheetForm(initial=_initial(sheet, scores), scores=scores),
         "correction_form": correction_form or (
             CorrectionForm(initial=_initial(sheet, scores), scores=scores) if organizer and sheet.is_locked else None),
-        "signature_error": signature_error,
+        "signature_error": signature_error, "signer": signer,
+        "saved": {s.seat.entry_id: s.vp for s in scores},
+        "unsaved": bool(form and form.is_bound),
         "order_form": order_form or (
             PlayOrderForm(seats=[s.seat for s in scores])
             if table.game.stage.seating == Stage.Seating.SEEDED and not sheet.version else None),
@@ -55,7 +70,10 @@ def _page(request, table: Table, *, form=None, correction_form=None, signature_e
         "methods": Signature.Method,
         "is_organizer": organizer,
     }
-    return render(request, "ranking/sheet.html", context, status=status)
+    response = render(request, "ranking/sheet.html", context, status=status)
+    if request.htmx:
+        response["HX-Replace-Url"] = reverse("referee-sheet", args=[tournament.slug, table.pk])
+    return response
 
 
 @login_required
@@ -72,15 +90,15 @@ def _stale(request, form, error: sheets.StaleSheet) -> None:
 
 
 @login_required
-@require_POST
+@sheet_action
 def save_scores(request, slug: str, table_id: int):
     table = _table(request, slug, table_id)
     sheet, scores = _sheet_scores(table)
     form = SheetForm(request.POST, scores=scores)
     if form.is_valid():
         try:
-            sheets.save_entry(sheet.pk, form.sheet_input(), user=request.user,
-                              base_version=form.cleaned_data["base_version"])
+            saved = sheets.save_entry(sheet.pk, form.sheet_input(), user=request.user,
+                                      base_version=form.cleaned_data["base_version"])
         except ValidationError as error:
             form.add_service_errors(error)
         except sheets.SheetLocked as error:
@@ -89,13 +107,16 @@ def save_scores(request, slug: str, table_id: int):
         except sheets.StaleSheet as error:
             _stale(request, form, error)
         else:
-            messages.success(request, _("Scores saved. Each player now signs the sheet."))
+            if saved.version == form.cleaned_data["base_version"]:
+                messages.info(request, _("No change: the sheet already has these scores."))
+            else:
+                messages.success(request, _("Scores saved. Each player now signs the sheet."))
             return redirect("referee-sheet", slug=slug, table_id=table.pk)
     return _page(request, table, form=form, status=422)
 
 
 @login_required
-@require_POST
+@sheet_action
 def add_signature(request, slug: str, table_id: int):
     table = _table(request, slug, table_id)
     form = SignatureForm(request.POST)
@@ -103,17 +124,20 @@ def add_signature(request, slug: str, table_id: int):
         return _page(request, table, signature_error=_("The signature could not be read; try again."), status=422)
     data = form.cleaned_data
     try:
-        sheets.sign(sheets.ensure_sheet(table).pk, data["entry"], user=request.user, method=data["method"],
-                    version=data["version"], image=data["image"], decision=data["decision"])
+        sheet = sheets.sign(sheets.ensure_sheet(table).pk, data["entry"], user=request.user, method=data["method"],
+                            version=data["version"], image=data["image"], decision=data["decision"])
     except ValidationError as error:
-        return _page(request, table, signature_error=" ".join(error.messages), status=422)
+        return _page(request, table, signature_error=" ".join(error.messages), signer=data["entry"], status=422)
     except (sheets.SheetLocked, sheets.StaleSheet) as error:
         messages.error(request, str(error))
+    else:
+        name = sheet.signatures.get(entry_id=data["entry"]).entry.player.name
+        messages.success(request, _("%(player)s's signature is recorded.") % {"player": name})
     return redirect("referee-sheet", slug=slug, table_id=table.pk)
 
 
 @login_required
-@require_POST
+@sheet_action
 def sign_off(request, slug: str, table_id: int):
     table = _table(request, slug, table_id)
     form = SignOffForm(request.POST)
@@ -130,7 +154,7 @@ def sign_off(request, slug: str, table_id: int):
 
 
 @login_required
-@require_POST
+@sheet_action
 def correct_sheet(request, slug: str, table_id: int):
     table = _table(request, slug, table_id)
     sheet, scores = _sheet_scores(table)
@@ -150,7 +174,7 @@ def correct_sheet(request, slug: str, table_id: int):
 
 
 @login_required
-@require_POST
+@sheet_action
 def play_order(request, slug: str, table_id: int):
     table = _table(request, slug, table_id)
     form = PlayOrderForm(request.POST, seats=list(table.seats.select_related("entry__player").order_by("position")))

@@ -3,7 +3,8 @@
    - what was typed survives a failed submit (kept in localStorage until the save succeeds)
    - a banner when the venue's connection drops
    - a signature pad that stores the drawing as an SVG path
-   - the language menu switches on choice; the penalty form suggests the VP of the chosen kind */
+   - the language menu switches on choice; the penalty form suggests the VP of the chosen kind
+   - actions that cannot be undone ask first (forms with data-confirm) */
 (function () {
   "use strict";
 
@@ -31,14 +32,23 @@
     return form.dataset.draftKey ? "catan-draft:" + form.dataset.draftKey : null;
   }
 
+  function typedValues(form) {
+    const values = {};
+    form.querySelectorAll("input, select, textarea").forEach((field) => {
+      if (!field.name || field.type === "hidden" || field.type === "submit") return;
+      if (field.type === "radio") {
+        if (field.checked) values[field.name] = field.value;
+      } else {
+        values[field.name] = field.value;
+      }
+    });
+    return values;
+  }
+
   function saveDraft(form) {
     const key = draftKey(form);
     if (!key) return;
-    const values = {};
-    new FormData(form).forEach((value, name) => {
-      if (name !== "csrfmiddlewaretoken") values[name] = value;
-    });
-    try { localStorage.setItem(key, JSON.stringify(values)); } catch (e) { /* storage full or private mode */ }
+    try { localStorage.setItem(key, JSON.stringify(typedValues(form))); } catch (e) { /* storage full or private */ }
   }
 
   function restoreDraft(form) {
@@ -50,25 +60,21 @@
     });
     const stored = localStorage.getItem(key);
     if (!stored) return;
-    const values = JSON.parse(stored);
-    let restored = false;
-    Object.entries(values).forEach(([name, value]) => {
-      const fields = form.querySelectorAll(`[name="${CSS.escape(name)}"]`);
-      fields.forEach((field) => {
-        if (field.type === "radio") {
-          if (field.value === value && !field.checked) { field.checked = true; restored = true; }
-        } else if (field.type !== "hidden" && field.value === "" && value !== "") {
-          field.value = value; restored = true;
-        }
-      });
+    const draft = JSON.parse(stored);
+    const shown = typedValues(form);
+    const names = new Set([...Object.keys(draft), ...Object.keys(shown)]);
+    if (![...names].some((name) => (draft[name] || "") !== (shown[name] || ""))) return;
+    form.querySelectorAll("input, select, textarea").forEach((field) => {
+      if (!field.name || field.type === "hidden" || field.type === "submit") return;
+      if (field.type === "radio") field.checked = draft[field.name] === field.value;
+      else field.value = draft[field.name] || "";
     });
-    if (restored) {
-      const note = document.createElement("p");
-      note.className = "message warning";
-      note.setAttribute("role", "status");
-      note.textContent = form.dataset.restoredText || "Restored what was typed before the last submit failed.";
-      form.prepend(note);
-    }
+    form.dataset.winnerTouched = "1";
+    const note = document.createElement("p");
+    note.className = "message warning";
+    note.setAttribute("role", "status");
+    note.textContent = form.dataset.restoredText;
+    form.prepend(note);
   }
 
   function initSheetForm(form) {
@@ -156,6 +162,14 @@
     root.querySelectorAll("form.sheet-form").forEach(initSheetForm);
     root.querySelectorAll("form.signature-form").forEach(initSignaturePad);
   });
+
+  document.addEventListener("submit", (event) => {
+    const message = event.target.dataset && event.target.dataset.confirm;
+    if (message && !window.confirm(message)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
 
   document.addEventListener("htmx:sendError", () => {
     const banner = document.getElementById("connection-banner");

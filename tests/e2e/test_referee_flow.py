@@ -63,6 +63,7 @@ def test_referee_fills_signs_and_signs_off_on_a_tablet(browser, live_server, tab
         tablet.get_by_role("button", name="Confirm by tap").first.click()
         expect(tablet.get_by_text(f"Sign as {name}")).to_have_count(0)
 
+    tablet.once("dialog", lambda dialog: dialog.accept())  # "Sign off and lock this result?"
     tablet.get_by_role("button", name="Sign off and lock the result").click()
     expect(tablet.get_by_role("heading", name="Signed off and locked")).to_be_visible()
 

@@ -51,7 +51,7 @@ def table():
 
 def scores(table, vps):
     seats = list(table.seats.order_by("position"))
-    return {**{f"vp_{s.pk}": str(v) for s, v in zip(seats, vps)}, "base_version": "0"}
+    return {**{f"vp_{s.entry_id}": str(v) for s, v in zip(seats, vps)}, "base_version": "0"}
 
 
 def target(table, name):

@@ -191,9 +191,25 @@ def test_a_seated_semifinal_winner_cannot_be_corrected_away(organizer):
     sheet = table.sheet
     seats = list(table.seats.order_by("position"))
     with pytest.raises(ValidationError, match="already seated in a later stage"):
-        correct(sheet.pk, SheetInput({s.pk: v for s, v in zip(seats, [8, 10, 7, 6])}), user=organizer,
+        correct(sheet.pk, SheetInput({s.entry_id: v for s, v in zip(seats, [8, 10, 7, 6])}), user=organizer,
                 reason="wrong winner", base_version=sheet.version)
-    corrected = correct(sheet.pk, SheetInput({s.pk: v for s, v in zip(seats, [10, 9, 7, 6])}), user=organizer,
+    corrected = correct(sheet.pk, SheetInput({s.entry_id: v for s, v in zip(seats, [10, 9, 7, 6])}), user=organizer,
                         reason="VP only", base_version=sheet.version)
     assert corrected.version == sheet.version + 1
     assert compute_standings(world)  # still computable
+
+
+def test_public_standings_mark_who_goes_on(client, uae, organizer):
+    dubai, abu_dhabi, finals = uae
+    players = [make_player(f"P{i}") for i in range(8)]
+    entries = entered(dubai, players)
+    play_game(dubai, entries, 1, [[10, 8, 6, 4], [10, 7, 5, 3]], organizer)
+    html = client.get(f"/t/{dubai.slug}/standings/").content.decode()
+    assert html.count('class=" advancing"') == 2
+    advance_qualifiers(dubai.pk, user=organizer)
+    abu = entered(abu_dhabi, [players[4], *[make_player(f"Q{i}") for i in range(7)]])
+    play_game(abu_dhabi, abu, 1, [[10, 8, 6, 4], [10, 7, 5, 3]], organizer)
+    response = client.get(f"/t/{abu_dhabi.slug}/standings/")
+    assert len(response.context["advancing"]) == 2
+    assert abu[0].pk not in response.context["advancing"]  # P4 won here too but already qualified: passed over
+    assert response.content.decode().count('class=" advancing"') == 2

@@ -1,5 +1,6 @@
 """The referee screens over HTTP: the whole flow, messages next to fields, and the permission matrix."""
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from championships.services import enter_player
@@ -22,10 +23,10 @@ def url(name, table, **extra):
 
 def scores_post(table, vps, winner=None, version=0):
     seats = list(table.seats.order_by("position"))
-    data = {f"vp_{seat.pk}": "" if vp is None else str(vp) for seat, vp in zip(seats, vps)}
+    data = {f"vp_{seat.entry_id}": "" if vp is None else str(vp) for seat, vp in zip(seats, vps)}
     data.update(base_version=str(version), start_time="10:00", end_time="11:20")
     if winner is not None:
-        data["winner"] = str(seats[winner].pk)
+        data["winner"] = str(seats[winner].entry_id)
     return data
 
 
@@ -48,7 +49,7 @@ def test_referee_fills_signs_and_signs_off(client, table, django_capture_on_comm
     assert response.status_code == 302
     sheet.refresh_from_db()
     assert sheet.is_locked
-    standings = client.get(reverse("public-standings", kwargs={"slug": "dubai"})).content.decode()
+    standings = Client().get(reverse("public-standings", kwargs={"slug": "dubai"})).content.decode()
     assert standings.index(names[1]) < standings.index(names[2]) < standings.index(names[0])
     seating = client.get("/api/tournaments/dubai/games/1/seating/").json()
     assert seating["tables"][0]["status"] == "signed_off"
@@ -205,3 +206,36 @@ def test_a_resubmitted_penalty_form_records_one_penalty(client, table):
     assert client.post(url, data).status_code == 302  # the retry after a dropped connection
     assert tournament.penalties.count() == 1
     assert AuditEntry.objects.filter(action="penalty.lateness").count() == 1
+
+
+def test_reloading_an_action_address_shows_the_sheet(client, table):
+    client.force_login(make_official(table.game.tournament))
+    for name in ("referee-scores", "referee-sign", "referee-sign-off", "referee-correct"):
+        response = client.get(url(name, table))
+        assert response.status_code == 302 and response["Location"] == url("referee-sheet", table)
+
+
+def test_a_stale_draw_from_a_second_device_says_nothing_was_recorded(client, django_capture_on_commit_callbacks):
+    tournament = make_tournament(slug="tied3")
+    entries = make_entries(tournament, 2)
+    client.force_login(make_official(tournament))
+    data = {"rank": "1", "tie1-method": "lots", "tie1-place_1": entries[0].pk, "tie1-place_2": entries[1].pk}
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("referee-draws", kwargs={"slug": "tied3"}), data)
+    second = client.post(reverse("referee-draws", kwargs={"slug": "tied3"}), data, follow=True)
+    assert "That tie is no longer open" in second.content.decode()
+    assert tournament.tiebreak_draws.count() == 1
+
+
+def test_not_allowed_page_explains_and_changes_nothing(client, table):
+    client.force_login(make_user())
+    response = client.get(url("referee-sheet", table))
+    assert response.status_code == 403 and "Nothing was changed" in response.content.decode()
+
+
+def test_sign_in_keeps_the_language_and_lands_on_the_staff_home(client):
+    make_official(make_tournament(), username="arabic-referee")
+    page = client.get("/ar/accounts/login/").content.decode()
+    assert 'lang="ar" dir="rtl"' in page
+    response = client.post("/accounts/login/", {"username": "arabic-referee", "password": "pw-for-tests-only"})
+    assert response.status_code == 302 and response["Location"] == "/referee/"

@@ -26,7 +26,8 @@ def referee(table):
 
 
 def seat_ids(table):
-    return list(table.seats.order_by("position").values_list("pk", flat=True))
+    """The players' entry ids in play order: a sheet's fields are keyed by entry."""
+    return list(table.seats.order_by("position").values_list("entry_id", flat=True))
 
 
 def entered(table, vps, winner=None, start=time(10, 0), end=time(11, 30)):
@@ -67,11 +68,11 @@ def test_two_players_with_ten_need_a_marked_winner(table, referee):
     with pytest.raises(ValidationError) as error:
         save_entry(ensure_sheet(table).pk, entered(table, [10, 10, 6, 5]), user=referee, base_version=0)
     assert "winner" in error.value.message_dict
-    assert "mark the winner" in error.value.message_dict["winner"][0]
+    assert "each have 10 or more VP: choose the winner" in error.value.message_dict["winner"][0]
     ids = seat_ids(table)
     sheet = save_entry(ensure_sheet(table).pk, entered(table, [10, 10, 6, 5], winner=ids[1]),
                        user=referee, base_version=0)
-    assert sheet.scores.get(winner=True).seat_id == ids[1]
+    assert sheet.scores.get(winner=True).seat.entry_id == ids[1]
 
 
 @pytest.mark.parametrize("vps, winner_index, field, message", [
@@ -247,7 +248,7 @@ def test_an_unchanged_correction_is_a_message_not_an_error_page(client, table, r
     organizer = make_official(table.game.tournament, "organizer")
     client.force_login(organizer)
     seats = list(table.seats.order_by("position"))
-    data = {**{f"vp_{s.pk}": v for s, v in zip(seats, [10, 7, 6, 5])}, "start_time": "10:00",
+    data = {**{f"vp_{s.entry_id}": v for s, v in zip(seats, [10, 7, 6, 5])}, "start_time": "10:00",
             "end_time": "11:30", "base_version": sheet.version, "reason": "checking"}
     response = client.post(f"/referee/{table.game.tournament.slug}/tables/{table.pk}/correct/", data)
     assert response.status_code == 422 and "Nothing was changed" in response.content.decode()

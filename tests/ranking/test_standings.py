@@ -11,8 +11,8 @@ pytestmark = pytest.mark.django_db
 
 def play(table, vps, referee, start=None, end=None):
     seats = list(table.seats.order_by("position"))
-    sheet = save_entry(ensure_sheet(table).pk, SheetInput(dict(zip((s.pk for s in seats), vps)), None, start, end),
-                       user=referee, base_version=0)
+    data = SheetInput(dict(zip((s.entry_id for s in seats), vps)), None, start, end)
+    sheet = save_entry(ensure_sheet(table).pk, data, user=referee, base_version=0)
     for seat in seats:
         sheet = sign(sheet.pk, seat.entry_id, user=referee, method="tap", version=sheet.version)
     return sign_off(sheet.pk, user=referee, version=sheet.version)
@@ -82,7 +82,7 @@ def test_standings_api_serves_the_rank_json_objects(client):
 def test_standings_csv_has_the_same_rows_as_the_page(client):
     tournament, entries, referee = tournament_with(8, 1)
     response = client.get(f"/t/{tournament.slug}/standings.csv")
-    lines = response.content.decode().strip().splitlines()
+    lines = response.content.decode("utf-8-sig").strip().splitlines()
     assert lines[0].startswith("rank,player,country,games,wins,total_vp,vp_share")
     assert len(lines) == 1 + 8
 
@@ -99,3 +99,11 @@ def test_standings_follow_changes_made_in_the_admin_too(django_capture_on_commit
     assert after[entries[0].pk]["player"] == "Renamed Player"
     assert after[entries[1].pk]["status"] == "withdrawn"
     assert len(before) == len(after)
+
+
+def test_shares_are_shown_rounded_to_two_decimals():
+    from ranking.columns import Column
+
+    assert Column("vp_share").show(5 / 12) == "41.67 %"
+    assert Column("vp_percent_sum").show(120.17720) == "120.18 %"
+    assert Column("tempo").show(None) == "–"

@@ -98,7 +98,7 @@ def test_a_published_game_without_results_can_be_taken_back_and_re_planned(clien
     Entry.objects.filter(pk=leaving.pk).update(status=Entry.Status.WITHDRAWN)
     table = first.tables.first()
     seats = list(table.seats.order_by("position"))
-    save_entry(ensure_sheet(table).pk, SheetInput({s.pk: v for s, v in zip(seats, [10, 5, 4, 3])}),
+    save_entry(ensure_sheet(table).pk, SheetInput({s.entry_id: v for s, v in zip(seats, [10, 5, 4, 3])}),
                user=organizer, base_version=0)
     refused = client.post(stage_url(stage, "game-unpublish", game_id=first.pk), follow=True)
     assert "it has started, its seating stays" in refused.content.decode()
