@@ -8,7 +8,9 @@ from .engine import ruleset_for
 
 LABELS = {
     "games": _("Games"), "wins": _("Wins"), "total_vp": _("Total VP"), "vp_share": _("VP share"),
-    "vp_percent_sum": _("VP % sum"), "seconds": _("2nd places"), "thirds": _("3rd places"), "tempo": _("Tempo"),
+    # xgettext:no-python-format
+    "vp_percent_sum": _("VP % sum"),
+    "seconds": _("2nd places"), "thirds": _("3rd places"), "tempo": _("Tempo"),
 }
 PERCENT_OF_ONE = {"vp_share"}
 PERCENT = {"vp_percent_sum"}

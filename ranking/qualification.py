@@ -190,7 +190,9 @@ def seat_seeded_stage(stage_id: int, *, user) -> Game:
         except TieAtCutoff as error:
             raise ValidationError(_tie_message(error, results)) from error
         except seating.SeatingError as error:
-            raise ValidationError(str(error)) from error
+            raise ValidationError(
+                _("The seed chart needs a multiple of 4 players; %(n)d can take part.") % {"n": len(players)}
+                if len(players) > 4 else str(error)) from error
         stage.game_set.all().delete()
         (game,) = write_games(stage, [tables], [first_game_number(stage)])
         audit(user, stage.tournament_id, "seating.seeded", game,

@@ -112,15 +112,10 @@ def _validated(sheet: RecordSheet, scores: list[Score], data: SheetInput) -> int
     ruleset = ruleset_for(sheet.table.game.tournament.ruleset)
     minutes = game_minutes(data.start_time, data.end_time)
     for problem in check_table(seats, minutes=minutes, ruleset=ruleset):
-        if problem.field == "vp" and problem.seat is not None:
-            key = f"vp_{keys[problem.seat]}"
-            vp = data.vps.get(keys[problem.seat])
-            message = (_("Enter %(player)s's VP.") % {"player": problem.player} if vp is None
-                       else problem.message)
-        else:
-            key = {"winner": "winner", "minutes": "end_time"}.get(problem.field, "__all__")
-            message = problem.message
-        errors.setdefault(key, []).append(message)
+        vp = data.vps.get(keys[problem.seat]) if problem.seat is not None else None
+        key = (f"vp_{keys[problem.seat]}" if problem.field == "vp" and problem.seat is not None
+               else {"winner": "winner", "minutes": "end_time"}.get(problem.field, "__all__"))
+        errors.setdefault(key, []).append(_sheet_message(problem, vp, minutes, ruleset.key))
     if data.start_time is not None and data.start_time == data.end_time:
         errors.setdefault("end_time", []).append(_("The end time is the same as the start time."))
     elif minutes is not None and minutes > MAX_GAME_MINUTES:
@@ -130,6 +125,23 @@ def _validated(sheet: RecordSheet, scores: list[Score], data: SheetInput) -> int
     if errors:
         raise ValidationError(errors)
     return _winner_seat(scores, data)
+
+
+def _sheet_message(problem, vp, minutes: int | None, ruleset: str) -> str:
+    """The engine's check in the words of the sheet form, translated (the engine speaks to the CLI)."""
+    if problem.field == "vp":
+        if vp is None:
+            return _("Enter %(player)s's VP.") % {"player": problem.player}
+        if check_vp(vp) is not None:
+            return _("VP must be a whole number from 0 to 12.")
+        return _("%(player)s won with %(vp)d VP: a winner has at least 10.") % {"player": problem.player, "vp": vp}
+    if problem.field == "winner":
+        return _("No winner: choose the winner (a winner has 10 or more VP).")
+    if problem.field == "minutes":
+        if minutes is None:
+            return _("Enter the start and end time: %(ruleset)s ranks by game duration.") % {"ruleset": ruleset}
+        return _("The game duration must be a positive number of minutes.")
+    return problem.message
 
 
 def _winner_seat(scores: list[Score], data: SheetInput) -> int | None:

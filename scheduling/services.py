@@ -103,7 +103,7 @@ def generate_seating(stage_id: int, *, seed: int = 0, budget: int | None = None,
                 raise ValidationError(_("Every game of %(stage)s is already published.") % {"stage": stage.name})
             result = seating.seat(plan.problem, budget=budget, progress=progress)
         except seating.SeatingError as error:
-            raise ValidationError(str(error)) from error
+            raise ValidationError(_seating_message(error, stage)) from error
         Game.objects.filter(pk__in=[g.pk for g in plan.planned]).delete()
         write_games(stage, result.schedule.games, free_game_numbers(stage, plan.played))
     return result
@@ -120,6 +120,15 @@ def layout_token(game: Game) -> str:
     """A fingerprint of who sits where in a game, so a swap based on an old view is refused."""
     seats = sorted(Seat.objects.filter(game=game).values_list("entry_id", "table__number", "position"))
     return hashlib.sha256(repr(seats).encode()).hexdigest()[:16]
+
+
+def _seating_message(error: seating.SeatingError, stage: Stage) -> str:
+    """The engine's refusal in the organizer's language where it concerns them (the player count)."""
+    count = Entry.objects.filter(tournament_id=stage.tournament_id, status__in=ACTIVE).count()
+    if count in (0, 1, 2, 5):
+        return _("%(n)d players cannot be seated at tables of 3 or 4: a stage needs 3, 4 or at least 6 players.") \
+            % {"n": count}
+    return str(error)
 
 
 def stage_report(stage: Stage) -> seating.QualityReport | None:

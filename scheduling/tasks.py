@@ -1,5 +1,6 @@
 """Background planning of a stage's seating, reporting how far the search has got."""
 from celery import shared_task
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from championships.models import Stage
@@ -8,10 +9,16 @@ from . import seating, services
 
 
 @shared_task(bind=True)
-def generate_seating_task(self, stage_id: int, seed: int) -> dict:
+def generate_seating_task(self, stage_id: int, seed: int, language: str = "en") -> dict:
+    """`language` is the organizer's, so the summary reads in it even on a worker."""
+    with translation.override(language):
+        return _planned(self, stage_id, seed)
+
+
+def _planned(task, stage_id: int, seed: int) -> dict:
     def progress(done: float) -> None:
-        if not self.request.is_eager:
-            self.update_state(state="PROGRESS", meta={"done": done})
+        if not task.request.is_eager:
+            task.update_state(state="PROGRESS", meta={"done": done})
 
     result = services.generate_seating(stage_id, seed=seed, progress=progress)
     report = result.report

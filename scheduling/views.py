@@ -71,7 +71,7 @@ def generate(request, slug: str, stage_id: int):
         messages.error(request, _("The seed must be a whole number."))
         return redirect("stage-seating", slug=slug, stage_id=stage.pk)
     try:
-        task = generate_seating_task.delay(stage.pk, form.cleaned_data["seed"])
+        task = generate_seating_task.delay(stage.pk, form.cleaned_data["seed"], request.LANGUAGE_CODE)
     except ValidationError as error:  # raised here when the task ran in-process
         messages.error(request, " ".join(error.messages))
         return redirect("stage-seating", slug=slug, stage_id=stage.pk)

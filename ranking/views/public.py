@@ -34,5 +34,5 @@ def standings_csv(request, slug: str):
     writer.writerow([_("rank"), _("player"), _("country"), *[c.key for c in columns], _("tied")])
     for row in tournament_standings(tournament):
         writer.writerow([row["rank"], row["player"], row["country"] or "",
-                         *[c.plain(row[c.key]) for c in columns], "yes" if row["tied"] else ""])
+                         *[c.plain(row[c.key]) for c in columns], _("yes") if row["tied"] else ""])
     return response

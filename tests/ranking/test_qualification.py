@@ -172,7 +172,7 @@ def test_too_few_players_for_the_seed_chart_is_a_message(organizer):
     game = make_game(world, [entries[:4], entries[4:]], number=1, stage=world.stages.get(kind="preliminary"))
     for table, vps in zip(game.tables.order_by("number"), [[10, 9, 8, 7], [10, 8, 6]]):
         play(table, vps, organizer)
-    with pytest.raises(ValidationError, match="multiple of 4 distinct players, not 7"):
+    with pytest.raises(ValidationError, match="needs a multiple of 4 players; 7 can take part"):
         seat_seeded_stage(world.stages.get(kind="semifinal").pk, user=organizer)
 
 

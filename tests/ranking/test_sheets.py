@@ -98,7 +98,7 @@ def test_lord_of_catan_needs_the_duration():
     with pytest.raises(ValidationError) as error:
         save_entry(ensure_sheet(table).pk, entered(table, [10, 7, 6, 5], start=None, end=None),
                    user=referee, base_version=0)
-    assert "required by lord-of-catan" in error.value.message_dict["end_time"][0]
+    assert "lord-of-catan ranks by game duration" in error.value.message_dict["end_time"][0]
 
 
 def test_saving_twice_is_idempotent(table, referee):

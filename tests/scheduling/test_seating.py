@@ -305,7 +305,7 @@ def test_any_small_stage_is_seated_and_reported_truthfully(count, games, pairs, 
         for g, game in enumerate(result.schedule.games, 1)
         for table in game for pair in combinations(table, 2) if frozenset(pair) in declared
     ]
-    assert sorted(named, key=str) == sorted(together, key=str)
+    assert Counter(named) == Counter(together)  # equal frozensets may print in different orders
 
 
 # --- seeded stages ---------------------------------------------------------------------------
