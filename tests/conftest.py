@@ -1,6 +1,8 @@
 """Project-wide fixtures: plain HTTP, a clean cache and in-process tasks for every test."""
 import pytest
+from django.conf import settings
 from django.core.cache import cache
+from django.utils import translation
 
 from catan_tournaments.celery import app as celery_app
 
@@ -21,6 +23,14 @@ def _clean_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _english_to_start_with():
+    """The test client runs in this thread: a request under /ar/ would leave Arabic active for the next test."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(autouse=True)
