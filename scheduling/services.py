@@ -131,9 +131,12 @@ def _seating_message(error: seating.SeatingError, stage: Stage) -> str:
     return str(error)
 
 
-def stage_report(stage: Stage) -> seating.QualityReport | None:
-    """The quality report of the stage's seating as it stands in the database (after any swaps)."""
-    games = stage_games(stage)
+def stage_report(stage: Stage, games: Sequence[Game] | None = None) -> seating.QualityReport | None:
+    """The quality report of the stage's seating as it stands in the database (after any swaps).
+
+    `games` may be the stage's games already loaded with their tables and seats.
+    """
+    games = stage_games(stage) if games is None else games
     if not games:
         return None
     tables = _tables_of(games)

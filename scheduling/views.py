@@ -47,7 +47,7 @@ def _games(stage: Stage):
 def stage_seating(request, slug: str, stage_id: int):
     stage = _stage(request, slug, stage_id)
     games = list(_games(stage))
-    report = services.stage_report(stage) if games else None
+    report = services.stage_report(stage, games)
     names = {seat.entry_id: seat.entry.player.name for g in games for t in g.tables.all() for seat in t.seats.all()}
     context = {
         "tournament": stage.tournament, "stage": stage, "games": games, "report": report,
