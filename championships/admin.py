@@ -87,13 +87,9 @@ class StaffRoleForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
-        user = cleaned.get("user")
-        events = [cleaned["tournament"]] if cleaned.get("tournament") else (
-            list(cleaned["championship"].tournaments.all()) if cleaned.get("championship") else []
-        )
-        if user:
-            for tournament in events:
-                check_can_officiate(user.pk, tournament)
+        user, tournament, championship = cleaned.get("user"), cleaned.get("tournament"), cleaned.get("championship")
+        if user and (tournament or championship):
+            check_can_officiate(user.pk, tournament=tournament, championship=championship)
         return cleaned
 
 

@@ -5,7 +5,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from .models import Entry, Player, StaffRole, Tournament
+from .models import Championship, Entry, Player, StaffRole, Tournament
 
 
 def age_on(born: date, day: date) -> int:
@@ -53,10 +53,14 @@ def check_can_enter(player: Player, tournament: Tournament) -> None:
     check_not_staff(player, tournament)
 
 
-def check_can_officiate(user_id: int, tournament: Tournament) -> None:
-    entered = Entry.objects.filter(player__user_id=user_id, tournament=tournament).select_related("player").first()
+def check_can_officiate(user_id: int, *, tournament: Tournament | None = None,
+                        championship: Championship | None = None) -> None:
+    """Refuse a staff role to someone entered as a player where it applies (one tournament or all of a championship)."""
+    where = {"tournament": tournament} if tournament is not None else {"tournament__championship": championship}
+    entered = (Entry.objects.filter(player__user_id=user_id, **where)
+               .select_related("player", "tournament").first())
     if entered is not None:
         raise ValidationError(
             _("%(player)s is entered as a player in %(tournament)s and cannot officiate it.")
-            % {"player": entered.player.name, "tournament": tournament.name}
+            % {"player": entered.player.name, "tournament": entered.tournament.name}
         )

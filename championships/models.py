@@ -228,7 +228,13 @@ class Entry(models.Model):
 
     @property
     def is_active(self) -> bool:
-        return self.status in (self.Status.REGISTERED, self.Status.CHECKED_IN)
+        return self.status in ACTIVE_STATUSES
+
+
+ACTIVE_STATUSES = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
+"""Entries that still play: seated in the next games, eligible to go on."""
+GONE_STATUSES = (Entry.Status.WITHDRAWN, Entry.Status.NOT_ADMITTED)
+"""Entries that take no further part and are not ranked unless they played (disqualified ones are listed last)."""
 
 
 class StaffRole(models.Model):

@@ -78,8 +78,7 @@ def assign_staff(user: AbstractBaseUser, role: str, *, tournament: Tournament | 
         raise ValidationError(_("A staff role belongs to exactly one tournament or championship."))
     if championship is not None and role != StaffRole.Role.ORGANIZER:
         raise ValidationError({"role": _("Referees are appointed per tournament.")})
-    for event in [tournament] if tournament else championship.tournaments.all():
-        check_can_officiate(user.pk, event)
+    check_can_officiate(user.pk, tournament=tournament, championship=championship)
     staff_role, _created = StaffRole.objects.get_or_create(
         user=user, role=role, tournament=tournament, championship=championship,
     )

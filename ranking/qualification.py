@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from championships.eligibility import check_can_enter
-from championships.models import Entry, Stage, Tournament
+from championships.models import ACTIVE_STATUSES, GONE_STATUSES, Entry, Stage, Tournament
 from championships.permissions import require_organizer
 from scheduling import seating
 from scheduling.models import Game, Table
@@ -37,7 +37,7 @@ def _standings(tournament: Tournament):
 def _inactive(results: Results) -> set[int]:
     """Entries that take no further part (withdrawn, not admitted); disqualified ones the engine lists last."""
     return {pk for pk, entry in results.entries.items()
-            if entry.status in (Entry.Status.WITHDRAWN, Entry.Status.NOT_ADMITTED)}
+            if entry.status in GONE_STATUSES}
 
 
 def _require_finished(games, what: str) -> None:
@@ -82,7 +82,7 @@ def advancing_entries(tournament: Tournament, rows: list[dict]) -> set[int]:
     if sent:
         return {row["entry"] for row in rows if row["player_id"] in sent}
     qualified = _qualified_players(finals)
-    eligible = [row for row in rows if row["status"] in (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
+    eligible = [row for row in rows if row["status"] in ACTIVE_STATUSES
                 and not row["disqualified"] and row["player_id"] not in qualified]
     return {row["entry"] for row in eligible[: tournament.advance_count]}
 

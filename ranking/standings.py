@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.core.cache import cache
 from django.db.models import Sum
 
-from championships.models import Entry, Stage, Tournament
+from championships.models import GONE_STATUSES, Entry, Stage, Tournament
 
 from .advancement import final_classification
 from .engine import SeatResult, Standing, TableResult, rank
@@ -64,8 +64,7 @@ def load_results(tournament: Tournament, stage: Stage | None = None) -> Results:
 
 def ranked_standings(tournament: Tournament, results: Results, whole_event: bool) -> list[Standing]:
     played = {s.player for tables in results.tables_by_stage.values() for t in tables for s in t.seats}
-    inactive = (Entry.Status.NOT_ADMITTED, Entry.Status.WITHDRAWN)
-    players = [pk for pk, e in results.entries.items() if pk in played or e.status not in inactive]
+    players = [pk for pk, e in results.entries.items() if pk in played or e.status not in GONE_STATUSES]
     common = dict(deductions={p: vp for p, vp in results.deductions.items() if p in players},
                   draws=results.draws, disqualified=results.disqualified & set(players), players=players)
     tables = results.tables_by_stage

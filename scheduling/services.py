@@ -12,12 +12,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from championships.models import Entry, Relationship, Stage
+from championships.models import ACTIVE_STATUSES, Entry, Relationship, Stage
 
 from . import seating
 from .models import Game, Seat, Table
-
-ACTIVE = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
 
 
 @dataclass(frozen=True)
@@ -69,7 +67,7 @@ def stage_plan(stage: Stage, *, seed: int = 0) -> StagePlan:
     games = stage_games(stage)
     played = [g for g in games if g.status != Game.Status.PLANNED]
     planned = [g for g in games if g.status == Game.Status.PLANNED]
-    entries = Entry.objects.filter(tournament_id=stage.tournament_id, status__in=ACTIVE).select_related(
+    entries = Entry.objects.filter(tournament_id=stage.tournament_id, status__in=ACTIVE_STATUSES).select_related(
         "player__country")
     problem = _problem(stage, list(entries), max(stage.games - len(played), 1), _tables_of(played), seed)
     return StagePlan(problem, played, planned)
@@ -124,7 +122,7 @@ def layout_token(game: Game) -> str:
 
 def _seating_message(error: seating.SeatingError, stage: Stage) -> str:
     """The engine's refusal in the organizer's language where it concerns them (the player count)."""
-    count = Entry.objects.filter(tournament_id=stage.tournament_id, status__in=ACTIVE).count()
+    count = Entry.objects.filter(tournament_id=stage.tournament_id, status__in=ACTIVE_STATUSES).count()
     if count in (0, 1, 2, 5):
         return _("%(n)d players cannot be seated at tables of 3 or 4: a stage needs 3, 4 or at least 6 players.") \
             % {"n": count}
