@@ -32,9 +32,12 @@ INSTALLED_APPS = [
     "django_htmx",
     "django_countries",
     "axes",
+    "audit",
     "championships",
     "scheduling",
+    "results",
     "ranking",
+    "demo",
 ]
 
 MIDDLEWARE = [

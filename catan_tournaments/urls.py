@@ -6,15 +6,14 @@ from .health import healthz
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
-    path("api/", include("championships.api_urls")),
-    path("api/", include("ranking.api_urls")),
+    path("api/", include("catan_tournaments.routes.api")),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
 ]
 urlpatterns += i18n_patterns(
     path("accounts/", include("django.contrib.auth.urls")),
-    path("", include("championships.urls")),
-    path("", include("scheduling.urls")),
-    path("", include("ranking.urls")),
+    path("referee/", include("catan_tournaments.routes.referee")),
+    path("organize/", include("catan_tournaments.routes.organize")),
+    path("", include("catan_tournaments.routes.public")),
     prefix_default_language=False,
 )

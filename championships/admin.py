@@ -3,12 +3,14 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from audit.admin import AuditedAdminMixin
+
 from .eligibility import check_can_enter, check_can_officiate
 from .models import Championship, Country, Entry, Player, Relationship, StaffRole, Stage, Tournament
 
 
 @admin.register(Country)
-class CountryAdmin(admin.ModelAdmin):
+class CountryAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = ["code", "name"]
     search_fields = ["code", "name"]
 
@@ -33,7 +35,7 @@ class RelationshipForm(forms.ModelForm):
 
 
 @admin.register(Relationship)
-class RelationshipAdmin(admin.ModelAdmin):
+class RelationshipAdmin(AuditedAdminMixin, admin.ModelAdmin):
     form = RelationshipForm
     list_display = ["player_a", "player_b", "kind"]
     list_filter = ["kind"]
@@ -68,7 +70,7 @@ class EntryInline(admin.TabularInline):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = ["name", "email", "country", "date_of_birth", "media_opt_out"]
     list_filter = ["country", "media_opt_out"]
     search_fields = ["name", "email"]
@@ -101,7 +103,7 @@ class StaffInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = ["name", "championship", "kind", "city", "date", "ruleset", "status"]
     list_filter = ["kind", "status", "ruleset", "championship"]
     search_fields = ["name", "city", "venue", "slug"]
@@ -117,7 +119,7 @@ class TournamentInline(admin.TabularInline):
 
 
 @admin.register(Championship)
-class ChampionshipAdmin(admin.ModelAdmin):
+class ChampionshipAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = ["name", "scope", "country", "year", "age_cutoff"]
     list_filter = ["scope", "year"]
     search_fields = ["name"]
@@ -126,14 +128,14 @@ class ChampionshipAdmin(admin.ModelAdmin):
 
 
 @admin.register(Stage)
-class StageAdmin(admin.ModelAdmin):
+class StageAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = ["tournament", "order", "name", "kind", "games", "seating", "players"]
     list_filter = ["kind", "seating"]
     search_fields = ["tournament__name", "name"]
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(AuditedAdminMixin, admin.ModelAdmin):
     form = EntryForm
     list_display = ["player", "tournament", "status", "minutes_late", "source_tournament", "source_rank"]
     list_filter = ["status", "tournament"]
@@ -142,7 +144,7 @@ class EntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(StaffRole)
-class StaffRoleAdmin(admin.ModelAdmin):
+class StaffRoleAdmin(AuditedAdminMixin, admin.ModelAdmin):
     form = StaffRoleForm
     list_display = ["user", "role", "tournament", "championship"]
     list_filter = ["role", "tournament", "championship"]

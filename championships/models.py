@@ -4,11 +4,10 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
-RULESET_CHOICES = [
-    ("cnc-2022", _("CATAN National Championships 2022")),
-    ("cwc-2025", _("CATAN World Championship 2025")),
-    ("lord-of-catan", _("Lord of Catan (club)")),
-]
+from engines.rulesets import RULESETS
+
+RULESET_CHOICES = [(ruleset.key, _(ruleset.name)) for ruleset in RULESETS.values()]
+"""Read from the one ruleset registry; the names are translated in the catalogs."""
 
 
 class Country(models.Model):

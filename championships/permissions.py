@@ -3,7 +3,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 
 from .eligibility import officiating_roles
-from .models import StaffRole, Tournament
+from .models import Championship, StaffRole, Tournament
 
 
 def roles_in(user, tournament: Tournament) -> set[str]:
@@ -33,6 +33,25 @@ def require_organizer(user, tournament: Tournament) -> None:
 def require_official(user, tournament: Tournament) -> None:
     if not is_official(user, tournament):
         raise PermissionDenied("Only a referee or organizer of this tournament may do this.")
+
+
+def require_championship_organizer(user, championship: Championship) -> None:
+    if not (user.is_authenticated and (user.is_superuser or StaffRole.objects.filter(
+            user=user, role=StaffRole.Role.ORGANIZER, championship=championship).exists())):
+        raise PermissionDenied("Only an organizer of this championship may do this.")
+
+
+def require_championship_creator(user) -> None:
+    """Superusers, and the accounts they allowed to add championships."""
+    if not (user.is_authenticated and user.has_perm("championships.add_championship")):
+        raise PermissionDenied("This account may not create championships.")
+
+
+def require_player_manager(user) -> None:
+    """Players and their relationships are shared by every event: organizers of any of them manage them."""
+    if not (user.is_authenticated and (user.has_perm("championships.add_championship")
+                                       or StaffRole.objects.filter(user=user, role=StaffRole.Role.ORGANIZER).exists())):
+        raise PermissionDenied("Only an organizer may register players.")
 
 
 def officiated_tournaments(user, role: str | None = None):

@@ -1,7 +1,7 @@
 """Writes to the championship domain: presets, entries, relationships and staff roles.
 
-Every function validates first and writes inside one transaction, so a refused change leaves
-nothing half-written.
+Every function takes the acting `user`, checks their permission, validates, writes inside one
+transaction (a refused change leaves nothing half-written) and records the change in the audit trail.
 """
 from datetime import date
 
@@ -11,9 +11,17 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from audit.services import record_change
+
 from .countries import country_for_code
 from .eligibility import check_can_enter, check_can_officiate
 from .models import Championship, Entry, Player, Relationship, StaffRole, Stage, Tournament
+from .permissions import (
+    require_championship_creator,
+    require_championship_organizer,
+    require_organizer,
+    require_player_manager,
+)
 from .presets import PRESETS, Preset
 from .roster import RosterRow
 
@@ -31,8 +39,12 @@ def unique_slug(model, base: str) -> str:
 
 
 @transaction.atomic
-def create_championship_from_preset(key: str, *, year: int | None = None, name: str = "") -> Championship:
-    """Create a championship with its tournaments and stages; dates move to `year` if given."""
+def create_championship_from_preset(key: str, *, user, year: int | None = None, name: str = "") -> Championship:
+    """Create a championship with its tournaments and stages; dates move to `year` if given.
+
+    The user who creates it becomes its organizer.
+    """
+    require_championship_creator(user)
     try:
         preset: Preset = PRESETS[key]
     except KeyError:
@@ -57,36 +69,52 @@ def create_championship_from_preset(key: str, *, year: int | None = None, name: 
                   seating=stage.seating, players=stage.players)
             for order, stage in enumerate(spec.stages, start=1)
         )
+    StaffRole.objects.create(user=user, role=StaffRole.Role.ORGANIZER, championship=championship)
+    record_change(user, None, "championship.created", championship,
+                  after={"preset": key, "name": name, "year": year,
+                         "tournaments": list(championship.tournaments.values_list("name", flat=True))})
     return championship
 
 
 @transaction.atomic
-def enter_player(player: Player, tournament: Tournament, **fields) -> Entry:
+def enter_player(player: Player, tournament: Tournament, *, user, **fields) -> Entry:
     """Register a player, refusing those under the age cut-off and the tournament's own staff."""
+    require_organizer(user, tournament)
     check_can_enter(player, tournament)
     if Entry.objects.filter(player=player, tournament=tournament).exists():
         raise ValidationError(_("%(player)s is already entered in %(tournament)s.")
                               % {"player": player.name, "tournament": tournament.name})
-    return Entry.objects.create(player=player, tournament=tournament, **fields)
+    entry = Entry.objects.create(player=player, tournament=tournament, **fields)
+    record_change(user, tournament.pk, "entry.registered", entry, after={"player": player.name, "status": entry.status})
+    return entry
 
 
 @transaction.atomic
-def assign_staff(user: AbstractBaseUser, role: str, *, tournament: Tournament | None = None,
+def assign_staff(member: AbstractBaseUser, role: str, *, user, tournament: Tournament | None = None,
                  championship: Championship | None = None) -> StaffRole:
-    """Give a staff role, refusing anyone entered as a player where they would officiate."""
+    """Give `member` a staff role, refusing anyone entered as a player where they would officiate."""
     if (tournament is None) == (championship is None):
         raise ValidationError(_("A staff role belongs to exactly one tournament or championship."))
+    if tournament is not None:
+        require_organizer(user, tournament)
+    else:
+        require_championship_organizer(user, championship)
     if championship is not None and role != StaffRole.Role.ORGANIZER:
         raise ValidationError({"role": _("Referees are appointed per tournament.")})
-    check_can_officiate(user.pk, tournament=tournament, championship=championship)
-    staff_role, _created = StaffRole.objects.get_or_create(
-        user=user, role=role, tournament=tournament, championship=championship,
+    check_can_officiate(member.pk, tournament=tournament, championship=championship)
+    staff_role, created = StaffRole.objects.get_or_create(
+        user=member, role=role, tournament=tournament, championship=championship,
     )
+    if created:
+        record_change(user, tournament.pk if tournament else None, "staff.assigned", staff_role,
+                      after={"user": member.get_username(), "role": role,
+                             "championship": championship.name if championship else None})
     return staff_role
 
 
-def declare_relationship(one: Player, other: Player, kind: str = Relationship.Kind.FRIEND) -> Relationship:
+def declare_relationship(one: Player, other: Player, kind: str = Relationship.Kind.FRIEND, *, user) -> Relationship:
     """Record a friend/family pair once, whichever order the two are named in."""
+    require_player_manager(user)
     if one.pk == other.pk:
         raise ValidationError(_("A player cannot be declared a friend or family member of themselves."))
     low, high = sorted((one, other), key=lambda player: player.pk)
@@ -96,37 +124,45 @@ def declare_relationship(one: Player, other: Player, kind: str = Relationship.Ki
     if not created and relationship.kind != kind:
         relationship.kind = kind
         relationship.save(update_fields=["kind"])
+    elif not created:
+        return relationship
+    record_change(user, None, "relationship.declared", relationship,
+                  after={"players": [low.name, high.name], "kind": kind})
     return relationship
 
 
 @transaction.atomic
-def register_players(rows: list[RosterRow]) -> dict[int, Player]:
+def register_players(rows: list[RosterRow], *, user) -> dict[int, Player]:
     """Create or update the players of a parsed roster and declare their relationships.
 
     Players are matched by email when one is given, otherwise by name. Returns players by line.
     """
+    require_player_manager(user)
     by_line: dict[int, Player] = {}
     by_name: dict[str, Player] = {}
     for row in rows:
         fields = {"name": row.name, "date_of_birth": row.date_of_birth,
                   "country": country_for_code(row.country) if row.country else None}
         lookup = {"email": row.email} if row.email else {"name": row.name, "email": ""}
-        player, _created = Player.objects.update_or_create(**lookup, defaults=fields)
+        player, created = Player.objects.update_or_create(**lookup, defaults=fields)
+        record_change(user, None, "player.registered" if created else "player.updated", player,
+                      after={"name": player.name, "email": player.email,
+                             "country": row.country or None})
         by_line[row.line] = by_name[row.name.casefold()] = player
     for row in rows:
         for friend in row.friends_or_family:
-            declare_relationship(by_line[row.line], by_name[friend.casefold()])
+            declare_relationship(by_line[row.line], by_name[friend.casefold()], user=user)
     return by_line
 
 
 @transaction.atomic
-def enter_players(tournament: Tournament, players: dict[int, Player]) -> list[Entry]:
+def enter_players(tournament: Tournament, players: dict[int, Player], *, user) -> list[Entry]:
     """Enter players (keyed by roster line); a refused one aborts all, naming its line."""
     entries = []
     for line, player in players.items():
         try:
             entry = Entry.objects.filter(player=player, tournament=tournament).first() or enter_player(
-                player, tournament)
+                player, tournament, user=user)
         except ValidationError as error:
             raise ValidationError(_("Line %(line)d: %(problem)s")
                                   % {"line": line, "problem": " ".join(error.messages)}) from error
@@ -135,5 +171,5 @@ def enter_players(tournament: Tournament, players: dict[int, Player]) -> list[En
 
 
 @transaction.atomic
-def import_roster(tournament: Tournament, rows: list[RosterRow]) -> list[Entry]:
-    return enter_players(tournament, register_players(rows))
+def import_roster(tournament: Tournament, rows: list[RosterRow], *, user) -> list[Entry]:
+    return enter_players(tournament, register_players(rows, user=user), user=user)

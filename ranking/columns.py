@@ -1,20 +1,11 @@
-"""Which standings columns a ruleset shows, and how each value reads on a page and in a CSV."""
+"""The standings columns of a ruleset, and how each value reads on a page and in a CSV."""
 from dataclasses import dataclass
 
 from django.template.defaultfilters import floatformat
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
 
-from .engine import ruleset_for
-
-LABELS = {
-    "games": _("Games"), "wins": _("Wins"), "total_vp": _("Total VP"), "vp_share": _("VP share"),
-    # xgettext:no-python-format
-    "vp_percent_sum": _("VP % sum"),
-    "seconds": _("2nd places"), "thirds": _("3rd places"), "tempo": _("Tempo"),
-}
-PERCENT_OF_ONE = {"vp_share"}
-PERCENT = {"vp_percent_sum"}
-DECIMAL = {"tempo"}
+from engines.metrics import METRICS, Metric, Unit
+from engines.rulesets import ruleset_for
 
 
 @dataclass(frozen=True)
@@ -22,18 +13,23 @@ class Column:
     key: str
 
     @property
+    def metric(self) -> Metric:
+        return METRICS[self.key]
+
+    @property
     def label(self) -> str:
-        return LABELS[self.key]
+        return _(self.metric.label)
 
     def show(self, value) -> str:
-        """Two decimals, rounded, for people; the ranking itself compared exact values."""
+        """Two decimals, rounded and in the page's number format; the ranking itself compared exact values."""
         if value is None:
             return "–"
-        if self.key in PERCENT_OF_ONE:
+        unit = self.metric.unit
+        if unit == Unit.SHARE:
             return f"{floatformat(value * 100, 2)} %"
-        if self.key in PERCENT:
+        if unit == Unit.PERCENT:
             return f"{floatformat(value, 2)} %"
-        if self.key in DECIMAL:
+        if unit == Unit.DECIMAL:
             return floatformat(value, 2)
         return str(value)
 
@@ -43,7 +39,4 @@ class Column:
 
 
 def standings_columns(ruleset_key: str) -> list[Column]:
-    """Games, wins and total VP, then the ruleset's own tiebreakers in precedence order."""
-    keys = ["games", "wins", "total_vp"]
-    keys += [k for k in ruleset_for(ruleset_key).computed if k not in keys]
-    return [Column(k) for k in keys]
+    return [Column(k) for k in ruleset_for(ruleset_key).columns]

@@ -1,6 +1,6 @@
 """Who goes on: qualifiers to the finals (with replacements), and seeded semifinal and final tables.
 
-The choices are made by the pure functions in `advancement` and `scheduling.seating`; this
+The choices are made by the pure engines (`engines.ranking.advancement`, `engines.seating`); this
 module reads standings, checks that the earlier games are over, writes entries and games, and
 audits each step.
 """
@@ -8,16 +8,16 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from audit.services import record_change
 from championships.eligibility import check_can_enter
 from championships.models import ACTIVE_STATUSES, GONE_STATUSES, Entry, Stage, Tournament
 from championships.permissions import require_organizer
-from scheduling import seating
+from engines.ranking.advancement import TieAtCutoff, lord_of_catan_advancers, qualifiers, replacement
+from engines.ranking.engine import tie_groups
+from engines.seating import engine as seating
 from scheduling.models import Game, Table
 from scheduling.services import first_game_number, write_games
 
-from .advancement import TieAtCutoff, lord_of_catan_advancers, qualifiers, replacement
-from .audit import audit
-from .engine import tie_groups
 from .standings import Results, load_results, ranked_standings
 
 
@@ -106,7 +106,7 @@ def advance_qualifiers(qualifier_id: int, *, user) -> list[Entry]:
             raise ValidationError(_tie_message(error, results)) from error
         ranks = {s.player: s.rank for s in standings}
         created = [_enter_finalist(finals, results.entries[pk], ranks[pk], qualifier) for pk in chosen]
-        audit(user, finals.pk, "qualification.advanced", qualifier,
+        record_change(user, finals.pk, "qualification.advanced", qualifier,
               after={"qualified": [(e.player.name, e.source_rank) for e in created]})
     return created
 
@@ -140,7 +140,7 @@ def replace_finalist(finalist_id: int, *, user) -> Entry | None:
             ranks = {s.player: s.rank for s in standings}
             substitute = _enter_finalist(finals, results.entries[chosen], ranks[chosen], qualifier,
                                          replaces=finalist)
-        audit(user, finals.pk, "qualification.replaced", finalist,
+        record_change(user, finals.pk, "qualification.replaced", finalist,
               before={"player": finalist.player.name},
               after={"replacement": substitute.player.name if substitute else None})
     return substitute
@@ -195,6 +195,6 @@ def seat_seeded_stage(stage_id: int, *, user) -> Game:
                 if len(players) > 4 else str(error)) from error
         stage.game_set.all().delete()
         (game,) = write_games(stage, [tables], [first_game_number(stage)])
-        audit(user, stage.tournament_id, "seating.seeded", game,
+        record_change(user, stage.tournament_id, "seating.seeded", game,
               after={"tables": [[results.entries[p].player.name for p in table] for table in tables]})
     return game

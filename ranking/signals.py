@@ -1,13 +1,14 @@
 """Cached standings follow every change they depend on, whichever path made it (services or admin).
 
-Sheets, penalties and draws invalidate in their services; entries, players, tournaments and
-stages can also change in the admin, so they are watched here.
+Sheets, penalties and draws announce themselves (`results_changed`); entries, players, tournaments
+and stages can also change in the admin, so their saves are watched here.
 """
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from championships.models import Entry, Player, Stage, Tournament
+from results.signals import results_changed
 
 from .standings import invalidate_standings
 
@@ -15,6 +16,11 @@ from .standings import invalidate_standings
 def _after_commit(tournament_ids) -> None:
     for tournament_id in set(tournament_ids):
         transaction.on_commit(lambda pk=tournament_id: invalidate_standings(pk))
+
+
+@receiver(results_changed)
+def _results_changed(sender, tournament_id: int, **kwargs) -> None:
+    invalidate_standings(tournament_id)
 
 
 @receiver([post_save, post_delete], sender=Entry)

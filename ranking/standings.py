@@ -6,17 +6,17 @@ racing an invalidation can never store a stale ranking under the new token.
 """
 import uuid
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.db.models import Sum
 
 from championships.models import GONE_STATUSES, Entry, Stage, Tournament
-
-from .advancement import final_classification
-from .engine import SeatResult, Standing, TableResult, rank
-from .models import Penalty, RecordSheet, Score, TiebreakDrawPlace
-from .timing import game_minutes
+from engines.ranking.advancement import final_classification
+from engines.ranking.engine import SeatResult, Standing, TableResult, rank, straddles, tie_groups
+from engines.ranking.timing import game_minutes
+from results.models import Penalty, RecordSheet, Score, TiebreakDrawPlace
 
 
 @dataclass(frozen=True)
@@ -115,16 +115,11 @@ def invalidate_standings(tournament_id: int) -> None:
     cache.set(_generation_key(tournament_id), uuid.uuid4().hex, timeout=None)
 
 
-def tied_groups(rows: list[dict]) -> list[list[dict]]:
+def tied_groups(rows: list[dict]) -> list[tuple[dict, ...]]:
     """Groups of standing rows that still share a rank after every tiebreaker, best first."""
-    groups: dict[int, list[dict]] = {}
-    for row in rows:
-        if row["tied"]:
-            groups.setdefault(row["rank"], []).append(row)
-    return list(groups.values())
+    return tie_groups(rows, lambda row: (row["rank"], row["tied"]))
 
 
-def straddles(group: list[dict], cutoff: int) -> bool:
-    """True when the tie crosses the places that advance (e.g. it spans places 7–9 and the top 8 go on)."""
-    first = group[0]["rank"]
-    return cutoff > 0 and first <= cutoff < first + len(group) - 1
+def straddles_cutoff(group: Sequence[dict], cutoff: int) -> bool:
+    """True when a group of tied rows crosses the places that advance."""
+    return straddles(group[0]["rank"], len(group), cutoff)

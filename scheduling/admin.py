@@ -1,5 +1,7 @@
 from django.contrib import admin
 
+from audit.admin import AuditedAdminMixin
+
 from .models import Game, Seat, Table
 
 
@@ -31,7 +33,7 @@ class TableInline(admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = ["tournament", "number", "stage", "status", "board_code"]
     list_filter = ["status", "tournament"]
     search_fields = ["tournament__name"]
@@ -39,7 +41,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = ["game", "number"]
     list_filter = ["game__tournament"]
     search_fields = ["game__tournament__name"]
@@ -47,7 +49,7 @@ class TableAdmin(admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = ["table", "position", "entry"]
     list_filter = ["game__tournament"]
     search_fields = ["entry__player__name"]

@@ -2,29 +2,23 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from championships.models import Entry
-
-from .models import Game
-
 
 class GenerateForm(forms.Form):
-    seed = forms.IntegerField(label=_("Seed"), initial=1, min_value=0,
+    seed = forms.IntegerField(label=_("Seed"), initial=1, min_value=0, max_value=2**31 - 1,
                               help_text=_("The same seed gives the same seating; another seed, another one."))
 
 
 class SwapForm(forms.Form):
     """Two players of one game exchange their seats (table and play-order position)."""
 
-    first = forms.ModelChoiceField(label=_("Player"), queryset=Entry.objects.none())
-    second = forms.ModelChoiceField(label=_("swaps seats with"), queryset=Entry.objects.none())
-    layout = forms.CharField(widget=forms.HiddenInput)
+    first = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    second = forms.TypedChoiceField(label=_("swaps seats with"), coerce=int)
+    layout = forms.CharField(widget=forms.HiddenInput, max_length=16)
 
-    def __init__(self, *args, game: Game, layout: str = "", **kwargs):
-        super().__init__(*args, prefix=f"game{game.pk}", initial={"layout": layout}, **kwargs)
-        seated = Entry.objects.filter(seats__game=game).select_related("player").order_by("player__name")
+    def __init__(self, *args, game_id: int, players: list[tuple[int, str]], layout: str = "", **kwargs):
+        super().__init__(*args, prefix=f"game{game_id}", initial={"layout": layout}, **kwargs)
         for name in ("first", "second"):
-            self.fields[name].queryset = seated
-            self.fields[name].label_from_instance = lambda entry: entry.player.name
+            self.fields[name].choices = [("", "---------"), *players]
 
     def clean(self):
         cleaned = super().clean()

@@ -1,10 +1,9 @@
-"""The organizer's seating screens: generate a stage's games, read the quality report, swap, publish."""
+"""The organizer's seating screens: generate a stage's games, follow the progress, read the report, swap."""
 from celery.result import AsyncResult
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -14,9 +13,9 @@ from django.views.decorators.http import require_POST
 from championships.models import Stage, Tournament
 from championships.permissions import require_organizer
 
-from . import services
+from . import selectors, services
 from .forms import GenerateForm, SwapForm
-from .models import Game, Seat, Table
+from .models import Game
 from .tasks import generate_seating_task
 
 
@@ -30,36 +29,20 @@ def _stage(request, slug: str, stage_id: int) -> Stage:
 def seating_overview(request, slug: str):
     tournament = get_object_or_404(Tournament, slug=slug)
     require_organizer(request.user, tournament)
-    stages = tournament.stages.order_by("order").annotate(
-        planned_count=Count("game_set", filter=Q(game_set__status=Game.Status.PLANNED)),
-        published_count=Count("game_set", filter=~Q(game_set__status=Game.Status.PLANNED)),
-    )
-    return render(request, "scheduling/overview.html", {"tournament": tournament, "stages": stages})
-
-
-def _games(stage: Stage):
-    seats = Seat.objects.select_related("entry__player__country").order_by("position")
-    tables = Table.objects.order_by("number").prefetch_related(Prefetch("seats", seats))
-    return Game.objects.filter(stage=stage).order_by("number").prefetch_related(Prefetch("tables", tables))
+    return render(request, "scheduling/overview.html",
+                  {"tournament": tournament, "stages": selectors.stages_overview(tournament)})
 
 
 @login_required
 def stage_seating(request, slug: str, stage_id: int):
     stage = _stage(request, slug, stage_id)
-    games = list(_games(stage))
-    report = services.stage_report(stage, games)
-    names = {seat.entry_id: seat.entry.player.name for g in games for t in g.tables.all() for seat in t.seats.all()}
-    context = {
-        "tournament": stage.tournament, "stage": stage, "games": games, "report": report,
-        "warnings": services.seat_warnings(stage, games, report) if report else {},
-        "opponents": sorted(((names[p], [names[o] for o in opponents]) for p, opponents in
-                             (report.opponents.items() if report else [])), key=lambda row: row[0]),
-        "generate_form": GenerateForm(),
-        "swap_forms": {g.pk: SwapForm(game=g, layout=services.layout_token(g)) for g in games
-                       if g.status == Game.Status.PLANNED},
-        "task_id": request.GET.get("task", ""),
-    }
-    return render(request, "scheduling/stage.html", context)
+    page = selectors.stage_page(stage)
+    games = [(view, SwapForm(game_id=view.game.pk, players=view.players, layout=view.layout) if view.layout else None)
+             for view in page.games]
+    return render(request, "scheduling/stage.html", {
+        "tournament": stage.tournament, "stage": stage, "page": page, "games": games,
+        "generate_form": GenerateForm(), "task_id": request.GET.get("task", "")[:64],
+    })
 
 
 @login_required
@@ -71,7 +54,7 @@ def generate(request, slug: str, stage_id: int):
         messages.error(request, _("The seed must be a whole number."))
         return redirect("stage-seating", slug=slug, stage_id=stage.pk)
     try:
-        task = generate_seating_task.delay(stage.pk, form.cleaned_data["seed"], request.LANGUAGE_CODE)
+        task = generate_seating_task.delay(stage.pk, form.cleaned_data["seed"], request.user.pk, request.LANGUAGE_CODE)
     except ValidationError as error:  # raised here when the task ran in-process
         messages.error(request, " ".join(error.messages))
         return redirect("stage-seating", slug=slug, stage_id=stage.pk)
@@ -114,10 +97,10 @@ def task_progress(request, slug: str, stage_id: int, task_id: str):
 def swap(request, slug: str, stage_id: int, game_id: int):
     stage = _stage(request, slug, stage_id)
     game = get_object_or_404(Game, pk=game_id, stage=stage)
-    form = SwapForm(request.POST, game=game)
+    form = SwapForm(request.POST, game_id=game.pk, players=selectors.seated_players(game))
     if form.is_valid():
         try:
-            services.swap_seats(game.pk, form.cleaned_data["first"].pk, form.cleaned_data["second"].pk,
+            services.swap_seats(game.pk, form.cleaned_data["first"], form.cleaned_data["second"], user=request.user,
                                 layout=form.cleaned_data["layout"])
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
@@ -126,13 +109,4 @@ def swap(request, slug: str, stage_id: int, game_id: int):
                              % {"n": game.number})
     else:
         messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
-    return redirect("stage-seating", slug=slug, stage_id=stage.pk)
-
-
-@login_required
-@require_POST
-def publish(request, slug: str, stage_id: int, game_id: int):
-    stage = _stage(request, slug, stage_id)
-    game = services.publish_game(get_object_or_404(Game, pk=game_id, stage=stage).pk)
-    messages.success(request, _("Game %(n)d is published: players can see where they sit.") % {"n": game.number})
     return redirect("stage-seating", slug=slug, stage_id=stage.pk)

@@ -15,6 +15,12 @@ def make_user(username: str | None = None, **fields):
     return get_user_model().objects.create_user(username=username, password="pw-for-tests-only", **fields)
 
 
+def make_admin():
+    """The superuser that sets tests up through the services (they all take an acting user)."""
+    user, created = get_user_model().objects.get_or_create(username="test-admin", defaults={"is_superuser": True})
+    return user
+
+
 def make_player(name: str | None = None, *, born: date = date(1990, 1, 1), country: str = "AE", **fields) -> Player:
     return Player.objects.create(
         name=name or f"Player {next(_serial)}", date_of_birth=born, country=country_for_code(country), **fields,
@@ -44,7 +50,8 @@ def make_entries(tournament: Tournament, n: int, **player_fields) -> list[Entry]
 
 
 def make_game(tournament: Tournament, tables: list[list[Entry]], number: int = 1, stage: Stage | None = None):
-    """A published game seating the given entries, table by table in play order."""
+    """A published game seating the given entries, table by table in play order, its record sheets open."""
+    from results.publishing import open_sheet
     from scheduling.models import Game, Seat, Table
 
     game = Game.objects.create(tournament=tournament, stage=stage or tournament.stages.order_by("order").first(),
@@ -53,6 +60,7 @@ def make_game(tournament: Tournament, tables: list[list[Entry]], number: int = 1
         table = Table.objects.create(game=game, number=table_number)
         Seat.objects.bulk_create(Seat(table=table, game=game, entry=entry, position=position)
                                  for position, entry in enumerate(players, start=1))
+        open_sheet(table)
     return game
 
 
@@ -60,5 +68,5 @@ def make_official(tournament: Tournament, role: str = "referee", username: str |
     from championships.services import assign_staff
 
     user = make_user(username)
-    assign_staff(user, role, tournament=tournament)
+    assign_staff(user, role, tournament=tournament, user=make_admin())
     return user

@@ -3,8 +3,8 @@ import pytest
 from django.contrib import admin
 from django.urls import reverse
 
-from ranking.models import RecordSheet
-from ranking.sheets import SheetInput, ensure_sheet, save_entry, sign, sign_off
+from results.models import RecordSheet
+from results.sheets import SheetInput, save_entry, sign, sign_off
 from tests.factories import make_entries, make_game, make_official, make_tournament, make_user
 
 pytestmark = pytest.mark.django_db
@@ -18,13 +18,14 @@ def superuser_client(client):
 
 
 def project_models():
-    return [m for m in admin.site._registry if m._meta.app_label in {"championships", "scheduling", "ranking"}]
+    return [m for m in admin.site._registry if m._meta.app_label in {"audit", "championships", "scheduling", "results"}]
 
 
 def test_every_model_is_registered():
     from django.apps import apps
 
-    ours = {m for app in ("championships", "scheduling", "ranking") for m in apps.get_app_config(app).get_models()}
+    apps_with_models = ("audit", "championships", "scheduling", "results")
+    ours = {m for app in apps_with_models for m in apps.get_app_config(app).get_models()}
     assert ours == set(project_models())
 
 
@@ -42,7 +43,7 @@ def locked_table():
     table = make_game(tournament, [make_entries(tournament, 4)]).tables.get()
     referee = make_official(tournament)
     seats = list(table.seats.order_by("position"))
-    sheet = save_entry(ensure_sheet(table).pk, SheetInput(dict(zip((s.entry_id for s in seats), [10, 7, 6, 5]))),
+    sheet = save_entry(table.sheet.pk, SheetInput(dict(zip((s.entry_id for s in seats), [10, 7, 6, 5]))),
                        user=referee, base_version=0)
     for seat in seats:
         sheet = sign(sheet.pk, seat.entry_id, user=referee, method="tap", version=sheet.version)
@@ -53,7 +54,7 @@ def locked_table():
 def test_results_are_read_only_in_the_admin(superuser_client):
     table = locked_table()
     sheet = RecordSheet.objects.get(table=table)
-    url = reverse("admin:ranking_recordsheet_change", args=[sheet.pk])
+    url = reverse("admin:results_recordsheet_change", args=[sheet.pk])
     page = superuser_client.get(url).content.decode()
     assert 'name="_save"' not in page and "10" in page
     response = superuser_client.post(url, {"status": "draft"})

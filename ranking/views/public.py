@@ -1,11 +1,9 @@
 """Public, read-only pages: live standings (with a CSV export of the same table)."""
-import csv
-
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from championships.models import Tournament
+from core.csv_export import csv_response
 
 from ..columns import standings_columns
 from ..qualification import advancing_entries
@@ -27,12 +25,7 @@ def standings(request, slug: str):
 def standings_csv(request, slug: str):
     tournament = get_object_or_404(Tournament, slug=slug)
     columns = standings_columns(tournament.ruleset)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.csv"'
-    response.write("\ufeff")  # a byte-order mark, so spreadsheet programs read Arabic and Hebrew names
-    writer = csv.writer(response)
-    writer.writerow([_("rank"), _("player"), _("country"), *[c.key for c in columns], _("tied")])
-    for row in tournament_standings(tournament):
-        writer.writerow([row["rank"], row["player"], row["country"] or "",
-                         *[c.plain(row[c.key]) for c in columns], _("yes") if row["tied"] else ""])
-    return response
+    header = [_("rank"), _("player"), _("country"), *[c.key for c in columns], _("tied")]
+    rows = ([row["rank"], row["player"], row["country"] or "", *[c.plain(row[c.key]) for c in columns],
+             _("yes") if row["tied"] else ""] for row in tournament_standings(tournament))
+    return csv_response(f"{tournament.slug}-standings.csv", header, rows)

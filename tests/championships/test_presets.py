@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from championships.models import RULESET_CHOICES
 from championships.presets import PRESETS
 from championships.services import create_championship_from_preset
+from tests.factories import make_admin
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +21,7 @@ def outline(championship):
 
 
 def test_uae_2022():
-    championship = create_championship_from_preset("uae-2022")
+    championship = create_championship_from_preset("uae-2022", user=make_admin())
     assert championship.country.code == "AE"
     assert championship.age_cutoff == date(2022, 11, 17)
     assert outline(championship) == [
@@ -32,7 +33,7 @@ def test_uae_2022():
 
 
 def test_ksa_2022_finals_is_one_game_of_four():
-    championship = create_championship_from_preset("ksa-2022")
+    championship = create_championship_from_preset("ksa-2022", user=make_admin())
     qualifiers = [t for t in outline(championship) if t[0] == "qualifier"]
     assert [(q[1], q[2], q[3]) for q in qualifiers] == [
         ("Jeddah", date(2022, 6, 18), 2), ("Riyadh", date(2022, 6, 24), 2),
@@ -42,20 +43,20 @@ def test_ksa_2022_finals_is_one_game_of_four():
 
 
 def test_jordan_2022_has_no_qualifiers():
-    assert outline(create_championship_from_preset("jordan-2022")) == [
+    assert outline(create_championship_from_preset("jordan-2022", user=make_admin())) == [
         ("finals", "Amman", date(2022, 8, 5), 0, None,
          [("preliminary", 3, "scheduled", None), ("final", 1, "seeded", 4)]),
     ]
 
 
 def test_lebanon_2022_has_three_qualifiers_and_24_finalists():
-    rows = outline(create_championship_from_preset("lebanon-2022"))
+    rows = outline(create_championship_from_preset("lebanon-2022", user=make_admin()))
     assert [r[2] for r in rows] == [date(2022, 7, 2), date(2022, 7, 23), date(2022, 8, 20), date(2022, 9, 3)]
     assert [r[3] for r in rows[:3]] == [8, 8, 8] and rows[3][4] == 24
 
 
 def test_world_championship_stages():
-    championship = create_championship_from_preset("world-championship")
+    championship = create_championship_from_preset("world-championship", user=make_admin())
     (world,) = championship.tournaments.all()
     assert world.ruleset == "cwc-2025" and world.kind == "world"
     assert outline(championship)[0][5] == [
@@ -64,7 +65,7 @@ def test_world_championship_stages():
 
 
 def test_lord_of_catan_stages():
-    championship = create_championship_from_preset("lord-of-catan")
+    championship = create_championship_from_preset("lord-of-catan", user=make_admin())
     (club,) = championship.tournaments.all()
     assert club.ruleset == "lord-of-catan"
     assert outline(championship)[0][5] == [
@@ -73,15 +74,15 @@ def test_lord_of_catan_stages():
 
 
 def test_preset_moved_to_another_year_keeps_day_and_month():
-    championship = create_championship_from_preset("uae-2022", year=2026)
+    championship = create_championship_from_preset("uae-2022", year=2026, user=make_admin())
     assert championship.name == "CATAN National Championship UAE 2026"
     assert championship.age_cutoff == date(2026, 11, 17)
     assert [t[2] for t in outline(championship)] == [date(2026, 6, 11), date(2026, 9, 3), date(2026, 9, 10)]
 
 
 def test_same_preset_twice_gets_distinct_slugs():
-    first = create_championship_from_preset("uae-2022")
-    second = create_championship_from_preset("uae-2022")
+    first = create_championship_from_preset("uae-2022", user=make_admin())
+    second = create_championship_from_preset("uae-2022", user=make_admin())
     assert first.slug != second.slug
     assert not set(first.tournaments.values_list("slug", flat=True)) & set(
         second.tournaments.values_list("slug", flat=True))
@@ -89,7 +90,7 @@ def test_same_preset_twice_gets_distinct_slugs():
 
 def test_unknown_preset_is_refused():
     with pytest.raises(ValidationError, match="Unknown format preset"):
-        create_championship_from_preset("nope")
+        create_championship_from_preset("nope", user=make_admin())
 
 
 def test_every_preset_uses_a_known_ruleset():

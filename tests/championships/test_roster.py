@@ -7,9 +7,9 @@ from django.core.exceptions import ValidationError
 from championships.models import Entry, Player, Relationship
 from championships.roster import RosterError, parse_roster
 from championships.services import import_roster
-from tests.factories import make_tournament
+from tests.factories import make_admin, make_tournament
 
-SAMPLE = Path(__file__).resolve().parents[2] / "ranking" / "demo_players.csv"
+SAMPLE = Path(__file__).resolve().parents[2] / "demo" / "players.csv"
 
 
 def test_sample_roster_parses_with_arabic_names_and_friend_lists():
@@ -46,7 +46,7 @@ def test_import_enters_players_and_declares_relationships():
     tournament = make_tournament()
     rows = parse_roster("name,email,date_of_birth,country,friends_or_family\n"
                         "Ann,ann@example.org,1990-01-01,AE,Bob\nBob,,1991-02-02,LB,\n")
-    import_roster(tournament, rows)
+    import_roster(tournament, rows, user=make_admin())
     assert sorted(tournament.entries.values_list("player__name", flat=True)) == ["Ann", "Bob"]
     assert Relationship.objects.count() == 1
 
@@ -56,5 +56,5 @@ def test_import_refusing_one_player_writes_nothing():
     tournament = make_tournament()
     rows = parse_roster("name,date_of_birth\nAnn,1990-01-01\nYoung,2010-01-01\n")
     with pytest.raises(ValidationError, match="Line 3: Young is under 18"):
-        import_roster(tournament, rows)
+        import_roster(tournament, rows, user=make_admin())
     assert not Player.objects.exists() and not Entry.objects.exists()

@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from championships.services import assign_staff
-from tests.factories import make_entries, make_game, make_tournament, make_user
+from tests.factories import make_admin, make_entries, make_game, make_tournament, make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -16,7 +16,7 @@ def event():
     entries = make_entries(tournament, 8)
     game = make_game(tournament, [entries[:4], entries[4:]])
     referee = make_user("tablet-referee")
-    assign_staff(referee, "referee", tournament=tournament)
+    assign_staff(referee, "referee", tournament=tournament, user=make_admin())
     return tournament, game
 
 

@@ -2,14 +2,14 @@
 import pytest
 from django.core.exceptions import ValidationError
 
+from audit.models import AuditEntry
 from championships.models import Entry, Tournament
 from championships.services import create_championship_from_preset, enter_player
-from ranking.models import AuditEntry
 from ranking.qualification import advance_qualifiers, replace_finalist, seat_seeded_stage
 from ranking.standings import compute_standings
+from results.publishing import publish_game
 from scheduling.models import Game
-from scheduling.services import publish_game
-from tests.factories import make_game, make_player, make_user
+from tests.factories import make_admin, make_game, make_player, make_user
 from tests.ranking.test_standings import play
 
 pytestmark = pytest.mark.django_db
@@ -34,7 +34,7 @@ def play_game(tournament, entries, number, results, referee):
 
 @pytest.fixture
 def uae():
-    championship = create_championship_from_preset("uae-2022")
+    championship = create_championship_from_preset("uae-2022", user=make_admin())
     dubai, abu_dhabi, finals = championship.tournaments.order_by("date")
     for qualifier in (dubai, abu_dhabi):
         qualifier.advance_count = 2
@@ -43,7 +43,7 @@ def uae():
 
 
 def entered(tournament, players):
-    return [enter_player(p, tournament) for p in players]
+    return [enter_player(p, tournament, user=make_admin()) for p in players]
 
 
 def test_top_n_advance_and_qualified_players_are_passed_over_later(uae, organizer):
@@ -89,7 +89,7 @@ def test_tie_across_the_cut_off_asks_for_a_draw(uae, organizer):
 
 
 def test_world_championship_semifinal_chart_and_final(organizer):
-    championship = create_championship_from_preset("world-championship")
+    championship = create_championship_from_preset("world-championship", user=make_admin())
     world: Tournament = championship.tournaments.get()
     players = [make_player(f"S{i:02d}") for i in range(16)]
     entries = entered(world, players)
@@ -106,7 +106,7 @@ def test_world_championship_semifinal_chart_and_final(organizer):
     final = world.stages.get(kind="final")
     with pytest.raises(ValidationError, match="waits until every game is signed off"):
         seat_seeded_stage(final.pk, user=organizer)
-    publish_game(game.pk)
+    publish_game(game.pk, user=make_admin())
     for table in game.tables.order_by("number"):
         play(table, [8, 10, 7, 6], organizer)  # seeds 8, 7, 6, 5 win their tables
     final_game = seat_seeded_stage(final.pk, user=organizer)
@@ -116,12 +116,12 @@ def test_world_championship_semifinal_chart_and_final(organizer):
 
 
 def test_referee_records_the_play_order_chosen_at_a_seeded_table(client, organizer):
-    championship = create_championship_from_preset("jordan-2022")
+    championship = create_championship_from_preset("jordan-2022", user=make_admin())
     finals = championship.tournaments.get()
     entries = entered(finals, [make_player(f"J{i}") for i in range(8)])
     play_game(finals, entries, 1, [[10, 8, 6, 4], [10, 7, 5, 3]], organizer)
     final_game = seat_seeded_stage(finals.stages.get(kind="final").pk, user=organizer)
-    publish_game(final_game.pk)
+    publish_game(final_game.pk, user=make_admin())
     table = final_game.tables.get()
     by_seed = list(table.seats.order_by("position").values_list("entry_id", flat=True))
     chosen = [by_seed[2], by_seed[0], by_seed[3], by_seed[1]]
@@ -159,7 +159,7 @@ def test_no_replacement_once_the_finals_have_started(uae, organizer):
 
 
 def test_a_tie_inside_the_seeded_field_needs_a_draw(organizer):
-    world = create_championship_from_preset("world-championship").tournaments.get()
+    world = create_championship_from_preset("world-championship", user=make_admin()).tournaments.get()
     entries = entered(world, [make_player(f"S{i:02d}") for i in range(16)])
     play_game(world, entries, 1, [[10, 9, 8, 7]] * 4, organizer)  # four identical tables
     with pytest.raises(ValidationError, match="tied where it matters"):
@@ -167,7 +167,7 @@ def test_a_tie_inside_the_seeded_field_needs_a_draw(organizer):
 
 
 def test_too_few_players_for_the_seed_chart_is_a_message(organizer):
-    world = create_championship_from_preset("world-championship").tournaments.get()
+    world = create_championship_from_preset("world-championship", user=make_admin()).tournaments.get()
     entries = entered(world, [make_player(f"S{i:02d}") for i in range(7)])
     game = make_game(world, [entries[:4], entries[4:]], number=1, stage=world.stages.get(kind="preliminary"))
     for table, vps in zip(game.tables.order_by("number"), [[10, 9, 8, 7], [10, 8, 6]]):
@@ -177,13 +177,13 @@ def test_too_few_players_for_the_seed_chart_is_a_message(organizer):
 
 
 def test_a_seated_semifinal_winner_cannot_be_corrected_away(organizer):
-    from ranking.sheets import SheetInput, correct
+    from results.sheets import SheetInput, correct
 
-    world = create_championship_from_preset("world-championship").tournaments.get()
+    world = create_championship_from_preset("world-championship", user=make_admin()).tournaments.get()
     entries = entered(world, [make_player(f"S{i:02d}") for i in range(16)])
     play_game(world, entries, 1, [[10, 9, 8, 7], [10, 9, 8, 6], [10, 9, 7, 6], [10, 8, 7, 6]], organizer)
     semifinal = seat_seeded_stage(world.stages.get(kind="semifinal").pk, user=organizer)
-    publish_game(semifinal.pk)
+    publish_game(semifinal.pk, user=make_admin())
     for table in semifinal.tables.order_by("number"):
         play(table, [10, 8, 7, 6], organizer)
     seat_seeded_stage(world.stages.get(kind="final").pk, user=organizer)

@@ -1,9 +1,9 @@
 """Standings from the database: constant queries, caching with invalidation, penalties and draws."""
 import pytest
 
-from ranking.penalties import record_penalty
-from ranking.sheets import SheetInput, ensure_sheet, save_entry, sign, sign_off
 from ranking.standings import compute_standings, tournament_standings
+from results.penalties import record_penalty
+from results.sheets import SheetInput, save_entry, sign, sign_off
 from tests.factories import make_entries, make_game, make_official, make_tournament
 
 pytestmark = pytest.mark.django_db
@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 def play(table, vps, referee, start=None, end=None):
     seats = list(table.seats.order_by("position"))
     data = SheetInput(dict(zip((s.entry_id for s in seats), vps)), None, start, end)
-    sheet = save_entry(ensure_sheet(table).pk, data, user=referee, base_version=0)
+    sheet = save_entry(table.sheet.pk, data, user=referee, base_version=0)
     for seat in seats:
         sheet = sign(sheet.pk, seat.entry_id, user=referee, method="tap", version=sheet.version)
     return sign_off(sheet.pk, user=referee, version=sheet.version)

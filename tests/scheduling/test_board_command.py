@@ -11,7 +11,7 @@ import pytest
 from django.core.management import ManagementUtility, call_command
 from django.core.management.base import CommandError
 
-from scheduling.boards import generate_board
+from engines.boards.generator import generate_board
 
 
 def run(*args: str) -> str:

@@ -4,9 +4,11 @@ from django.core.exceptions import ValidationError
 
 from championships.models import Entry, Stage
 from championships.services import declare_relationship
+from results.publishing import publish_game
 from scheduling import services
 from scheduling.models import Game, Seat
-from tests.factories import make_entries, make_tournament
+from scheduling.selectors import seat_warnings, stage_games, stage_report
+from tests.factories import make_admin, make_entries, make_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +22,7 @@ def test_generate_writes_every_game_with_distinct_seats():
     tournament = make_tournament(games=3)
     entries = make_entries(tournament, 14)
     stage = tournament.stages.get()
-    result = services.generate_seating(stage.pk, seed=3)
+    result = services.generate_seating(stage.pk, seed=3, user=make_admin())
     games = Game.objects.filter(stage=stage).order_by("number")
     assert [g.number for g in games] == [1, 2, 3]
     for game in games:
@@ -36,9 +38,9 @@ def test_generate_writes_every_game_with_distinct_seats():
 def test_declared_friends_are_kept_apart():
     tournament = make_tournament(games=3)
     entries = make_entries(tournament, 12)
-    declare_relationship(entries[0].player, entries[1].player)
+    declare_relationship(entries[0].player, entries[1].player, user=make_admin())
     stage = tournament.stages.get()
-    services.generate_seating(stage.pk, seed=1)
+    services.generate_seating(stage.pk, seed=1, user=make_admin())
     for game in seating_of(stage):
         assert not any({entries[0].pk, entries[1].pk} <= set(table) for table in game)
 
@@ -47,9 +49,9 @@ def test_same_seed_same_seating_and_regeneration_replaces_planned_games():
     tournament = make_tournament(games=2)
     make_entries(tournament, 12)
     stage = tournament.stages.get()
-    services.generate_seating(stage.pk, seed=5)
+    services.generate_seating(stage.pk, seed=5, user=make_admin())
     first = seating_of(stage)
-    services.generate_seating(stage.pk, seed=5)
+    services.generate_seating(stage.pk, seed=5, user=make_admin())
     assert seating_of(stage) == first
     assert Game.objects.filter(stage=stage).count() == 2
 
@@ -58,12 +60,12 @@ def test_replanning_keeps_published_games_and_drops_withdrawn_players():
     tournament = make_tournament(games=3)
     entries = make_entries(tournament, 13)
     stage = tournament.stages.get()
-    services.generate_seating(stage.pk, seed=2)
+    services.generate_seating(stage.pk, seed=2, user=make_admin())
     game_one = Game.objects.get(stage=stage, number=1)
-    services.publish_game(game_one.pk)
+    publish_game(game_one.pk, user=make_admin())
     before = seating_of(stage)[0]
     Entry.objects.filter(pk=entries[0].pk).update(status=Entry.Status.WITHDRAWN)
-    result = services.generate_seating(stage.pk, seed=2)
+    result = services.generate_seating(stage.pk, seed=2, user=make_admin())
     after = seating_of(stage)
     assert after[0] == before
     assert all(entries[0].pk not in table for game in after[1:] for table in game)
@@ -79,29 +81,29 @@ def test_swap_updates_the_report_and_is_refused_once_published():
     tournament = make_tournament(games=2)
     make_entries(tournament, 16)
     stage = tournament.stages.get()
-    services.generate_seating(stage.pk, seed=1)
-    assert services.stage_report(stage).repeat_pairings == 0
+    services.generate_seating(stage.pk, seed=1, user=make_admin())
+    assert stage_report(stage, stage_games(stage)).repeat_pairings == 0
     game_one, game_two = Game.objects.filter(stage=stage).order_by("number")
     table_one = list(game_one.tables.get(number=1).seats.values_list("entry_id", flat=True))
     # put two players who met in game 1 together again in game 2
     a, b = table_one[0], table_one[1]
     seat_b = Seat.objects.get(game=game_two, entry_id=b)
     partner = Seat.objects.filter(table=Seat.objects.get(game=game_two, entry_id=a).table).exclude(entry_id=a).first()
-    services.swap_seats(game_two.pk, b, partner.entry_id)
-    report = services.stage_report(stage)
+    services.swap_seats(game_two.pk, b, partner.entry_id, user=make_admin())
+    report = stage_report(stage, stage_games(stage))
     assert report.repeat_pairings >= 1
-    warnings = services.seat_warnings(stage, list(services.stage_games(stage)), report)
+    warnings = seat_warnings(stage, stage_games(stage), report)
     assert any("meets an opponent again" in w for ws in warnings.values() for w in ws)
-    services.publish_game(game_two.pk)
+    publish_game(game_two.pk, user=make_admin())
     with pytest.raises(ValidationError, match="published"):
-        services.swap_seats(game_two.pk, a, seat_b.entry_id)
+        services.swap_seats(game_two.pk, a, seat_b.entry_id, user=make_admin())
 
 
 def test_impossible_player_count_is_a_clear_error():
     tournament = make_tournament(games=1)
     make_entries(tournament, 5)
     with pytest.raises(ValidationError, match="5 players cannot be seated"):
-        services.generate_seating(tournament.stages.get().pk)
+        services.generate_seating(tournament.stages.get().pk, user=make_admin())
     assert not Game.objects.exists()
 
 
@@ -110,7 +112,7 @@ def test_game_numbers_continue_across_stages():
     Stage.objects.create(tournament=tournament, order=2, kind="final", name="Final", games=1, seating="scheduled")
     make_entries(tournament, 8)
     final = tournament.stages.get(order=2)
-    services.generate_seating(final.pk)
+    services.generate_seating(final.pk, user=make_admin())
     assert list(Game.objects.filter(stage=final).values_list("number", flat=True)) == [4]
 
 
@@ -118,7 +120,7 @@ def test_replanning_after_publishing_out_of_order_keeps_the_numbers():
     tournament = make_tournament(games=3)
     make_entries(tournament, 12)
     stage = tournament.stages.get()
-    services.generate_seating(stage.pk, seed=1)
-    services.publish_game(Game.objects.get(stage=stage, number=2).pk)
-    services.generate_seating(stage.pk, seed=2)
+    services.generate_seating(stage.pk, seed=1, user=make_admin())
+    publish_game(Game.objects.get(stage=stage, number=2).pk, user=make_admin())
+    services.generate_seating(stage.pk, seed=2, user=make_admin())
     assert sorted(Game.objects.filter(stage=stage).values_list("number", flat=True)) == [1, 2, 3]

@@ -3,9 +3,10 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
+from results.publishing import publish_game
 from scheduling import services
 from scheduling.models import Game, Seat
-from tests.factories import make_entries, make_official, make_tournament
+from tests.factories import make_admin, make_entries, make_official, make_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -86,19 +87,19 @@ def test_background_planning_shows_its_progress(client, stage, monkeypatch):
 
 def test_a_published_game_without_results_can_be_taken_back_and_re_planned(client, stage):
     from championships.models import Entry
-    from ranking.sheets import SheetInput, ensure_sheet, save_entry
+    from results.sheets import SheetInput, save_entry
 
     organizer = make_official(stage.tournament, "organizer")
     client.force_login(organizer)
-    services.generate_seating(stage.pk, seed=1)
+    services.generate_seating(stage.pk, seed=1, user=make_admin())
     first, second = Game.objects.filter(stage=stage).order_by("number")
-    services.publish_game(first.pk)
-    services.publish_game(second.pk)
+    publish_game(first.pk, user=make_admin())
+    publish_game(second.pk, user=make_admin())
     leaving = Seat.objects.filter(game=second).first().entry
     Entry.objects.filter(pk=leaving.pk).update(status=Entry.Status.WITHDRAWN)
     table = first.tables.first()
     seats = list(table.seats.order_by("position"))
-    save_entry(ensure_sheet(table).pk, SheetInput({s.entry_id: v for s, v in zip(seats, [10, 5, 4, 3])}),
+    save_entry(table.sheet.pk, SheetInput({s.entry_id: v for s, v in zip(seats, [10, 5, 4, 3])}),
                user=organizer, base_version=0)
     refused = client.post(stage_url(stage, "game-unpublish", game_id=first.pk), follow=True)
     assert "it has started, its seating stays" in refused.content.decode()

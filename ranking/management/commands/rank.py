@@ -6,16 +6,15 @@ from typing import NoReturn
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ranking.engine import Standing, rank
-from ranking.metrics import METRICS, RULESETS, Ruleset
-from ranking.results_csv import InputError, read_penalties, read_results
-
-SHOWN_FIRST = ("games", "wins", "total_vp")
+from engines.metrics import METRICS
+from engines.ranking.csv_files import InputError, read_penalties, read_results
+from engines.ranking.engine import Standing, rank
+from engines.rulesets import RULESETS, Ruleset
 
 
 def format_table(standings: list[Standing], rules: Ruleset) -> str:
     """Aligned plain-text standings: rank ("=" when shared), player, games, wins, total VP, tiebreakers."""
-    keys = [*SHOWN_FIRST, *(k for k in rules.computed if k not in SHOWN_FIRST)]
+    keys = rules.columns
     header = ["Rank ", "Player", *(METRICS[k].label for k in keys)]
     rows = [
         [f"{s.rank}=" if s.tied else f"{s.rank} ", str(s.player),

@@ -13,8 +13,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scheduling.board_svg import board_svg
-from scheduling.boards import Board, board_text, decode_board, generate_board
+from engines.boards.generator import Board, board_text, decode_board, generate_board
+from engines.boards.svg import board_svg
 
 
 class Command(BaseCommand):

@@ -13,8 +13,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scheduling.seating import RULESETS, QualityReport, SeatingProblem, goals, seat, table_sizes
-from scheduling.seating_csv import CsvError, read_players, read_relations
+from engines.rulesets import RULESETS
+from engines.seating.csv_files import CsvError, read_players, read_relations
+from engines.seating.engine import QualityReport, SeatingProblem, seat, table_sizes
 
 
 class Command(BaseCommand):
@@ -32,8 +33,9 @@ class Command(BaseCommand):
         parser.add_argument("--relations", metavar="REL.csv", help="friends/family: player_a,player_b")
         parser.add_argument(
             "--rules", choices=RULESETS, metavar="RULESET",
-            help=f"one of: {', '.join(RULESETS)}; only cwc-2025 asks for distinct positions and "
-            "country spread",
+            help=f"one of: {', '.join(RULESETS)}; "
+            + "; ".join(f"{r.key} asks for distinct positions and country spread" for r in RULESETS.values()
+                        if r.distinct_positions),
         )
         parser.add_argument("--seed", type=int, default=0, help="same seed, same schedule (default 0)")
         parser.add_argument("--out", metavar="FILE", help="write the CSV here instead of stdout")
@@ -46,7 +48,7 @@ class Command(BaseCommand):
             relations = read_relations(options["relations"], roster.players) if options["relations"] else ()
         except CsvError as error:
             self._fail(error.lines())
-        wanted = goals(options["rules"]) if options["rules"] else None
+        wanted = RULESETS[options["rules"]] if options["rules"] else None
         problem = SeatingProblem(
             players=roster.players,
             games=options["games"],

@@ -1,0 +1,36 @@
+"""The one audit trail: who changed what, when, what it was before and after, and why."""
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class AuditEntry(models.Model):
+    """One change made by an organizer, a referee or an admin user; never edited, never deleted.
+
+    `action` reads "<kind>.<what>" (sheet.signed_off, seating.swapped, entry.checked_in, admin.change…),
+    so the activity log filters by kind. The tournament is empty for changes that belong to no one
+    tournament (a player's record, a championship).
+    """
+
+    tournament = models.ForeignKey("championships.Tournament", models.CASCADE, null=True, blank=True,
+                                   related_name="audit_entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(_("action"), max_length=40)
+    object_type = models.CharField(max_length=40)
+    object_id = models.PositiveBigIntegerField()
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name_plural = _("audit entries")
+        indexes = [models.Index(fields=["object_type", "object_id"], name="audit_object_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.user} {self.action} {self.object_type}#{self.object_id}"
+
+    @property
+    def kind(self) -> str:
+        return self.action.partition(".")[0]

@@ -1,0 +1,1 @@
+"""URL modules by audience: the public, referees, organizers and the JSON API each have their own."""

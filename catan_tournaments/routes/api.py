@@ -1,0 +1,12 @@
+"""The read-only public JSON API (DESIGN.md, HTTP); unknown tournaments and games answer 404 in JSON."""
+from django.urls import path
+
+from championships import api as championships_api
+from ranking import api as ranking_api
+from results import api as results_api
+
+urlpatterns = [
+    path("tournaments/", championships_api.tournament_list, name="api-tournaments"),
+    path("tournaments/<slug:slug>/standings/", ranking_api.standings, name="api-standings"),
+    path("tournaments/<slug:slug>/games/<int:number>/seating/", results_api.seating, name="api-seating"),
+]

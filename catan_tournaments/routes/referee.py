@@ -1,0 +1,18 @@
+"""The referee's tablet (organizers use it too): the desk, record sheets, penalties and draws."""
+from django.urls import path
+
+from ranking.views import draws
+from results.views import desk, penalties, sheets
+
+urlpatterns = [
+    path("", desk.referee_home, name="referee-home"),
+    path("<slug:slug>/", desk.desk, name="referee-desk"),
+    path("<slug:slug>/tables/<int:table_id>/", sheets.sheet_page, name="referee-sheet"),
+    path("<slug:slug>/tables/<int:table_id>/scores/", sheets.save_scores, name="referee-scores"),
+    path("<slug:slug>/tables/<int:table_id>/play-order/", sheets.play_order, name="referee-play-order"),
+    path("<slug:slug>/tables/<int:table_id>/sign/", sheets.add_signature, name="referee-sign"),
+    path("<slug:slug>/tables/<int:table_id>/sign-off/", sheets.sign_off, name="referee-sign-off"),
+    path("<slug:slug>/tables/<int:table_id>/correct/", sheets.correct_sheet, name="referee-correct"),
+    path("<slug:slug>/penalties/", penalties.penalties, name="referee-penalties"),
+    path("<slug:slug>/draws/", draws.draws, name="referee-draws"),
+]

@@ -1,0 +1,1 @@
+"""Small helpers every app may use (they import nothing from the apps)."""

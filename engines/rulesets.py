@@ -1,0 +1,91 @@
+"""The one registry of rulesets: everything that differs between cnc-2022, cwc-2025 and lord-of-catan.
+
+A ruleset names its metric chain (precedence order, labels and units come from `engines.metrics`),
+the VP caps, the table sizes and the seating goals. The model's choices, the `rank` and `seat`
+commands, the standings columns and the seating screens all read it; nothing else compares a
+ruleset's name. Adding a ruleset is one entry in `RULESETS` (or `register_ruleset`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engines.metrics import DRAW, METRICS, WINNER_CAP, gettext_noop
+
+TABLE_SIZES = (3, 4)
+SHOWN_FIRST = ("games", "wins", "total_vp")
+"""Columns every standings table shows before the ruleset's own tiebreakers."""
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """How one tournament ranks and seats."""
+
+    key: str
+    name: str
+    """In English, marked for translation."""
+    metrics: tuple[str, ...]
+    """Metric keys in precedence order; DRAW (a recorded card draw), if present, comes last."""
+    non_winner_cap: int = WINNER_CAP
+    """Counted VP of a player who did not win the table (a winner's count is capped at 10)."""
+    distinct_positions: bool = False
+    """Seating goal: each player plays each play-order position once across the stage's games."""
+    spread_countries: bool = False
+    """Seating goal: no two players of one country at a table."""
+    table_sizes: tuple[int, ...] = TABLE_SIZES
+
+    def __post_init__(self) -> None:
+        unknown = [k for k in self.metrics if k not in METRICS and k != DRAW]
+        if unknown:
+            raise ValueError(f"ruleset {self.key!r}: unknown metric(s) {', '.join(unknown)}")
+        if DRAW in self.metrics[:-1]:
+            raise ValueError(f"ruleset {self.key!r}: {DRAW!r} can only be the last tiebreaker")
+
+    @property
+    def computed(self) -> tuple[str, ...]:
+        """The metric keys compared before any recorded draw."""
+        return tuple(k for k in self.metrics if k != DRAW)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Games, wins and total VP, then the ruleset's own tiebreakers in precedence order."""
+        return (*SHOWN_FIRST, *(k for k in self.computed if k not in SHOWN_FIRST))
+
+    @property
+    def requires_minutes(self) -> bool:
+        return any(METRICS[k].needs_minutes for k in self.computed)
+
+    @property
+    def uses_draws(self) -> bool:
+        return DRAW in self.metrics
+
+
+RULESETS: dict[str, Ruleset] = {}
+
+
+def register_ruleset(ruleset: Ruleset) -> Ruleset:
+    if ruleset.key in RULESETS:
+        raise ValueError(f"ruleset {ruleset.key!r} is already registered")
+    RULESETS[ruleset.key] = ruleset
+    return ruleset
+
+
+for _ruleset in (
+    Ruleset("cnc-2022", gettext_noop("CATAN National Championships 2022"),
+            ("wins", "total_vp", "vp_share", DRAW)),
+    Ruleset("cwc-2025", gettext_noop("CATAN World Championship 2025"),
+            ("wins", "total_vp", "vp_percent_sum", "seconds", "thirds", DRAW),
+            distinct_positions=True, spread_countries=True),
+    Ruleset("lord-of-catan", gettext_noop("Lord of Catan (club)"),
+            ("wins", "seconds", "tempo", DRAW), non_winner_cap=9),
+):
+    register_ruleset(_ruleset)
+
+
+def ruleset_for(ruleset: Ruleset | str) -> Ruleset:
+    """The registered ruleset of that key; an unknown key is an error, never a silent default."""
+    if isinstance(ruleset, Ruleset):
+        return ruleset
+    try:
+        return RULESETS[ruleset]
+    except KeyError:
+        raise ValueError(f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}") from None

@@ -1,0 +1,1 @@
+"""The seating engine: tables and play order for every game of a stage (RULES.md §2)."""

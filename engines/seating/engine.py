@@ -1,0 +1,328 @@
+"""The seating engine: who sits at which table, in which play order, game after game.
+
+`seat` plans the games of a stage (RULES.md §2):
+friends/family apart first, then the fewest repeat pairings, then (world championship rules)
+distinct play-order positions and no compatriots at a table. `reseat` re-plans the games not
+yet played after withdrawals or late arrivals; `seeded_tables` and `final_table` build the
+seeded (non-random) stages.
+
+The result is deterministic for a given seed: the search runs on iteration budgets, and the
+wall-clock cap is only a safety net far above normal running times.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from .positions import colour_positions, shuffle_positions
+from .search import Instance, refine_positions, search_tables
+
+Player = Hashable
+Table = tuple[Player, ...]
+Game = tuple[Table, ...]
+Pair = tuple[Player, Player]
+
+DEFAULT_TIME_LIMIT = 60.0
+
+
+class SeatingError(ValueError):
+    """Input that cannot be seated (too few players, unknown names, ...); the message is plain."""
+
+
+@dataclass(frozen=True)
+class SeatingProblem:
+    """Everything the engine needs to plan `games` more games of one stage.
+
+    `history` holds the games of the stage already played: each a sequence of tables, each
+    table its players in play-order position order (position 1 first). Pairs that met there
+    count as met, positions played there count as played. Players in `history` who are no
+    longer in `players` (withdrawn) are fine. `relations` are declared friends/family pairs.
+    """
+
+    players: tuple[Player, ...]
+    games: int
+    relations: tuple[Pair, ...] = ()
+    countries: Mapping[Player, str] = field(default_factory=dict)
+    history: tuple[Game, ...] = ()
+    distinct_positions: bool = False
+    spread_countries: bool = False
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        players = tuple(self.players)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "relations", tuple((a, b) for a, b in self.relations))
+        object.__setattr__(self, "countries", MappingProxyType(dict(self.countries)))
+        object.__setattr__(
+            self, "history", tuple(tuple(tuple(table) for table in game) for game in self.history)
+        )
+        if len(set(players)) != len(players):
+            duplicates = sorted({str(p) for p in players if players.count(p) > 1})
+            raise SeatingError(f"player listed twice: {', '.join(duplicates)}")
+        if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
+            raise SeatingError(f"the number of games must be at least 1, not {self.games!r}")
+        table_sizes(len(players))
+        known = set(players)
+        for a, b in self.relations:
+            for name in (a, b):
+                if name not in known:
+                    raise SeatingError(f"relation names {name!r}, who is not a player")
+            if a == b:
+                raise SeatingError(f"relation pairs {a!r} with themselves")
+        for number, game in enumerate(self.history, 1):
+            seated = [p for table in game for p in table]
+            if len(set(seated)) != len(seated):
+                raise SeatingError(f"played game {number} seats a player twice")
+
+    @property
+    def first_game(self) -> int:
+        """Stage number of the first planned game (the played games come first)."""
+        return len(self.history) + 1
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Planned games; each game is its tables, each table its players in play order."""
+
+    games: tuple[Game, ...]
+    first_game: int = 1
+
+    def rows(self) -> Iterator[tuple[int, int, int, Player]]:
+        """(game, table, position, player) rows, numbered from 1 as printed sheets are."""
+        for g, game in enumerate(self.games, self.first_game):
+            for t, table in enumerate(game, 1):
+                for position, player in enumerate(table, 1):
+                    yield g, t, position, player
+
+
+@dataclass(frozen=True)
+class QualityReport:
+    """How well a schedule meets the seating priorities.
+
+    Friend conflicts and same-country tablemates count the planned games (played games are
+    past); repeat pairings and position repeats count the whole stage, played games included,
+    because that is what the players experience.
+    """
+
+    friend_conflicts: tuple[tuple[int, Pair], ...]
+    repeat_pairings: int
+    repeated_pairs: tuple[tuple[Pair, int], ...]
+    position_repeats: int
+    same_country_tablemates: int
+    opponents: Mapping[Player, tuple[Player, ...]]
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class SeatingResult:
+    """A schedule with its report, so callers never show one without the other."""
+
+    schedule: Schedule
+    report: QualityReport
+
+
+def table_sizes(count: int) -> tuple[int, ...]:
+    """Table sizes for `count` players: as many 4-player tables as possible, the rest of 3."""
+    if count in (0, 1, 2, 5) or count < 0:
+        raise SeatingError(
+            f"{count} player{'' if count == 1 else 's'} cannot be seated at tables of 3 or 4 "
+            "(a stage needs 3, 4 or at least 6 players)"
+        )
+    threes = (-count) % 4
+    return (4,) * ((count - 3 * threes) // 4) + (3,) * threes
+
+
+def seat(
+    problem: SeatingProblem,
+    *,
+    budget: int | None = None,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    progress: Callable[[float], None] | None = None,
+) -> SeatingResult:
+    """Plan `problem.games` games.
+
+    `budget` caps the candidate swaps the search evaluates (None: about a second or two at
+    most); it, not the clock, decides the result, so a seed always gives the same schedule.
+    `time_limit` (seconds) is only a safety net. `progress` hears the share of the search done.
+    """
+    started = time.perf_counter()
+    instance = _instance(problem)
+    deadline = started + time_limit
+    seated = search_tables(instance, budget=budget, deadline=deadline, progress=progress)
+    rng = random.Random(f"positions:{problem.seed}")
+    if problem.distinct_positions:
+        coloured = colour_positions(instance, seated, rng)
+        seated = refine_positions(instance, seated, coloured, budget=budget, deadline=deadline)
+    else:
+        seated = shuffle_positions(seated, rng)
+    players = problem.players
+    games = tuple(tuple(tuple(players[i] for i in table) for table in game) for game in seated)
+    schedule = Schedule(games=games, first_game=problem.first_game)
+    if progress is not None:
+        progress(1.0)
+    return SeatingResult(schedule, assess(problem, schedule, seconds=time.perf_counter() - started))
+
+
+def reseat(
+    problem: SeatingProblem,
+    *,
+    withdrawn: Iterable[Player] = (),
+    arrived: Iterable[Player] = (),
+    budget: int | None = None,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+) -> SeatingResult:
+    """Re-plan the games not yet played after withdrawals and late arrivals.
+
+    `problem.history` holds the games played and `problem.games` the number still to play;
+    who met whom and who played which position there still count. Relations of withdrawn
+    players are dropped; give arrivals' countries in `problem.countries`.
+    """
+    gone = set(withdrawn)
+    unknown = gone.difference(problem.players)
+    if unknown:
+        raise SeatingError(f"withdrawn player is not playing: {', '.join(sorted(map(str, unknown)))}")
+    new = tuple(arrived)
+    present = set(problem.players).intersection(new)
+    if present:
+        raise SeatingError(f"arriving player is already playing: {', '.join(sorted(map(str, present)))}")
+    players = tuple(p for p in problem.players if p not in gone) + new
+    relations = tuple((a, b) for a, b in problem.relations if a not in gone and b not in gone)
+    updated = SeatingProblem(
+        players=players,
+        games=problem.games,
+        relations=relations,
+        countries=problem.countries,
+        history=problem.history,
+        distinct_positions=problem.distinct_positions,
+        spread_countries=problem.spread_countries,
+        seed=problem.seed,
+    )
+    return seat(updated, budget=budget, time_limit=time_limit)
+
+
+def assess(
+    problem: SeatingProblem, schedule: Schedule | Sequence[Game], seconds: float = 0.0
+) -> QualityReport:
+    """Measure a schedule (ours or anyone's) against the problem's priorities, from scratch."""
+    planned = schedule.games if isinstance(schedule, Schedule) else tuple(schedule)
+    games = (*problem.history, *planned)
+    rank: dict[Player, tuple[int, str]] = {}
+    for p in (*problem.players, *(p for game in games for table in game for p in table)):
+        rank.setdefault(p, (len(rank), str(p)))
+
+    def pair(a: Player, b: Player) -> Pair:
+        return (a, b) if rank[a] <= rank[b] else (b, a)
+
+    friends = {pair(a, b) for a, b in problem.relations}
+    meetings: dict[Pair, int] = {}
+    positions: dict[Player, list[int]] = {}
+    opponents: dict[Player, list[Player]] = {p: [] for p in problem.players}
+    conflicts: list[tuple[int, Pair]] = []
+    compatriots = 0
+    for number, game in enumerate(games, 1):
+        is_planned = number >= problem.first_game
+        for table in game:
+            for position, p in enumerate(table, 1):
+                positions.setdefault(p, []).append(position)
+                opponents.setdefault(p, []).extend(q for q in table if q != p)
+            for i, a in enumerate(table):
+                for b in table[i + 1:]:
+                    key = pair(a, b)
+                    meetings[key] = meetings.get(key, 0) + 1
+                    if not is_planned:
+                        continue
+                    if key in friends:
+                        conflicts.append((number, key))
+                    country = problem.countries.get(a)
+                    if country and country == problem.countries.get(b):
+                        compatriots += 1
+    repeated = tuple(sorted(
+        ((k, m) for k, m in meetings.items() if m > 1), key=lambda km: (rank[km[0][0]], rank[km[0][1]])
+    ))
+    return QualityReport(
+        friend_conflicts=tuple(conflicts),
+        repeat_pairings=sum(m - 1 for _, m in repeated),
+        repeated_pairs=repeated,
+        position_repeats=sum(len(ps) - len(set(ps)) for ps in positions.values()),
+        same_country_tablemates=compatriots,
+        opponents=MappingProxyType({p: tuple(qs) for p, qs in opponents.items()}),
+        seconds=seconds,
+    )
+
+
+def seeded_tables(players_in_rank_order: Sequence[Player]) -> tuple[Table, ...]:
+    """Seeded tables by the snake chart: table i of k gets seeds i, 2k+1-i, 2k+i, 4k+1-i.
+
+    With 16 players: T1 1,8,9,16 · T2 2,7,10,15 · T3 3,6,11,14 · T4 4,5,12,13. Players sit in
+    seed order; they choose the actual play order at the table.
+    """
+    ranked = tuple(players_in_rank_order)
+    count = len(ranked)
+    if count < 4 or count % 4 or len(set(ranked)) != count:
+        raise SeatingError(f"seeded tables need a multiple of 4 distinct players, not {count}")
+    k = count // 4
+    return tuple(
+        tuple(ranked[seed - 1] for seed in (i, 2 * k + 1 - i, 2 * k + i, 4 * k + 1 - i))
+        for i in range(1, k + 1)
+    )
+
+
+def final_table(players: Sequence[Player]) -> Table:
+    """The final table: the first four of a ranking, or the four semifinal winners in seed order."""
+    ranked = tuple(players)
+    if len(ranked) < 4 or len(set(ranked[:4])) != 4:
+        raise SeatingError(f"a final table needs 4 distinct players, not {len(ranked)}")
+    return ranked[:4]
+
+
+def _instance(problem: SeatingProblem) -> Instance:
+    """Translate the problem to integer ids and flat arrays for the search."""
+    players = problem.players
+    index = {p: i for i, p in enumerate(players)}
+    n = len(players)
+    friend = bytearray(n * n)
+    for a, b in problem.relations:
+        i, j = index[a], index[b]
+        friend[i * n + j] = friend[j * n + i] = 1
+    compatriot = bytearray(n * n)
+    if problem.spread_countries:
+        by_country: dict[str, list[int]] = {}
+        for p, i in index.items():
+            country = problem.countries.get(p)
+            if country:
+                by_country.setdefault(country, []).append(i)
+        for members in by_country.values():
+            for i in members:
+                for j in members:
+                    if i != j:
+                        compatriot[i * n + j] = 1
+    met = [0] * (n * n)
+    history_positions: list[list[int]] = [[] for _ in range(n)]
+    history_threes = [0] * n
+    for game in problem.history:
+        for table in game:
+            ids = [index.get(p, -1) for p in table]
+            for position, i in enumerate(ids, 1):
+                if i < 0:
+                    continue
+                history_positions[i].append(position)
+                history_threes[i] += len(table) == 3
+                for j in ids:
+                    if j >= 0 and j != i:
+                        met[i * n + j] += 1
+    return Instance(
+        n=n,
+        games=problem.games,
+        sizes=table_sizes(n),
+        friend=friend,
+        compatriot=compatriot,
+        met=met,
+        history_positions=history_positions,
+        history_threes=history_threes,
+        distinct_positions=problem.distinct_positions,
+        seed=problem.seed,
+    )

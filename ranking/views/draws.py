@@ -1,0 +1,53 @@
+"""Tiebreak draws, recorded from the referee's tablet for the ties the standings still show."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from championships.models import Tournament
+from championships.permissions import is_organizer, require_official
+from results.draws import record_draw
+from results.forms import DrawForm
+
+from ..standings import straddles_cutoff, tied_groups, tournament_standings
+
+
+def _tournament(request, slug: str) -> Tournament:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    require_official(request.user, tournament)
+    return tournament
+
+
+@login_required
+def draws(request, slug: str):
+    """Ties that no computed tiebreaker separates, each with a form to record the draw's order."""
+    tournament = _tournament(request, slug)
+    rows = tournament_standings(tournament)
+    groups = tied_groups(rows)
+    cutoff = tournament.advance_count
+    posted_rank = request.POST.get("rank") if request.method == "POST" else None
+    if posted_rank is not None and not any(str(group[0]["rank"]) == posted_rank for group in groups):
+        messages.warning(request, _("That tie is no longer open (already drawn, or the standings changed); "
+                                    "nothing was recorded."))
+        return redirect("referee-draws", slug=slug)
+    tie_forms = []
+    for group in groups:
+        players = [(row["entry"], row["player"]) for row in group]
+        bound = posted_rank == str(group[0]["rank"])
+        form = DrawForm(request.POST if bound else None, players=players, prefix=f"tie{group[0]['rank']}")
+        if bound and form.is_valid():
+            try:
+                record_draw(tournament, form.cleaned_data["order"], user=request.user,
+                            method=form.cleaned_data["method"], note=form.cleaned_data["note"])
+            except ValidationError as error:
+                form.add_error(None, error.messages)
+            else:
+                messages.success(request, _("Draw recorded; the standings use it now."))
+                return redirect("referee-draws", slug=slug)
+        tie_forms.append((group, form, straddles_cutoff(group, cutoff)))
+    recorded = tournament.tiebreak_draws.prefetch_related("places__entry__player").select_related("recorded_by")
+    return render(request, "ranking/draws.html", {
+        "tournament": tournament, "tie_forms": tie_forms, "draws": recorded, "cutoff": cutoff,
+        "is_organizer": is_organizer(request.user, tournament),
+    }, status=422 if posted_rank and request.method == "POST" else 200)

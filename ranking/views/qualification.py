@@ -1,0 +1,64 @@
+"""Organizer actions that move players on: qualifiers to the finals, replacements, seeded tables."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from championships.models import Stage, Tournament
+from championships.permissions import require_organizer
+
+from .. import selectors
+from ..qualification import advance_qualifiers, replace_finalist, seat_seeded_stage
+
+
+@login_required
+def qualification(request, slug: str):
+    tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
+    require_organizer(request.user, tournament)
+    page = selectors.qualification_page(tournament)
+    return render(request, "ranking/qualification.html", {
+        "tournament": tournament, "rows": page.rows, "blocking": page.blocking, "advanced": page.advanced,
+        "finalists": page.finalists})
+
+
+@login_required
+@require_POST
+def advance(request, slug: str):
+    tournament = get_object_or_404(Tournament, slug=slug)
+    try:
+        qualified = advance_qualifiers(tournament.pk, user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("%(n)d players entered in the finals.") % {"n": len(qualified)})
+    return redirect("qualification", slug=slug)
+
+
+@login_required
+@require_POST
+def replace(request, slug: str, entry_id: int):
+    tournament = get_object_or_404(Tournament, slug=slug)
+    entry = get_object_or_404(tournament.entries, pk=entry_id)
+    try:
+        substitute = replace_finalist(entry.pk, user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("%(p)s takes the place.") % {"p": substitute.player.name} if substitute
+                         else _("Nobody is left in that qualifier to take the place."))
+    return redirect("qualification", slug=slug)
+
+
+@login_required
+@require_POST
+def seed_stage(request, slug: str, stage_id: int):
+    stage = get_object_or_404(Stage, pk=stage_id, tournament__slug=slug)
+    try:
+        seat_seeded_stage(stage.pk, user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("%(s)s seated by rank.") % {"s": stage.name})
+    return redirect("stage-seating", slug=slug, stage_id=stage.pk)

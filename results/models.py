@@ -1,0 +1,193 @@
+"""What happened at the tables: record sheets with their scores, signatures and history; penalties; draws."""
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from championships.models import Entry, Stage, Tournament
+from scheduling.models import Game, Seat, Table
+
+
+class RecordSheet(models.Model):
+    """One sheet per table and game; locked once the referee signs it off."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("not started")
+        SIGNING = "signing", _("awaiting signatures")
+        SIGNED = "signed", _("signed by all players")
+        SIGNED_OFF = "signed_off", _("signed off")
+
+    table = models.OneToOneField(Table, models.CASCADE, related_name="sheet")
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.DRAFT)
+    start_time = models.TimeField(_("start time"), null=True, blank=True)
+    end_time = models.TimeField(_("end time"), null=True, blank=True)
+    version = models.PositiveIntegerField(_("version"), default=0, help_text=_("The current revision number."))
+    signed_off_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.PROTECT, null=True, blank=True, related_name="+",
+    )
+    signed_off_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(status="signed_off") | Q(signed_off_by__isnull=False, signed_off_at__isnull=False),
+                name="sheet_sign_off_recorded",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('record sheet')} · {self.table}"
+
+    @property
+    def is_locked(self) -> bool:
+        return self.status == self.Status.SIGNED_OFF
+
+
+class Score(models.Model):
+    """The VP one seated player scored, as written on the sheet (penalties never change it)."""
+
+    sheet = models.ForeignKey(RecordSheet, models.CASCADE, related_name="scores")
+    seat = models.OneToOneField(Seat, models.CASCADE, related_name="score")
+    vp = models.PositiveSmallIntegerField(_("victory points"), null=True, blank=True)
+    winner = models.BooleanField(_("winner"), default=False)
+
+    class Meta:
+        ordering = ["seat__position"]
+        constraints = [
+            models.CheckConstraint(condition=Q(vp__isnull=True) | Q(vp__lte=12), name="score_vp_range"),
+            models.CheckConstraint(condition=~Q(winner=True) | Q(vp__gte=10), name="score_winner_has_ten"),
+            models.UniqueConstraint(fields=["sheet"], condition=Q(winner=True), name="score_one_winner_per_sheet"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat.entry.player}: {self.vp}"
+
+
+class Signature(models.Model):
+    """A player's confirmation of the sheet, or the referee's recorded decision overruling a refusal."""
+
+    class Method(models.TextChoices):
+        DRAWN = "drawn", _("drawn signature")
+        TAP = "tap", _("confirmed by tap")
+        OVERRULED = "overruled", _("refused; overruled by the referee")
+
+    sheet = models.ForeignKey(RecordSheet, models.CASCADE, related_name="signatures")
+    entry = models.ForeignKey(Entry, models.PROTECT, related_name="signatures")
+    method = models.CharField(_("method"), max_length=10, choices=Method.choices)
+    image = models.TextField(_("drawn signature (SVG path)"), blank=True)
+    decision = models.TextField(_("referee's decision"), blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    signed_at = models.DateTimeField(_("signed at"))
+    sheet_version = models.PositiveIntegerField(_("sheet version signed"))
+
+    class Meta:
+        ordering = ["signed_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "entry"], name="signature_once_per_player"),
+            models.CheckConstraint(
+                condition=~Q(method="overruled") | ~Q(decision=""), name="signature_overrule_has_decision",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry.player} · {self.get_method_display()}"
+
+
+class SheetRevision(models.Model):
+    """An immutable snapshot of a sheet after each change; corrections keep the old ones visible."""
+
+    class Kind(models.TextChoices):
+        ENTERED = "entered", _("entered")
+        CORRECTED = "corrected", _("corrected after sign-off")
+        SIGNED_OFF = "signed_off", _("signed off")
+
+    sheet = models.ForeignKey(RecordSheet, models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField(_("version"))
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    data = models.JSONField(_("scores, winner and times"))
+    reason = models.TextField(_("reason"), blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["sheet", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "number"], name="revision_number_unique"),
+            models.CheckConstraint(
+                condition=~Q(kind="corrected") | ~Q(reason=""), name="revision_correction_has_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sheet} · v{self.number}"
+
+
+class Penalty(models.Model):
+    class Kind(models.TextChoices):
+        LATENESS = "lateness", _("late arrival")
+        WARNING = "warning", _("warning")
+        VP_DEDUCTION = "vp_deduction", _("VP deduction")
+        DISQUALIFICATION = "disqualification", _("disqualification")
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="penalties")
+    entry = models.ForeignKey(Entry, models.PROTECT, related_name="penalties")
+    game = models.ForeignKey(Game, models.SET_NULL, null=True, blank=True, related_name="penalties")
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
+    vp = models.PositiveSmallIntegerField(_("VP deducted"), default=0)
+    reason = models.TextField(_("reason"))
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    request_key = models.UUIDField(
+        null=True, blank=True, unique=True, editable=False,
+        help_text=_("Identifies the form submission, so a resubmitted form records the penalty once."),
+    )
+
+    class Meta:
+        ordering = ["recorded_at"]
+        verbose_name_plural = _("penalties")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=["lateness", "vp_deduction"]) | Q(vp=0), name="penalty_vp_only_for_deductions",
+            ),
+            models.CheckConstraint(condition=~Q(kind="vp_deduction") | Q(vp__gte=1), name="penalty_deduction_positive"),
+            models.CheckConstraint(condition=~Q(reason=""), name="penalty_has_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry.player}: {self.get_kind_display()}"
+
+
+class TiebreakDraw(models.Model):
+    """The order a card draw or drawing of lots gave among tied players."""
+
+    class Method(models.TextChoices):
+        CARDS = "cards", _("development card draw")
+        LOTS = "lots", _("drawing of lots")
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="tiebreak_draws")
+    stage = models.ForeignKey(Stage, models.CASCADE, null=True, blank=True, related_name="tiebreak_draws")
+    method = models.CharField(_("method"), max_length=5, choices=Method.choices)
+    note = models.TextField(_("note"), blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["recorded_at"]
+
+    def __str__(self) -> str:
+        return f"{self.get_method_display()} · {self.tournament}"
+
+
+class TiebreakDrawPlace(models.Model):
+    draw = models.ForeignKey(TiebreakDraw, models.CASCADE, related_name="places")
+    entry = models.ForeignKey(Entry, models.PROTECT, related_name="+")
+    place = models.PositiveSmallIntegerField(_("place in the draw"))
+
+    class Meta:
+        ordering = ["draw", "place"]
+        constraints = [
+            models.UniqueConstraint(fields=["draw", "place"], name="draw_place_unique"),
+            models.UniqueConstraint(fields=["draw", "entry"], name="draw_entry_unique"),
+            models.CheckConstraint(condition=Q(place__gte=1), name="draw_place_positive"),
+        ]

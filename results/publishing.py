@@ -1,0 +1,82 @@
+"""Publishing a game opens its record sheets; taking it back closes them; seeded tables record their play order.
+
+Games, tables and seats are written by `scheduling.services`; this module adds what results need
+(a sheet with one score row per seat) and checks that no result is lost on the way.
+"""
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from audit.services import record_change
+from championships.models import Stage
+from championships.permissions import require_official, require_organizer
+from scheduling import services as scheduling
+from scheduling.models import Game, Table
+
+from .models import RecordSheet, Score
+
+
+def open_sheet(table: Table) -> RecordSheet:
+    """The table's sheet with one score row per seat (rows already there are kept)."""
+    sheet, _created = RecordSheet.objects.get_or_create(table=table)
+    scored = set(sheet.scores.values_list("seat_id", flat=True))
+    Score.objects.bulk_create([Score(sheet=sheet, seat=seat) for seat in table.seats.all() if seat.pk not in scored])
+    return sheet
+
+
+def publish_game(game_id: int, *, user) -> Game:
+    """Make a planned game's seating public and open a record sheet at each of its tables."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=game_id)
+        require_organizer(user, game.tournament)
+        if game.status != Game.Status.PLANNED:
+            return game
+        scheduling.mark_published(game)
+        for table in game.tables.all():
+            open_sheet(table)
+        record_change(user, game.tournament_id, "seating.published", game,
+                      before={"status": Game.Status.PLANNED}, after={"status": game.status})
+    return game
+
+
+def unpublish_game(game_id: int, *, user) -> Game:
+    """Back to planned (a late withdrawal), as long as no result has been entered at any of its tables."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=game_id)
+        require_organizer(user, game.tournament)
+        if game.status != Game.Status.PUBLISHED:
+            raise ValidationError(_("Only a published game that has not started can be taken back."))
+        sheets = RecordSheet.objects.filter(table__game=game)
+        if sheets.filter(version__gt=0).exists():
+            raise ValidationError(_("Results are entered for game %(n)d: it has started, its seating stays.")
+                                  % {"n": game.number})
+        sheets.delete()
+        scheduling.mark_planned(game)
+        record_change(user, game.tournament_id, "seating.unpublished", game,
+                      before={"status": Game.Status.PUBLISHED}, after={"status": game.status})
+    return game
+
+
+def record_play_order(table_id: int, entry_ids: list[int], *, user) -> None:
+    """Seeded tables: the players choose their play order; record it before the scores are entered."""
+    with transaction.atomic():
+        table = Table.objects.select_related("game__stage", "game__tournament").get(pk=table_id)
+        require_official(user, table.game.tournament)
+        sheet = RecordSheet.objects.select_for_update(of=("self",)).filter(table=table).first()
+        if sheet is None:
+            raise ValidationError(_("Game %(n)d is not published yet: its tables have no record sheets.")
+                                  % {"n": table.game.number})
+        if table.game.stage.seating != Stage.Seating.SEEDED:
+            raise ValidationError(_("The play order of a scheduled game comes from the seating."))
+        if sheet.version:
+            raise ValidationError(_("The play order is fixed once scores are entered."))
+        before = list(table.seats.order_by("position").values_list("entry_id", flat=True))
+        if sorted(entry_ids) != sorted(before):
+            raise ValidationError({"order": _("Give every player of this table exactly one position.")})
+        if before == list(entry_ids):
+            return
+        sheet.scores.all().delete()
+        scheduling.reorder_table(table, entry_ids)
+        open_sheet(table)
+        record_change(user, table.game.tournament_id, "seating.play_order", table, before={"order": before},
+                      after={"order": list(entry_ids)})

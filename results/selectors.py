@@ -1,0 +1,89 @@
+"""Reads for the referee's screens and the seating API: plain view data, loaded in a fixed number of queries."""
+from dataclasses import dataclass
+
+from django.db.models import Count, Prefetch
+
+from championships.models import Tournament
+from scheduling.models import Game, Seat, Table
+
+from .models import RecordSheet, Score, SheetRevision, Signature
+
+
+def current_game(games: list[Game]) -> Game | None:
+    """The first published game with a table not yet signed off, else the last one."""
+    return next((g for g in games if g.status == Game.Status.PUBLISHED), games[-1] if games else None)
+
+
+@dataclass(frozen=True)
+class DeskPage:
+    games: list[Game]
+    game: Game | None
+    tables: list[Table]
+    """With `sheet`, `seats` (players in play order) and `signature_count` loaded."""
+    counts: list[tuple[str, int, str]]
+    """(label, number of tables, status) for each sheet status."""
+
+
+def desk(tournament: Tournament, requested: str | None) -> DeskPage:
+    """Every table of the requested game (else the current one) with its sheet's state."""
+    games = list(tournament.games.exclude(status=Game.Status.PLANNED).select_related("stage").order_by("number"))
+    game = next((g for g in games if str(g.number) == requested), None) or current_game(games)
+    tables = []
+    if game is not None:
+        tables = list(
+            Table.objects.filter(game=game).order_by("number")
+            .prefetch_related(Prefetch("seats", Seat.objects.select_related("entry__player").order_by("position")))
+            .select_related("sheet").annotate(signature_count=Count("sheet__signatures"))
+        )
+    counts = {status: 0 for status in RecordSheet.Status.values}
+    for table in tables:
+        counts[getattr(getattr(table, "sheet", None), "status", RecordSheet.Status.DRAFT)] += 1
+    return DeskPage(games, game, tables,
+                    [(RecordSheet.Status(status).label, n, status) for status, n in counts.items()])
+
+
+@dataclass(frozen=True)
+class SheetPage:
+    sheet: RecordSheet
+    scores: list[Score]
+    """In play order, with seat, entry, player and country loaded."""
+    rows: list[tuple[Score, Signature | None]]
+    revisions: list[SheetRevision]
+
+    @property
+    def all_signed(self) -> bool:
+        return self.sheet.status == RecordSheet.Status.SIGNED
+
+
+def sheet_page(table: Table) -> SheetPage:
+    """The table's record sheet (opened when its game was published) with scores, signatures and history."""
+    sheet = (RecordSheet.objects.select_related("signed_off_by").prefetch_related(
+        Prefetch("signatures", Signature.objects.select_related("recorded_by")))
+        .get(table=table))
+    scores = list(sheet.scores.select_related("seat__entry__player__country").order_by("seat__position"))
+    signatures = {s.entry_id: s for s in sheet.signatures.all()}
+    return SheetPage(sheet, scores, [(score, signatures.get(score.seat.entry_id)) for score in scores],
+                     list(sheet.revisions.select_related("created_by")))
+
+
+def game_seating(game: Game) -> dict:
+    """The seating API's object: tables in number order; a signed-off table also shows VP and the winner."""
+    tables = (
+        Table.objects.filter(game=game).order_by("number").select_related("sheet")
+        .prefetch_related(Prefetch("seats", Seat.objects.select_related("entry__player", "score")
+                                   .order_by("position")))
+    )
+    result = []
+    for table in tables:
+        sheet: RecordSheet | None = getattr(table, "sheet", None)
+        final = sheet is not None and sheet.is_locked
+        seats = []
+        for seat in table.seats.all():
+            row = {"position": seat.position, "player": seat.entry.player.name, "entry": seat.entry_id}
+            if final:
+                score: Score = seat.score
+                row.update(vp=score.vp, winner=score.winner)
+            seats.append(row)
+        result.append({"number": table.number, "status": sheet.status if sheet else RecordSheet.Status.DRAFT,
+                       "seats": seats})
+    return {"game": game.number, "stage": game.stage.kind, "status": game.status, "tables": result}

@@ -1,0 +1,300 @@
+"""The record-sheet flow of RULES.md §3: enter, sign, sign off (lock), correct with a reason.
+
+Every write locks the sheet row (`select_for_update`) inside one transaction, checks the
+caller's role, and refuses stale or locked writes, so two referees or a double tap never give
+two results or a lost update. Repeating a write that already happened returns the sheet as it
+is (saving is idempotent). Each change leaves a revision and an audit entry.
+"""
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import time
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from audit.services import record_change
+from championships.models import Entry, Stage
+from championships.permissions import require_official, require_organizer
+from engines.ranking.timing import game_minutes
+from engines.ranking.validation import WINNING_VP, check_table, check_vp, winner_flags
+from engines.rulesets import ruleset_for
+from scheduling import services as scheduling
+from scheduling.models import Game
+
+from .models import RecordSheet, Score, SheetRevision, Signature
+from .signals import announce_after_commit
+
+
+@dataclass(frozen=True)
+class SheetInput:
+    """What the referee typed: VP by entry id (None when left empty), the winner's entry id, times.
+
+    Keyed by entry, not seat, so a form stays valid when a seeded table's play order is recorded.
+    """
+
+    vps: Mapping[int, int | None]
+    winner: int | None = None
+    start_time: time | None = None
+    end_time: time | None = None
+
+
+class SheetLocked(Exception):
+    """The sheet is signed off; only an organizer's correction can change it."""
+
+
+class StaleSheet(Exception):
+    """Someone changed the sheet after the caller loaded it; the caller must look again."""
+
+    def __init__(self, sheet: RecordSheet):
+        self.sheet = sheet
+        super().__init__(_("This sheet was changed meanwhile (now version %(v)d).") % {"v": sheet.version})
+
+
+MAX_GAME_MINUTES = 6 * 60
+
+
+def _locked_sheet(sheet_id: int) -> RecordSheet:
+    """The sheet, locked for this transaction; only sheets of published games can be written."""
+    sheet = (RecordSheet.objects.select_for_update(of=("self",)).select_related("table__game__tournament")
+             .get(pk=sheet_id))
+    if sheet.table.game.status == Game.Status.PLANNED:
+        raise ValidationError(_("Game %(n)d is not published yet: its tables have no record sheets.")
+                              % {"n": sheet.table.game.number})
+    return sheet
+
+
+def _scores(sheet: RecordSheet) -> list[Score]:
+    return list(sheet.scores.select_related("seat__entry__player").order_by("seat__position"))
+
+
+def snapshot(sheet: RecordSheet, scores: list[Score] | None = None) -> dict:
+    """The sheet's content as plain JSON, for revisions and audit entries."""
+    return {
+        "scores": [
+            {"seat": s.seat_id, "position": s.seat.position, "entry": s.seat.entry_id,
+             "player": s.seat.entry.player.name, "vp": s.vp, "winner": s.winner}
+            for s in (scores if scores is not None else _scores(sheet))
+        ],
+        "start_time": sheet.start_time.strftime("%H:%M") if sheet.start_time else None,
+        "end_time": sheet.end_time.strftime("%H:%M") if sheet.end_time else None,
+    }
+
+
+def _validated(sheet: RecordSheet, scores: list[Score], data: SheetInput) -> int | None:
+    """Check the input as the `rank` command would; return the winner's seat id or raise per field."""
+    keys = [s.seat.entry_id for s in scores]
+    errors: dict[str, list[str]] = {}
+    if data.winner is not None and data.winner not in keys:
+        errors["winner"] = [_("The winner must be one of the players at this table.")]
+    high = [s.seat.entry.player.name for s in scores
+            if check_vp(vp := data.vps.get(s.seat.entry_id)) is None and vp >= WINNING_VP]
+    if data.winner is None and len(high) > 1:
+        errors["winner"] = [_("%(names)s each have 10 or more VP: choose the winner.")
+                            % {"names": " & ".join(high)}]
+        raise ValidationError(errors)
+    seats = [
+        (s.seat.entry.player.name, data.vps.get(s.seat.entry_id),
+         None if data.winner is None else s.seat.entry_id == data.winner)
+        for s in scores
+    ]
+    ruleset = ruleset_for(sheet.table.game.tournament.ruleset)
+    minutes = game_minutes(data.start_time, data.end_time)
+    for problem in check_table(seats, minutes=minutes, ruleset=ruleset):
+        vp = data.vps.get(keys[problem.seat]) if problem.seat is not None else None
+        key = (f"vp_{keys[problem.seat]}" if problem.field == "vp" and problem.seat is not None
+               else {"winner": "winner", "minutes": "end_time"}.get(problem.field, "__all__"))
+        errors.setdefault(key, []).append(_sheet_message(problem, vp, minutes, ruleset.key))
+    if data.start_time is not None and data.start_time == data.end_time:
+        errors.setdefault("end_time", []).append(_("The end time is the same as the start time."))
+    elif minutes is not None and minutes > MAX_GAME_MINUTES:
+        errors.setdefault("end_time", []).append(
+            _("From %(start)s to %(end)s is a game of more than 6 hours: check the start and end times.")
+            % {"start": data.start_time.strftime("%H:%M"), "end": data.end_time.strftime("%H:%M")})
+    if errors:
+        raise ValidationError(errors)
+    return _winner_seat(scores, data)
+
+
+def _sheet_message(problem, vp, minutes: int | None, ruleset: str) -> str:
+    """The engine's check in the words of the sheet form, translated (the engine speaks to the CLI)."""
+    if problem.field == "vp":
+        if vp is None:
+            return _("Enter %(player)s's VP.") % {"player": problem.player}
+        if check_vp(vp) is not None:
+            return _("VP must be a whole number from 0 to 12.")
+        return _("%(player)s won with %(vp)d VP: a winner has at least 10.") % {"player": problem.player, "vp": vp}
+    if problem.field == "winner":
+        return _("No winner: choose the winner (a winner has 10 or more VP).")
+    if problem.field == "minutes":
+        if minutes is None:
+            return _("Enter the start and end time: %(ruleset)s ranks by game duration.") % {"ruleset": ruleset}
+        return _("The game duration must be a positive number of minutes.")
+    return problem.message
+
+
+def _winner_seat(scores: list[Score], data: SheetInput) -> int | None:
+    """The seat marked as winner or, with none marked, the single one with 10 or more VP."""
+    if data.winner is not None:
+        return data.winner
+    try:
+        flags = winner_flags([(s.seat.entry_id, data.vps.get(s.seat.entry_id), None) for s in scores])
+    except ValueError:
+        return None
+    return next((s.seat.entry_id for s, won in zip(scores, flags) if won), None)
+
+
+def _write_scores(sheet: RecordSheet, scores: list[Score], data: SheetInput, winner: int) -> None:
+    Score.objects.filter(sheet=sheet, winner=True).exclude(seat__entry_id=winner).update(winner=False)
+    for score in scores:
+        score.vp, score.winner = data.vps[score.seat.entry_id], score.seat.entry_id == winner
+    Score.objects.bulk_update(scores, ["vp", "winner"])
+    sheet.start_time, sheet.end_time = data.start_time, data.end_time
+
+
+def _same_content(sheet: RecordSheet, scores: list[Score], data: SheetInput, winner: int | None) -> bool:
+    return (all(s.vp == data.vps.get(s.seat.entry_id) and s.winner == (s.seat.entry_id == winner) for s in scores)
+            and sheet.start_time == data.start_time and sheet.end_time == data.end_time)
+
+
+def _new_revision(sheet: RecordSheet, kind: str, user, data: dict, reason: str = "") -> None:
+    sheet.version += 1
+    SheetRevision.objects.create(sheet=sheet, number=sheet.version, kind=kind, data=data, reason=reason,
+                                 created_by=user)
+
+
+def save_entry(sheet_id: int, data: SheetInput, *, user, base_version: int) -> RecordSheet:
+    """Enter (or re-enter, before sign-off) the scores; players then sign this version."""
+    with transaction.atomic():
+        sheet = _locked_sheet(sheet_id)
+        tournament = sheet.table.game.tournament
+        require_official(user, tournament)
+        if sheet.is_locked:
+            raise SheetLocked(_("This sheet is signed off and locked."))
+        scores = _scores(sheet)
+        if sheet.version and _same_content(sheet, scores, data, _winner_seat(scores, data)):
+            return sheet
+        if sheet.version != base_version:
+            raise StaleSheet(sheet)
+        if sheet.status == RecordSheet.Status.SIGNED:
+            raise SheetLocked(_("Every player has signed: the result can no longer be changed (RULES §3)."))
+        winner = _validated(sheet, scores, data)
+        before = snapshot(sheet, scores) if sheet.version else None
+        signatures = list(sheet.signatures.values_list("entry__player__name", flat=True))
+        _write_scores(sheet, scores, data, winner)
+        after = snapshot(sheet, scores)
+        sheet.signatures.all().delete()
+        _new_revision(sheet, SheetRevision.Kind.ENTERED, user, after)
+        sheet.status = RecordSheet.Status.SIGNING
+        sheet.save()
+        record_change(user, tournament.pk, "sheet.entered", sheet, before=before,
+              after={**after, "signatures_cleared": signatures})
+    return sheet
+
+
+def sign(sheet_id: int, entry_id: int, *, user, method: str, version: int, image: str = "",
+         decision: str = "") -> RecordSheet:
+    """A player's signature (drawn or tapped) on the version they saw, or the referee overruling a refusal."""
+    with transaction.atomic():
+        sheet = _locked_sheet(sheet_id)
+        tournament = sheet.table.game.tournament
+        require_official(user, tournament)
+        if sheet.signatures.filter(entry_id=entry_id, sheet_version=version).exists():
+            return sheet
+        if sheet.is_locked:
+            raise SheetLocked(_("This sheet is signed off and locked."))
+        if sheet.status not in (RecordSheet.Status.SIGNING, RecordSheet.Status.SIGNED):
+            raise ValidationError(_("Enter the scores before collecting signatures."))
+        if sheet.version != version:
+            raise StaleSheet(sheet)
+        seated = set(sheet.table.seats.values_list("entry_id", flat=True))
+        if entry_id not in seated:
+            raise ValidationError(_("Only players seated at this table sign its sheet."))
+        if method == Signature.Method.OVERRULED and not decision.strip():
+            raise ValidationError({"decision": _("Write down the decision that overrules the refusal.")})
+        if method == Signature.Method.DRAWN and not image.strip():
+            raise ValidationError({"image": _("Draw the signature, or confirm by tapping.")})
+        signature = Signature.objects.create(
+            sheet=sheet, entry_id=entry_id, method=method, image=image, decision=decision.strip(),
+            recorded_by=user, signed_at=timezone.now(), sheet_version=version,
+        )
+        if seated <= set(sheet.signatures.values_list("entry_id", flat=True)):
+            sheet.status = RecordSheet.Status.SIGNED
+            sheet.save(update_fields=["status", "updated_at"])
+        record_change(user, tournament.pk, f"sheet.signature.{method}", sheet,
+              after={"entry": entry_id, "player": Entry.objects.get(pk=entry_id).player.name,
+                     "version": version, "decision": signature.decision})
+    return sheet
+
+
+def sign_off(sheet_id: int, *, user, version: int) -> RecordSheet:
+    """The referee's sign-off: the result is locked and counts in the standings from now on."""
+    with transaction.atomic():
+        sheet = _locked_sheet(sheet_id)
+        tournament = sheet.table.game.tournament
+        require_official(user, tournament)
+        if sheet.is_locked:
+            return sheet
+        if sheet.version != version:
+            raise StaleSheet(sheet)
+        if sheet.status != RecordSheet.Status.SIGNED:
+            raise ValidationError(_("Every player must sign (or a refusal be overruled) before sign-off."))
+        scores = _scores(sheet)
+        _validated(sheet, scores, SheetInput({s.seat.entry_id: s.vp for s in scores},
+                                             next((s.seat.entry_id for s in scores if s.winner), None),
+                                             sheet.start_time, sheet.end_time))
+        sheet.status = RecordSheet.Status.SIGNED_OFF
+        sheet.signed_off_by, sheet.signed_off_at = user, timezone.now()
+        data = snapshot(sheet)
+        _new_revision(sheet, SheetRevision.Kind.SIGNED_OFF, user, data)
+        sheet.save()
+        record_change(user, tournament.pk, "sheet.signed_off", sheet, after=data)
+        game = sheet.table.game
+        if not RecordSheet.objects.filter(table__game=game).exclude(status=RecordSheet.Status.SIGNED_OFF).exists() \
+                and game.tables.count() == RecordSheet.objects.filter(table__game=game).count():
+            scheduling.mark_finished(game)
+        announce_after_commit(tournament.pk)
+    return sheet
+
+
+def correct(sheet_id: int, data: SheetInput, *, user, reason: str, base_version: int) -> RecordSheet:
+    """An organizer's transcription correction of a locked sheet: a new version, the old one kept."""
+    with transaction.atomic():
+        sheet = _locked_sheet(sheet_id)
+        tournament = sheet.table.game.tournament
+        require_organizer(user, tournament)
+        if not sheet.is_locked:
+            raise ValidationError(_("Only a signed-off sheet is corrected; edit this one directly."))
+        scores = _scores(sheet)
+        if _same_content(sheet, scores, data, _winner_seat(scores, data)):
+            if sheet.version != base_version:
+                return sheet
+            raise ValidationError(_("Nothing was changed: the correction is the same as the sheet."))
+        if sheet.version != base_version:
+            raise StaleSheet(sheet)
+        if not reason.strip():
+            raise ValidationError({"reason": _("Give the reason for the correction.")})
+        winner = _validated(sheet, scores, data)
+        _refuse_winner_change_after_seeding(sheet, scores, winner)
+        before = snapshot(sheet, scores)
+        _write_scores(sheet, scores, data, winner)
+        after = snapshot(sheet, scores)
+        _new_revision(sheet, SheetRevision.Kind.CORRECTED, user, after, reason.strip())
+        sheet.save()
+        record_change(user, tournament.pk, "sheet.corrected", sheet, before=before, after=after, reason=reason.strip())
+        announce_after_commit(tournament.pk)
+    return sheet
+
+
+def _refuse_winner_change_after_seeding(sheet: RecordSheet, scores: list[Score], winner: int) -> None:
+    """A semifinal winner already seated at the final cannot be un-made by a correction."""
+    game = sheet.table.game
+    if next(s.seat.entry_id for s in scores if s.winner) == winner:
+        return
+    later = Game.objects.filter(tournament_id=game.tournament_id, stage__order__gt=game.stage.order,
+                                stage__seating=Stage.Seating.SEEDED)
+    if later.exists():
+        raise ValidationError({"winner": _(
+            "This table's winner is already seated in a later stage; the winner cannot be corrected now. "
+            "Correct the VP only, or clear the later stage's seating first.")})

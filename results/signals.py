@@ -1,0 +1,13 @@
+"""`results_changed` fires after a transaction that changed what counts in a tournament's standings.
+
+Results cannot import the ranking app (ranking depends on results), so ranking listens instead.
+"""
+from django.db import transaction
+from django.dispatch import Signal
+
+results_changed = Signal()
+"""Sent with `tournament_id` after commit: a sheet signed off or corrected, a penalty, a draw."""
+
+
+def announce_after_commit(tournament_id: int) -> None:
+    transaction.on_commit(lambda: results_changed.send(sender=None, tournament_id=tournament_id))

@@ -1,0 +1,26 @@
+"""The referee's desk: their tournaments, and every table of a game with its sheet's state."""
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, render
+
+from championships.models import StaffRole, Tournament
+from championships.permissions import is_organizer, officiated_tournaments, require_official
+
+from .. import selectors
+
+
+@login_required
+def referee_home(request):
+    tournaments = officiated_tournaments(request.user).select_related("championship").order_by("-date", "name")
+    organized = set(officiated_tournaments(request.user, StaffRole.Role.ORGANIZER).values_list("pk", flat=True))
+    return render(request, "results/referee_home.html", {"tournaments": tournaments, "organized": organized})
+
+
+@login_required
+def desk(request, slug: str):
+    tournament = get_object_or_404(Tournament, slug=slug)
+    require_official(request.user, tournament)
+    page = selectors.desk(tournament, request.GET.get("game"))
+    context = {"tournament": tournament, "games": page.games, "game": page.game, "tables": page.tables,
+               "counts": page.counts, "is_organizer": is_organizer(request.user, tournament)}
+    template = "results/desk_tables.html" if request.htmx else "results/desk.html"
+    return render(request, template, context)

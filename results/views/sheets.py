@@ -1,0 +1,188 @@
+"""The referee's record-sheet screen: enter scores, collect signatures, sign off; organizers correct."""
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from championships.models import Stage
+from championships.permissions import is_organizer, require_official
+from scheduling.models import Game, Table
+
+from .. import publishing, selectors, sheets
+from ..forms import CorrectionForm, PlayOrderForm, SheetForm, SignatureForm, SignOffForm
+from ..models import RecordSheet, Signature
+
+
+def _table(request, slug: str, table_id: int) -> Table:
+    """A table of a published game (it has its record sheet), for a referee or organizer of its tournament."""
+    table = get_object_or_404(Table.objects.select_related("game__tournament", "game__stage", "sheet")
+                              .exclude(game__status=Game.Status.PLANNED), pk=table_id, game__tournament__slug=slug)
+    require_official(request.user, table.game.tournament)
+    return table
+
+
+def _sheet_and_scores(table: Table) -> tuple[RecordSheet, list]:
+    page = selectors.sheet_page(table)
+    return page.sheet, page.scores
+
+
+def sheet_action(view):
+    """Actions are POSTs; reloading or bookmarking their address shows the sheet, not an error."""
+    @wraps(view)
+    def wrapper(request, slug: str, table_id: int):
+        if request.method != "POST":
+            return redirect("referee-sheet", slug=slug, table_id=table_id)
+        return view(request, slug, table_id)
+    return wrapper
+
+
+def _initial(sheet: RecordSheet, scores) -> dict:
+    initial = {f"vp_{s.seat.entry_id}": s.vp for s in scores}
+    winner = next((s.seat.entry_id for s in scores if s.winner), None)
+    return {**initial, "winner": winner, "start_time": sheet.start_time, "end_time": sheet.end_time,
+            "base_version": sheet.version}
+
+
+def _page(request, table: Table, *, form=None, correction_form=None, signature_error=None, signer=None,
+          order_form=None, status=200):
+    """The sheet; a form that failed comes back with what was typed and the saved values beside it."""
+    page = selectors.sheet_page(table)
+    sheet, scores = page.sheet, page.scores
+    tournament = table.game.tournament
+    organizer = is_organizer(request.user, tournament)
+    context = {
+        "tournament": tournament, "game": table.game, "table": table, "sheet": sheet, "rows": page.rows,
+        "form": form or SheetForm(initial=_initial(sheet, scores), scores=scores),
+        "correction_form": correction_form or (
+            CorrectionForm(initial=_initial(sheet, scores), scores=scores) if organizer and sheet.is_locked else None),
+        "signature_error": signature_error, "signer": signer,
+        "unsaved": bool(form and form.is_bound),
+        "order_form": order_form or (
+            PlayOrderForm(seats=[s.seat for s in scores])
+            if table.game.stage.seating == Stage.Seating.SEEDED and not sheet.version else None),
+        "all_signed": page.all_signed,
+        "revisions": page.revisions,
+        "methods": Signature.Method,
+        "is_organizer": organizer,
+    }
+    response = render(request, "results/sheet.html", context, status=status)
+    if request.htmx:
+        response["HX-Replace-Url"] = reverse("referee-sheet", args=[tournament.slug, table.pk])
+    return response
+
+
+@login_required
+def sheet_page(request, slug: str, table_id: int):
+    return _page(request, _table(request, slug, table_id))
+
+
+def _stale(request, form, error: sheets.StaleSheet) -> None:
+    """Keep what was typed, now based on the current version, and say why it was not saved."""
+    messages.warning(request, _("Someone else changed this sheet meanwhile. Your values are kept below: "
+                                "check the sheet's current state and save again."))
+    form.data = form.data.copy()
+    form.data["base_version"] = error.sheet.version
+
+
+@login_required
+@sheet_action
+def save_scores(request, slug: str, table_id: int):
+    table = _table(request, slug, table_id)
+    sheet, scores = _sheet_and_scores(table)
+    form = SheetForm(request.POST, scores=scores)
+    if form.is_valid():
+        try:
+            saved = sheets.save_entry(sheet.pk, form.sheet_input(), user=request.user,
+                                      base_version=form.cleaned_data["base_version"])
+        except ValidationError as error:
+            form.add_service_errors(error)
+        except sheets.SheetLocked as error:
+            messages.error(request, str(error))
+            return redirect("referee-sheet", slug=slug, table_id=table.pk)
+        except sheets.StaleSheet as error:
+            _stale(request, form, error)
+        else:
+            if saved.version == form.cleaned_data["base_version"]:
+                messages.info(request, _("No change: the sheet already has these scores."))
+            else:
+                messages.success(request, _("Scores saved. Each player now signs the sheet."))
+            return redirect("referee-sheet", slug=slug, table_id=table.pk)
+    return _page(request, table, form=form, status=422)
+
+
+@login_required
+@sheet_action
+def add_signature(request, slug: str, table_id: int):
+    table = _table(request, slug, table_id)
+    form = SignatureForm(request.POST)
+    if not form.is_valid():
+        return _page(request, table, signature_error=_("The signature could not be read; try again."), status=422)
+    data = form.cleaned_data
+    try:
+        sheet = sheets.sign(table.sheet.pk, data["entry"], user=request.user, method=data["method"],
+                            version=data["version"], image=data["image"], decision=data["decision"])
+    except ValidationError as error:
+        return _page(request, table, signature_error=" ".join(error.messages), signer=data["entry"], status=422)
+    except (sheets.SheetLocked, sheets.StaleSheet) as error:
+        messages.error(request, str(error))
+    else:
+        name = sheet.signatures.get(entry_id=data["entry"]).entry.player.name
+        messages.success(request, _("%(player)s's signature is recorded.") % {"player": name})
+    return redirect("referee-sheet", slug=slug, table_id=table.pk)
+
+
+@login_required
+@sheet_action
+def sign_off(request, slug: str, table_id: int):
+    table = _table(request, slug, table_id)
+    form = SignOffForm(request.POST)
+    if form.is_valid():
+        try:
+            sheets.sign_off(table.sheet.pk, user=request.user, version=form.cleaned_data["version"])
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        except sheets.StaleSheet as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, _("Signed off: the result is locked and counts in the standings."))
+    return redirect("referee-sheet", slug=slug, table_id=table.pk)
+
+
+@login_required
+@sheet_action
+def correct_sheet(request, slug: str, table_id: int):
+    table = _table(request, slug, table_id)
+    sheet, scores = _sheet_and_scores(table)
+    form = CorrectionForm(request.POST, scores=scores)
+    if form.is_valid():
+        try:
+            sheets.correct(sheet.pk, form.sheet_input(), user=request.user, reason=form.cleaned_data["reason"],
+                           base_version=form.cleaned_data["base_version"])
+        except ValidationError as error:
+            form.add_service_errors(error)
+        except sheets.StaleSheet as error:
+            _stale(request, form, error)
+        else:
+            messages.success(request, _("Correction saved as a new version; the earlier one stays in the history."))
+            return redirect("referee-sheet", slug=slug, table_id=table.pk)
+    return _page(request, table, correction_form=form, status=422)
+
+
+@login_required
+@sheet_action
+def play_order(request, slug: str, table_id: int):
+    table = _table(request, slug, table_id)
+    form = PlayOrderForm(request.POST, seats=list(table.seats.select_related("entry__player").order_by("position")))
+    if form.is_valid():
+        try:
+            publishing.record_play_order(table.pk, form.cleaned_data["order"], user=request.user)
+        except ValidationError as error:
+            form.add_error(None, error.messages)
+        else:
+            messages.success(request, _("Play order recorded."))
+            return redirect("referee-sheet", slug=slug, table_id=table.pk)
+    return _page(request, table, order_form=form, status=422)

@@ -1,0 +1,213 @@
+"""Qualifiers, replacements, the world-championship classification, Lord of Catan's 16 (RULES.md §1, §4)."""
+import pytest
+
+from engines.ranking.advancement import (
+    TieAtCutoff,
+    final_classification,
+    lord_of_catan_advancers,
+    qualifiers,
+    replacement,
+)
+from engines.ranking.engine import SeatResult, TableResult, rank
+
+
+def tbl(game, table, scores, winner=None, minutes=None):
+    """A table from {player: VP}; the winner defaults to the single player with 10 or more VP."""
+    if winner is None:
+        (winner,) = [p for p, vp in scores.items() if vp >= 10]
+    seats = tuple(SeatResult(p, vp, p == winner) for p, vp in scores.items())
+    return TableResult(game, table, seats, minutes)
+
+
+# One qualifier game: winners by share (A 10/25, E 10/28, I 10/31), then the rest by VP.
+QUALIFIER = [
+    tbl(1, 1, {"A": 10, "B": 9, "C": 4, "D": 2}),
+    tbl(1, 2, {"E": 10, "F": 8, "G": 6, "H": 4}),
+    tbl(1, 3, {"I": 10, "J": 7, "K": 7, "L": 7}),
+]
+ORDER = ["A", "E", "I", "B", "F", "J", "K", "L", "G", "C", "H", "D"]  # J, K, L share 7 VP and 7/31
+
+
+def test_the_fixture_order():
+    standings = rank(QUALIFIER, "cnc-2022")
+    assert [s.player for s in standings] == ORDER
+    assert [s.rank for s in standings][5:8] == [6, 6, 6]
+
+
+def test_qualifiers_are_the_top_n():
+    assert qualifiers(rank(QUALIFIER, "cnc-2022"), 4) == ["A", "E", "I", "B"]
+
+
+def test_already_qualified_players_are_passed_over_and_the_place_goes_down_the_ranking():
+    standings = rank(QUALIFIER, "cnc-2022")
+    assert qualifiers(standings, 3, already_qualified={"A", "I"}) == ["E", "B", "F"]
+
+
+def test_disqualified_players_never_qualify():
+    standings = rank(QUALIFIER, "cnc-2022", disqualified={"E"})
+    assert qualifiers(standings, 3) == ["A", "I", "B"]
+
+
+def test_a_tie_across_the_cut_must_be_drawn_first():
+    standings = rank(QUALIFIER, "cnc-2022")
+    with pytest.raises(TieAtCutoff, match="share rank 6") as caught:
+        qualifiers(standings, 6)
+    assert {s.player for s in caught.value.group} == {"J", "K", "L"}
+    drawn = rank(QUALIFIER, "cnc-2022", draws=[["L", "J", "K"]])
+    assert qualifiers(drawn, 6) == ["A", "E", "I", "B", "F", "L"]
+    assert qualifiers(standings, 8) == ORDER[:8]
+
+
+def test_replacement_is_the_next_best_not_yet_qualified_player_of_the_same_qualifier():
+    standings = rank(QUALIFIER, "cnc-2022")
+    # Top 2 qualified (A, E); I had qualified at an earlier qualifier; E cannot attend.
+    assert replacement(standings, qualified={"A", "E", "I"}) == "B"
+    # B declined too: F takes it.
+    assert replacement(standings, qualified={"A", "E", "I"}, unavailable={"B"}) == "F"
+    # After F, J, K and L share the next place: the referee's draw decides.
+    with pytest.raises(TieAtCutoff):
+        replacement(standings, qualified={"A", "E", "I"}, unavailable={"B", "F"})
+    assert replacement(standings, qualified=set(ORDER)) is None
+
+
+# World championship, 16 players, one preliminary game so every place is easy to follow.
+# E/A, F/B, G/C and H/D score identically; the recorded draws put E, B, C, D first.
+PRELIM = [
+    tbl(1, 1, {"A": 10, "B": 8, "C": 7, "D": 5}),
+    tbl(1, 2, {"E": 10, "F": 8, "G": 7, "H": 5}),
+    tbl(1, 3, {"I": 10, "J": 9, "K": 6, "L": 4}),
+    tbl(1, 4, {"M": 10, "N": 9, "O": 3, "P": 2}),
+]
+DRAWS = [["E", "A"], ["B", "F"], ["C", "G"], ["D", "H"]]
+PRELIM_ORDER = list("MIEANJBFCGKDHLOP")
+SEED_CHART = [(1, 8, 9, 16), (2, 7, 10, 15), (3, 6, 11, 14), (4, 5, 12, 13)]
+# Seed chart over PRELIM_ORDER: T1 M F C P · T2 I B G O · T3 E J K L · T4 A N D H.
+SEMIS = [
+    tbl(2, 1, {"F": 10, "M": 9, "C": 6, "P": 3}),
+    tbl(2, 2, {"I": 11, "B": 7, "G": 7, "O": 2}),
+    tbl(2, 3, {"E": 10, "J": 8, "K": 7, "L": 5}),
+    tbl(2, 4, {"A": 10, "N": 8, "D": 7, "H": 5}),
+]
+FINAL = tbl(3, 1, {"F": 10, "I": 9, "E": 6, "A": 6})
+
+
+def test_the_preliminary_fixture_and_seed_chart():
+    prelim = rank(PRELIM, "cwc-2025", draws=DRAWS)
+    assert [s.player for s in prelim] == PRELIM_ORDER and [s.rank for s in prelim] == list(range(1, 17))
+    assert [{PRELIM_ORDER[i - 1] for i in seeds} for seeds in SEED_CHART] == [
+        {p.player for p in t.seats} for t in SEMIS
+    ]
+
+
+def test_before_the_semifinals_the_classification_is_the_preliminary_ranking():
+    classification = final_classification(PRELIM, draws=DRAWS)
+    assert [(s.rank, s.player) for s in classification] == [
+        (s.rank, s.player) for s in rank(PRELIM, "cwc-2025", draws=DRAWS)
+    ]
+
+
+def test_semifinal_winners_hold_places_1_to_4_and_5_to_16_are_re_ranked():
+    classification = final_classification(PRELIM, SEMIS, draws=DRAWS)
+    order = [s.player for s in classification]
+    # I has two wins and the best percentages; E and A are identical, the preliminary draw puts E first;
+    # F (one win) is 4th although M, N, J and B have more VP.
+    assert order[:4] == ["I", "E", "A", "F"]
+    combined = [s.player for s in rank([*PRELIM, *SEMIS], "cwc-2025", draws=DRAWS)]
+    assert order[4:] == [p for p in combined if p not in {"I", "E", "A", "F"}]
+    assert [s.rank for s in classification] == list(range(1, 17))
+    assert classification[0].values["games"] == 2
+
+
+def test_the_final_sets_places_1_to_4_and_equal_places_fall_back_to_the_tiebreakers_and_draws():
+    classification = final_classification(PRELIM, SEMIS, FINAL, draws=DRAWS)
+    assert [(s.rank, s.player) for s in classification[:4]] == [(1, "F"), (2, "I"), (3, "E"), (4, "A")]
+    after_semis = final_classification(PRELIM, SEMIS, draws=DRAWS)
+    assert [s.player for s in classification[4:]] == [s.player for s in after_semis[4:]]
+    # Without the carried-forward draw, E and A (3rd equal at the final, identical before) share 3rd.
+    undrawn = final_classification(PRELIM, SEMIS, FINAL, draws=DRAWS[1:])
+    assert [(s.rank, s.player, s.tied) for s in undrawn[2:4]] == [(3, "A", True), (3, "E", True)]
+
+
+def test_an_equal_final_place_is_broken_by_preliminary_and_semifinal_games():
+    final = tbl(3, 1, {"E": 10, "I": 7, "F": 7, "A": 8})
+    classification = final_classification(PRELIM, SEMIS, final, draws=DRAWS)
+    # I and F both finish 3rd; I has two wins over preliminary + semifinal games, F one.
+    assert [s.player for s in classification[:4]] == ["E", "A", "I", "F"]
+
+
+def test_the_final_table_must_seat_the_semifinal_winners():
+    with pytest.raises(ValueError, match="semifinal winners"):
+        final_classification(PRELIM, SEMIS, tbl(3, 1, {"F": 10, "I": 9, "E": 6, "M": 6}), draws=DRAWS)
+
+
+def test_a_disqualified_finalist_goes_last():
+    classification = final_classification(PRELIM, SEMIS, FINAL, draws=DRAWS, disqualified={"F"})
+    assert classification[-1].player == "F" and classification[-1].disqualified
+    assert [s.player for s in classification[:3]] == ["I", "E", "A"]
+
+
+def test_without_semifinals_the_final_tables_players_are_the_finalists():
+    # CNC finals: games 1-2 for everyone, then the top 4 play one final game.
+    games = [
+        *PRELIM,
+        tbl(2, 1, {"M": 10, "I": 8, "E": 7, "A": 6}), tbl(2, 2, {"N": 10, "J": 8, "B": 7, "F": 6}),
+        tbl(2, 3, {"C": 10, "G": 8, "K": 7, "D": 6}), tbl(2, 4, {"H": 10, "L": 8, "O": 7, "P": 6}),
+    ]
+    top4 = [s.player for s in rank(games, "cnc-2022", draws=DRAWS)[:4]]
+    final = tbl(3, 1, dict(zip(reversed(top4), (10, 9, 8, 7))))
+    classification = final_classification(games, (), final, "cnc-2022", draws=DRAWS)
+    assert [s.player for s in classification[:4]] == list(reversed(top4))
+
+
+def lord_round(minutes, scores=(10, 8, 6, 4)):
+    """One ranking-round game: table i seats Wi, Si, Ti, Fi scoring `scores`, lasting minutes[i - 1]."""
+    return [
+        tbl(1, i, dict(zip((f"W{i}", f"S{i}", f"T{i}", f"F{i}"), scores)), minutes=m)
+        for i, m in enumerate(minutes, 1)
+    ]
+
+
+def by_tempo(players, vp, minutes):
+    """Players of table i (by suffix) sorted by vp × 28 / minutes, the table total being 28."""
+    return sorted(players, key=lambda p: -vp * 28 / minutes[int(p[1:]) - 1])
+
+
+def test_more_than_16_winners_the_16_fastest_winners_advance():
+    minutes = [61, 45, 88, 52, 47, 73, 66, 95, 41, 58, 49, 80, 55, 70, 63, 90, 44, 77, 69, 50]
+    standings = rank(lord_round(minutes), "lord-of-catan")
+    advancers = lord_of_catan_advancers(standings)
+    winners = [f"W{i}" for i in range(1, 21)]
+    assert advancers == by_tempo(winners, 10, minutes)[:16]
+    assert set(advancers) <= set(winners)
+
+
+def test_fewer_than_16_winners_the_best_second_placed_players_complete_the_field():
+    minutes = [55, 41, 70, 48, 62, 45, 90, 52, 66, 38]
+    advancers = lord_of_catan_advancers(rank(lord_round(minutes), "lord-of-catan"))
+    seconds = by_tempo([f"S{i}" for i in range(1, 11)], 8, minutes)
+    assert advancers == by_tempo([f"W{i}" for i in range(1, 11)], 10, minutes) + seconds[:6]
+
+
+def test_still_short_after_the_seconds_the_rest_complete_by_tempo():
+    minutes = [55, 41, 70, 48, 62, 45]
+    advancers = lord_of_catan_advancers(rank(lord_round(minutes), "lord-of-catan"))
+    rest = sorted([f"T{i}" for i in range(1, 7)] + [f"F{i}" for i in range(1, 7)],
+                  key=lambda p: -(6 if p[0] == "T" else 4) * 28 / minutes[int(p[1:]) - 1])
+    assert advancers[12:] == rest[:4] and len(advancers) == 16
+
+
+def test_a_tempo_tie_at_place_16_needs_a_draw():
+    minutes = [60, 60, *range(41, 56)]  # W1 and W2 are equal and the two slowest of 17 winners
+    standings = rank(lord_round(minutes), "lord-of-catan")
+    with pytest.raises(TieAtCutoff) as caught:
+        lord_of_catan_advancers(standings)
+    assert {s.player for s in caught.value.group} == {"W1", "W2"}
+    drawn = rank(lord_round(minutes), "lord-of-catan", draws=[["W2", "W1"]])
+    assert "W2" in lord_of_catan_advancers(drawn) and "W1" not in lord_of_catan_advancers(drawn)
+
+
+def test_a_lord_of_catan_deduction_can_cost_the_place():
+    minutes = [50, *range(41, 57)]  # W1 is 10th fastest of 17; 2 VP off its tempo makes it the slowest
+    assert "W1" in lord_of_catan_advancers(rank(lord_round(minutes), "lord-of-catan"))
+    fined = rank(lord_round(minutes), "lord-of-catan", deductions={"W1": 2})
+    assert "W1" not in lord_of_catan_advancers(fined)
