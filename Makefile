@@ -31,6 +31,7 @@ bench: install
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports --no-cache --no-logo
 
 smoke: install
 	$(PY) ../shared/checks/smoke.py

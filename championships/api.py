@@ -1,4 +1,4 @@
-"""Read-only public JSON about tournaments (DESIGN.md, HTTP)."""
+"""Read-only public JSON about tournaments (docs/interfaces.md, HTTP)."""
 from django.http import JsonResponse
 from django.views.decorators.http import require_GET
 

@@ -1,4 +1,4 @@
-"""Who may play and who may officiate: the checks behind entries and staff roles (RULES.md §1)."""
+"""Who may play and who may officiate: the checks behind entries and staff roles (docs/rules.md §1)."""
 from datetime import date
 
 from django.core.exceptions import ValidationError

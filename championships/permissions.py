@@ -1,4 +1,4 @@
-"""Who may do what in a tournament, decided on the server from staff roles (DESIGN.md, Roles)."""
+"""Who may do what in a tournament, decided on the server from staff roles (docs/interfaces.md, Roles)."""
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 

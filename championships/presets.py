@@ -1,4 +1,4 @@
-"""Format presets: the championship formats of RULES.md §1 as plain data.
+"""Format presets: the championship formats of docs/rules.md §1 as plain data.
 
 An organizer picks one; `services.create_championship_from_preset` turns it into rows that can
 then be edited (dates, cities, numbers).

@@ -108,7 +108,7 @@ def _tempo(r: PlayerRecord) -> Fraction | None:
     """Σ vp·table_total/minutes; None unless every game has a duration.
 
     A VP deduction comes off the counted VP of the player's last game (highest game number),
-    never below 0 there, and the table total is left alone (RULES.md §4 Penalties).
+    never below 0 there, and the table total is left alone (docs/rules.md §4 Penalties).
     """
     num, den = 0, 1
     last = len(r.games) - 1

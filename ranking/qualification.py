@@ -12,7 +12,7 @@ from audit.services import record_change
 from championships.eligibility import check_can_enter
 from championships.models import ACTIVE_STATUSES, GONE_STATUSES, Entry, Stage, Tournament
 from championships.permissions import require_organizer
-from engines.ranking.advancement import TieAtCutoff, lord_of_catan_advancers, qualifiers, replacement
+from engines.ranking.advancement import TieAtCutoff, qualifiers, replacement
 from engines.ranking.engine import tie_groups
 from engines.seating import engine as seating
 from scheduling.models import Game, Table
@@ -162,10 +162,8 @@ def _seeded_players(stage: Stage, results: Results, standings) -> list[int]:
             raise ValidationError(_("Every semifinal table must be signed off before the final is seated."))
         return sorted(winners, key=rank.__getitem__)
     count = stage.players or 4
-    if tournament.ruleset == "lord-of-catan" and stage.kind == Stage.Kind.SEMIFINAL:
-        chosen = lord_of_catan_advancers(standings, count, _inactive(results))
-    else:
-        chosen = qualifiers(standings, count, _inactive(results))
+    # Every ruleset's chain already encodes who goes on (for lord-of-catan see `lord_of_catan_advancers`).
+    chosen = qualifiers(standings, count, _inactive(results))
     if count > 4:
         # Several tables: a tie inside the field decides who sits where, so it needs a draw too.
         for group in tie_groups(standings):

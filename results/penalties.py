@@ -1,4 +1,4 @@
-"""Penalties recorded by referees: lateness, warnings, VP deductions and disqualification (RULES.md §4)."""
+"""Penalties recorded by referees: lateness, warnings, VP deductions and disqualification (docs/rules.md §4)."""
 import uuid
 
 from django.core.exceptions import ValidationError

@@ -1,4 +1,4 @@
-"""The record-sheet flow of RULES.md §3: enter, sign, sign off (lock), correct with a reason.
+"""The record-sheet flow of docs/rules.md §3: enter, sign, sign off (lock), correct with a reason.
 
 Every write locks the sheet row (`select_for_update`) inside one transaction, checks the
 caller's role, and refuses stale or locked writes, so two referees or a double tap never give

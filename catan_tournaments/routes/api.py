@@ -1,4 +1,4 @@
-"""The read-only public JSON API (DESIGN.md, HTTP); unknown tournaments and games answer 404 in JSON."""
+"""The read-only public JSON API (docs/interfaces.md, HTTP); unknown tournaments and games answer 404 in JSON."""
 from django.urls import path
 
 from championships import api as championships_api

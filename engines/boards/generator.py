@@ -1,6 +1,6 @@
 """Base-game CATAN board generator (5th edition, 3–4 players).
 
-Pure Python, no Django: tournaments need one reproducible board per game (RULES.md §5), so a
+Pure Python, no Django: tournaments need one reproducible board per game (docs/rules.md §5), so a
 board is a function of a seed, and every board has a short code that recreates it exactly
 (for crafted boards, printed sheets and URLs).
 
@@ -145,7 +145,7 @@ class Board:
         return land + _CODE_SEPARATOR + ports
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready dict in the shape DESIGN.md fixes for ``manage.py board --json``."""
+        """JSON-ready dict in the shape docs/interfaces.md fixes for ``manage.py board --json``."""
         return {
             "code": self.code,
             "hexes": [{"q": h.q, "r": h.r, "resource": h.resource, "number": h.number} for h in self.hexes],

@@ -1,1 +1,1 @@
-"""The ranking engine: table results in, standings out (RULES.md §4), and who advances."""
+"""The ranking engine: table results in, standings out (docs/rules.md §4), and who advances."""

@@ -1,6 +1,6 @@
 """Who goes on: qualifiers, replacements, the world-championship classification, Lord of Catan's 16.
 
-Pure functions over engine standings (RULES.md §1, §4).
+Pure functions over engine standings (docs/rules.md §1, §4).
 """
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def final_classification(
     deductions: Mapping[Hashable, int] | None = None, draws: Iterable[Sequence[Hashable]] = (),
     disqualified: Collection[Hashable] = (), players: Iterable[Hashable] = (),
 ) -> list[Standing]:
-    """The event's classification after its preliminary, semifinal and final games (RULES.md §4, cwc-2025).
+    """The event's classification after its preliminary, semifinal and final games (docs/rules.md §4, cwc-2025).
 
     Places 1–4 go to the finalists in their order of finish at the final table (before the final:
     the semifinal winners); equal places there, and the semifinalists' places 5–16, are decided by the

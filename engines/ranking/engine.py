@@ -1,4 +1,4 @@
-"""The ranking engine: table results in, standings out (RULES.md §4).
+"""The ranking engine: table results in, standings out (docs/rules.md §4).
 
 Ordering compares exact integers and Fractions only; floats appear in `Standing.as_json` alone.
 """
@@ -195,7 +195,7 @@ def rank(
     deductions: Mapping[Hashable, int] | None = None, draws: Iterable[Sequence[Hashable]] = (),
     disqualified: Collection[Hashable] = (), players: Iterable[Hashable] = (),
 ) -> list[Standing]:
-    """Standings over `tables` in rank order (RULES.md §4).
+    """Standings over `tables` in rank order (docs/rules.md §4).
 
     `deductions` are VP off each player's total VP (and tempo), never off shares, percentages or
     table totals. `draws` are recorded draw orders, best first, each resolving a group of players

@@ -1,1 +1,1 @@
-"""The seating engine: tables and play order for every game of a stage (RULES.md §2)."""
+"""The seating engine: tables and play order for every game of a stage (docs/rules.md §2)."""

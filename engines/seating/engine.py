@@ -1,6 +1,6 @@
 """The seating engine: who sits at which table, in which play order, game after game.
 
-`seat` plans the games of a stage (RULES.md §2):
+`seat` plans the games of a stage (docs/rules.md §2):
 friends/family apart first, then the fewest repeat pairings, then (world championship rules)
 distinct play-order positions and no compatriots at a table. `reseat` re-plans the games not
 yet played after withdrawals or late arrivals; `seeded_tables` and `final_table` build the
@@ -18,8 +18,9 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from .cost import Instance
 from .positions import colour_positions, shuffle_positions
-from .search import Instance, refine_positions, search_tables
+from .search import refine_positions, search_tables
 
 Player = Hashable
 Table = tuple[Player, ...]

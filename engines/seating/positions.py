@@ -7,7 +7,7 @@ suffice when tables have at most 4 players and a player has at most 4 games, and
 alternating-path (Kempe chain) algorithm finds such a colouring edge by edge. Positions played
 in earlier games, 3-player tables (positions 1-3 only) and stages longer than 4 games can
 defeat it; the seats left uncoloured are filled with the table's free positions, and the
-joint search of `seating_search.refine_positions` then removes the repeats.
+joint search of `search.refine_positions` then removes the repeats.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import random
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .seating_search import Assignment, Instance
+    from .cost import Assignment, Instance
 
 COLOURS = 4
 

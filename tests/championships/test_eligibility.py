@@ -1,4 +1,4 @@
-"""Entering players and appointing staff: the age cut-off and 'staff may not play' (RULES.md §1)."""
+"""Entering players and appointing staff: the age cut-off and 'staff may not play' (docs/rules.md §1)."""
 from datetime import date
 
 import pytest

@@ -1,4 +1,4 @@
-"""Format presets create the championships of RULES.md §1 with their numbers."""
+"""Format presets create the championships of docs/rules.md §1 with their numbers."""
 from datetime import date
 
 import pytest

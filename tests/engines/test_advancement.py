@@ -1,4 +1,4 @@
-"""Qualifiers, replacements, the world-championship classification, Lord of Catan's 16 (RULES.md §1, §4)."""
+"""Qualifiers, replacements, the world-championship classification, Lord of Catan's 16 (docs/rules.md §1, §4)."""
 import pytest
 
 from engines.ranking.advancement import (

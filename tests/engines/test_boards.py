@@ -1,4 +1,4 @@
-"""The pure board generator and its SVG: rules of RULES.md §5, codes, determinism, drawing."""
+"""The pure board generator and its SVG: rules of docs/rules.md §5, codes, determinism, drawing."""
 
 from __future__ import annotations
 

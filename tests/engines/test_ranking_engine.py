@@ -1,4 +1,4 @@
-"""The pure ranking engine against RULES.md §4: worked examples, caps, 3-player tables, penalties, ties."""
+"""The pure ranking engine against docs/rules.md §4: worked examples, caps, 3-player tables, penalties, ties."""
 from fractions import Fraction
 
 import pytest
@@ -29,7 +29,7 @@ def by_player(standings):
     return {s.player: s for s in standings}
 
 
-# RULES.md §4, cnc-2022: A scored 10, 8, 10 at tables totalling 32, 30, 36; B 10, 10, 8 at 33, 31, 35.
+# docs/rules.md §4, cnc-2022: A scored 10, 8, 10 at tables totalling 32, 30, 36; B 10, 10, 8 at 33, 31, 35.
 CNC_EXAMPLE = [
     tbl(1, 1, {"A": 10, "f1": 8, "f2": 7, "f3": 7}),
     tbl(1, 2, {"B": 10, "f4": 8, "f5": 8, "f6": 7}),
@@ -39,7 +39,7 @@ CNC_EXAMPLE = [
     tbl(3, 2, {"B": 8, "f16": 10, "f17": 9, "f18": 8}),
 ]
 
-# RULES.md §4, cwc-2025: A 10/32 + 8/30 + 10/36 + 10/29; B 10/30 + 10/33 + 8/36 + 10/31.
+# docs/rules.md §4, cwc-2025: A 10/32 + 8/30 + 10/36 + 10/29; B 10/30 + 10/33 + 8/36 + 10/31.
 CWC_EXAMPLE = [
     tbl(1, 1, {"A": 10, "f1": 8, "f2": 7, "f3": 7}),
     tbl(1, 2, {"B": 10, "f4": 8, "f5": 6, "f6": 6}),

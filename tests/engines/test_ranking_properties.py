@@ -9,7 +9,7 @@ from engines.rulesets import RULESETS
 
 
 def table_sizes(n):
-    """RULES.md §2: as many 4-player tables as possible, the rest 3-player tables."""
+    """docs/rules.md §2: as many 4-player tables as possible, the rest 3-player tables."""
     k, r = divmod(n, 4)
     return {0: [4] * k, 3: [4] * k + [3], 2: [4] * (k - 1) + [3] * 2, 1: [4] * (k - 2) + [3] * 3}[r]
 

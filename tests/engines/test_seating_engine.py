@@ -1,4 +1,4 @@
-"""The pure seating engine (RULES.md §2): constraints, determinism, re-seating, seeded charts."""
+"""The pure seating engine (docs/rules.md §2): constraints, determinism, re-seating, seeded charts."""
 
 from collections import Counter
 from itertools import combinations

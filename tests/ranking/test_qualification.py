@@ -1,4 +1,4 @@
-"""Qualification to the finals with replacements, and seeded semifinal/final tables (RULES.md §1, §2)."""
+"""Qualification to the finals with replacements, and seeded semifinal/final tables (docs/rules.md §1, §2)."""
 import pytest
 from django.core.exceptions import ValidationError
 

@@ -1,4 +1,4 @@
-"""``manage.py board``: the DESIGN.md JSON interface, the text view, --svg and --code, exit codes."""
+"""``manage.py board``: the docs/interfaces.md JSON interface, the text view, --svg and --code, exit codes."""
 
 from __future__ import annotations
 

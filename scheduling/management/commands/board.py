@@ -1,6 +1,6 @@
 """``manage.py board``: print (and optionally draw) one base-game CATAN board.
 
-The interface DESIGN.md fixes is ``board --seed N --json``; the text view and ``--svg`` serve
+The interface docs/interfaces.md fixes is ``board --seed N --json``; the text view and ``--svg`` serve
 an organizer preparing the board for a game, ``--code`` re-creates a board from a printed code.
 """
 
