@@ -1,6 +1,7 @@
 """Who may do what in a tournament, decided on the server from staff roles (docs/interfaces.md, Roles)."""
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
+from django.shortcuts import get_object_or_404
 
 from .eligibility import officiating_roles
 from .models import Championship, StaffRole, Tournament
@@ -63,3 +64,17 @@ def officiated_tournaments(user, role: str | None = None):
         Q(pk__in=roles.filter(tournament__isnull=False).values("tournament"))
         | Q(championship__in=roles.filter(championship__isnull=False).values("championship"))
     )
+
+
+def official_tournament(user, slug: str) -> Tournament:
+    """The tournament of that slug (404 if none) for one of its referees or organizers (403 otherwise)."""
+    tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
+    require_official(user, tournament)
+    return tournament
+
+
+def organized_tournament(user, slug: str) -> Tournament:
+    """The tournament of that slug (404 if none) for one of its organizers (403 otherwise)."""
+    tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
+    require_organizer(user, tournament)
+    return tournament

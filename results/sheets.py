@@ -17,8 +17,9 @@ from django.utils.translation import gettext as _
 from audit.services import record_change
 from championships.models import Entry, Stage
 from championships.permissions import require_official, require_organizer
+from engines.ranking.problems import render
 from engines.ranking.timing import game_minutes
-from engines.ranking.validation import WINNING_VP, check_table, check_vp, winner_flags
+from engines.ranking.validation import WINNING_VP, check_table, valid_vp, winner_flags
 from engines.rulesets import ruleset_for
 from scheduling import services as scheduling
 from scheduling.models import Game
@@ -89,7 +90,7 @@ def _validated(sheet: RecordSheet, scores: list[Score], data: SheetInput) -> int
     if data.winner is not None and data.winner not in keys:
         errors["winner"] = [_("The winner must be one of the players at this table.")]
     high = [s.seat.entry.player.name for s in scores
-            if check_vp(vp := data.vps.get(s.seat.entry_id)) is None and vp >= WINNING_VP]
+            if valid_vp(vp := data.vps.get(s.seat.entry_id)) and vp >= WINNING_VP]
     if data.winner is None and len(high) > 1:
         errors["winner"] = [_("%(names)s each have 10 or more VP: choose the winner.")
                             % {"names": " & ".join(high)}]
@@ -102,10 +103,9 @@ def _validated(sheet: RecordSheet, scores: list[Score], data: SheetInput) -> int
     ruleset = ruleset_for(sheet.table.game.tournament.ruleset)
     minutes = game_minutes(data.start_time, data.end_time)
     for problem in check_table(seats, minutes=minutes, ruleset=ruleset):
-        vp = data.vps.get(keys[problem.seat]) if problem.seat is not None else None
         key = (f"vp_{keys[problem.seat]}" if problem.field == "vp" and problem.seat is not None
                else {"winner": "winner", "minutes": "end_time"}.get(problem.field, "__all__"))
-        errors.setdefault(key, []).append(_sheet_message(problem, vp, minutes, ruleset.key))
+        errors.setdefault(key, []).append(render(problem, _))
     if data.start_time is not None and data.start_time == data.end_time:
         errors.setdefault("end_time", []).append(_("The end time is the same as the start time."))
     elif minutes is not None and minutes > MAX_GAME_MINUTES:
@@ -115,23 +115,6 @@ def _validated(sheet: RecordSheet, scores: list[Score], data: SheetInput) -> int
     if errors:
         raise ValidationError(errors)
     return _winner_seat(scores, data)
-
-
-def _sheet_message(problem, vp, minutes: int | None, ruleset: str) -> str:
-    """The engine's check in the words of the sheet form, translated (the engine speaks to the CLI)."""
-    if problem.field == "vp":
-        if vp is None:
-            return _("Enter %(player)s's VP.") % {"player": problem.player}
-        if check_vp(vp) is not None:
-            return _("VP must be a whole number from 0 to 12.")
-        return _("%(player)s won with %(vp)d VP: a winner has at least 10.") % {"player": problem.player, "vp": vp}
-    if problem.field == "winner":
-        return _("No winner: choose the winner (a winner has 10 or more VP).")
-    if problem.field == "minutes":
-        if minutes is None:
-            return _("Enter the start and end time: %(ruleset)s ranks by game duration.") % {"ruleset": ruleset}
-        return _("The game duration must be a positive number of minutes.")
-    return problem.message
 
 
 def _winner_seat(scores: list[Score], data: SheetInput) -> int | None:

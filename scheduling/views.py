@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from championships.models import Stage, Tournament
-from championships.permissions import require_organizer
+from championships.models import Stage
+from championships.permissions import organized_tournament, require_organizer
 
 from . import selectors, services
 from .forms import GenerateForm, SwapForm
@@ -27,8 +27,7 @@ def _stage(request, slug: str, stage_id: int) -> Stage:
 
 @login_required
 def seating_overview(request, slug: str):
-    tournament = get_object_or_404(Tournament, slug=slug)
-    require_organizer(request.user, tournament)
+    tournament = organized_tournament(request.user, slug)
     return render(request, "scheduling/overview.html",
                   {"tournament": tournament, "stages": selectors.stages_overview(tournament)})
 

@@ -49,3 +49,15 @@ def test_the_language_menu_leaves_any_language_for_any_other(client):
         "/he/t/x/standings/"
     assert client.post("/i18n/setlang/", {"language": "en", "next": "/t/x/standings/"})["Location"] == \
         "/t/x/standings/"
+
+
+def test_unknown_tournaments_and_games_answer_404_in_json(client):
+    make_tournament(slug="known")
+    for url, detail in (
+        ("/api/tournaments/nowhere/standings/", "No tournament with that slug."),
+        ("/api/tournaments/nowhere/games/1/seating/", "No tournament with that slug."),
+        ("/api/tournaments/known/games/7/seating/", "No published game with that number."),
+    ):
+        response = client.get(url)
+        assert response.status_code == 404 and response["Content-Type"] == "application/json"
+        assert response.json() == {"detail": detail}

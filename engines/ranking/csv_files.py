@@ -1,42 +1,22 @@
 """Reading the `rank` command's CSV files into engine input, with every problem tied to FILE:LINE.
 
-RESULTS: game,table,player,vp [,winner] [,minutes]; PENALTIES: player,vp (DESIGN.md). Rules about
+RESULTS: game,table,player,vp [,winner] [,minutes]; PENALTIES: player,vp (docs/interfaces.md). Rules about
 a table's content come from `engines.ranking.validation`, so the command and the record-sheet form agree.
 """
 from __future__ import annotations
 
-import csv
-import io
 import os
 from collections.abc import Collection, Hashable
 from dataclasses import dataclass, field
 from typing import cast
 
+from engines.csv_input import InputError, InputProblem, read_file
 from engines.ranking.engine import SeatResult, TableResult
 from engines.ranking.validation import Problem, check_deduction, check_table, players_seated_twice, winner_flags
 from engines.rulesets import Ruleset
 
 RESULT_COLUMNS = ("game", "table", "player", "vp")
 PENALTY_COLUMNS = ("player", "vp")
-
-
-@dataclass(frozen=True)
-class InputProblem:
-    line: int | None
-    """1-based line of the file; None when the problem is the file itself."""
-    message: str
-
-
-class InputError(ValueError):
-    """Everything wrong with one input file, each problem rendered as FILE:LINE: message."""
-
-    def __init__(self, path: str, problems: list[InputProblem]):
-        self.path, self.problems = path, problems
-        super().__init__("\n".join(self.lines()))
-
-    def lines(self) -> list[str]:
-        return [f"{self.path}:{p.line}: {p.message}" if p.line else f"{self.path}: {p.message}"
-                for p in self.problems]
 
 
 @dataclass
@@ -72,50 +52,6 @@ def _shown(cell: int | str | None) -> str:
     return "empty" if cell is None else repr(cell)
 
 
-def _records(
-    path: str, required: tuple[str, ...],
-) -> tuple[list[tuple[int, dict[str, str]]], list[InputProblem]]:
-    """(line, cells by column) for each non-blank record, and the records' shape problems.
-
-    Raises InputError when the file as a whole is unusable (unreadable, not UTF-8, bad header).
-    """
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise InputError(path, [InputProblem(None, f"cannot read the file ({e.strerror}).")]) from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
-        problem = InputProblem(line, "this is not UTF-8 text; save the file as UTF-8 CSV.")
-        raise InputError(path, [problem]) from None
-    reader = csv.reader(io.StringIO(text, newline=""))
-    header = next(reader, None)
-    expected = ",".join(required)
-    if header is None:
-        raise InputError(path, [InputProblem(1, f"the file is empty; it needs a header row {expected}.")])
-    columns = [c.strip().lower() for c in header]
-    missing = [c for c in required if c not in columns]
-    if missing:
-        raise InputError(path, [InputProblem(1, f"missing column(s) {', '.join(missing)}; the header must "
-                                                f"include {expected}.")])
-    doubled = sorted({c for c in columns if c and columns.count(c) > 1})
-    if doubled:
-        raise InputError(path, [InputProblem(1, f"column(s) {', '.join(doubled)} appear more than once.")])
-    records, problems = [], []
-    end = reader.line_num
-    for cells in reader:
-        line, end = end + 1, reader.line_num
-        if not any(c.strip() for c in cells):
-            continue
-        if len(cells) != len(columns):
-            problems.append(InputProblem(line, f"{len(cells)} fields, but the header has {len(columns)}."))
-        else:
-            records.append((line, {c: v.strip() for c, v in zip(columns, cells)}))
-    return records, problems
-
-
 def _raise(path: str, problems: list[InputProblem]) -> None:
     if problems:
         raise InputError(path, sorted(problems, key=lambda p: p.line or 0))
@@ -124,7 +60,7 @@ def _raise(path: str, problems: list[InputProblem]) -> None:
 def read_results(path: str | os.PathLike[str], ruleset: Ruleset) -> list[TableResult]:
     """The tables of a RESULTS file, all checked; raises InputError listing every problem found."""
     path = os.fspath(path)
-    records, problems = _records(path, RESULT_COLUMNS)
+    records, problems = read_file(path, RESULT_COLUMNS)
     tables: dict[tuple[int, int], _Table] = {}
     for line, row in records:
         game, table = _whole(row["game"]), _whole(row["table"])
@@ -178,7 +114,7 @@ def read_results(path: str | os.PathLike[str], ruleset: Ruleset) -> list[TableRe
 def read_penalties(path: str | os.PathLike[str], players: Collection[Hashable]) -> dict[str, int]:
     """VP to deduct per player (several rows for one player add up); raises InputError on any problem."""
     path = os.fspath(path)
-    records, problems = _records(path, PENALTY_COLUMNS)
+    records, problems = read_file(path, PENALTY_COLUMNS)
     deductions: dict[str, int] = {}
     for line, row in records:
         vp = _whole(row["vp"])

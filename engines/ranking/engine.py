@@ -84,7 +84,7 @@ def validate(tables: Iterable[TableResult], ruleset: Ruleset) -> None:
     by_game: dict[int, list[tuple[int, list[Hashable]]]] = defaultdict(list)
     for t in tables:
         if (t.game, t.table) in seen:
-            raise ResultError(t.game, t.table, [Problem(None, "seats", "This table is entered twice.")])
+            raise ResultError(t.game, t.table, [Problem(None, "seats", "table_twice")])
         seen.add((t.game, t.table))
         seats = [(s.player, s.vp, s.winner) for s in t.seats]
         problems = check_table(seats, minutes=t.minutes, ruleset=ruleset)

@@ -6,9 +6,9 @@ Values arrive as entered: a VP or duration that is not a whole number is reporte
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import TypeGuard, TypeVar
 
+from engines.ranking.problems import Problem
 from engines.rulesets import TABLE_SIZES, Ruleset
 
 MIN_VP, MAX_VP = 0, 12
@@ -19,25 +19,8 @@ Seat = tuple[Hashable, object, bool | None]
 """(player, VP as entered, winner flag or None when the sheet has no winner column)."""
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with an entered table; `player` is None when it concerns the whole table."""
-
-    player: Hashable | None
-    field: str
-    """"player", "vp", "winner", "minutes" or "seats"."""
-    message: str
-    seat: int | None = None
-    """Index of the seat it belongs to (names can be missing or repeated), None for the whole table."""
-
-
 def is_whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _names(players: Iterable[Hashable]) -> str:
-    names = [str(p) for p in players]
-    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
 
 
 def _inferred_winners(seats: Sequence[Seat]) -> list[bool] | Problem:
@@ -46,9 +29,7 @@ def _inferred_winners(seats: Sequence[Seat]) -> list[bool] | Problem:
         return [bool(w) for _, _, w in seats]
     high = [p for p, vp, _ in seats if is_whole(vp) and WINNING_VP <= vp <= MAX_VP]
     if len(high) > 1:
-        return Problem(None, "winner", f"{_names(high)} have {WINNING_VP} or more VP each, so the winner "
-                                       f"cannot be inferred: mark the winner (add a winner column, 1 for the "
-                                       f"winner, 0 for the others).")
+        return Problem(None, "winner", "winner_ambiguous", {"players": tuple(high), "min": WINNING_VP})
     return [p in high for p, _, _ in seats]
 
 
@@ -60,24 +41,32 @@ def winner_flags(seats: Sequence[Seat]) -> list[bool]:
     return flags
 
 
-def check_vp(vp: object) -> str | None:
-    if not is_whole(vp) or not MIN_VP <= vp <= MAX_VP:
-        return f"VP must be a whole number from {MIN_VP} to {MAX_VP}, not {vp!r}."
+def valid_vp(vp: object) -> bool:
+    return is_whole(vp) and MIN_VP <= vp <= MAX_VP
+
+
+def _vp_problem(player: Hashable, vp: object, seat: int) -> Problem | None:
+    if vp is None:
+        return Problem(player, "vp", "vp_missing", {"player": player}, seat)
+    if not valid_vp(vp):
+        return Problem(player, "vp", "vp_range", {"player": player, "min": MIN_VP, "max": MAX_VP, "value": repr(vp)},
+                       seat)
     return None
 
 
-def check_minutes(minutes: object, *, required_by: str | None = None) -> str | None:
+def _minutes_problem(minutes: object, required_by: str | None) -> Problem | None:
     """`required_by` names the ruleset that ranks by game duration, if any."""
     if minutes is None:
-        return f"The game duration in minutes is required by {required_by}." if required_by else None
+        return Problem(None, "minutes", "minutes_required", {"ruleset": required_by}) if required_by else None
     if not is_whole(minutes) or minutes <= 0:
-        return f"The game duration must be a positive whole number of minutes, not {minutes!r}."
+        return Problem(None, "minutes", "minutes_invalid", {"value": repr(minutes)})
     return None
 
 
 def check_deduction(vp: object) -> str | None:
+    """What is wrong with a VP deduction (in English, for the files that carry one), or None."""
     if not is_whole(vp) or vp <= 0:
-        return f"A VP deduction must be a positive whole number, not {vp!r}."
+        return Problem(None, "vp", "deduction_invalid", {"value": repr(vp)}).message
     return None
 
 
@@ -88,37 +77,36 @@ def check_table(
     problems: list[Problem] = []
     sizes = ruleset.table_sizes if ruleset is not None else TABLE_SIZES
     if len(seats) not in sizes:
-        allowed = " or ".join(map(str, sizes))
-        problems.append(Problem(None, "seats", f"A table has {allowed} players; this one has {len(seats)}."))
+        problems.append(Problem(None, "seats", "table_size", {"sizes": " or ".join(map(str, sizes)),
+                                                              "count": len(seats)}))
     seen: set[Hashable] = set()
     for i, (player, vp, _) in enumerate(seats):
         if player is None or player == "":
-            problems.append(Problem(None, "player", "A player's name is missing.", i))
+            problems.append(Problem(None, "player", "player_missing", seat=i))
         elif player in seen:
-            problems.append(Problem(player, "player", f"{player} is entered twice at this table.", i))
+            problems.append(Problem(player, "player", "player_twice", {"player": player}, i))
         seen.add(player)
-        if (message := check_vp(vp)) is not None:
-            problems.append(Problem(player, "vp", f"{player}: {message}", i))
+        if (problem := _vp_problem(player, vp, i)) is not None:
+            problems.append(problem)
     flags = _inferred_winners(seats)
     if isinstance(flags, Problem):
         problems.append(flags)
     elif sum(flags) == 0 and all(w is None for _, _, w in seats):
-        problems.append(Problem(None, "winner", f"No winner: nobody has {WINNING_VP} or more VP."))
+        problems.append(Problem(None, "winner", "no_winner", {"min": WINNING_VP}))
     elif sum(flags) == 0:
-        problems.append(Problem(None, "winner", "No winner is marked: exactly one player wins each table."))
+        problems.append(Problem(None, "winner", "no_winner_marked"))
     elif sum(flags) > 1:
         winners = [p for (p, _, _), w in zip(seats, flags) if w]
-        problems.append(Problem(None, "winner", f"{_names(winners)} are marked as winners: exactly one "
-                                                f"player wins each table."))
+        problems.append(Problem(None, "winner", "several_winners", {"players": tuple(winners)}))
     else:
         i = flags.index(True)
         player, vp, _ = seats[i]
         if is_whole(vp) and vp < WINNING_VP:
-            problems.append(Problem(player, "vp", f"{player} won with {vp} VP: a winner has at least "
-                                                  f"{WINNING_VP}.", i))
+            problems.append(Problem(player, "vp", "winner_below_min", {"player": player, "vp": vp, "min": WINNING_VP},
+                                    i))
     required_by = ruleset.key if ruleset is not None and ruleset.requires_minutes else None
-    if (message := check_minutes(minutes, required_by=required_by)) is not None:
-        problems.append(Problem(None, "minutes", message))
+    if (problem := _minutes_problem(minutes, required_by)) is not None:
+        problems.append(problem)
     return problems
 
 
@@ -136,6 +124,6 @@ def players_seated_twice(tables: Iterable[tuple[T, Sequence[Hashable]]]) -> list
                 continue
             seen_at = first_table.setdefault(player, table)
             if seen_at != table:
-                message = f"{player} is also seated at table {seen_at} in this game."
-                found.append((table, Problem(player, "player", message, i)))
+                found.append((table, Problem(player, "player", "seated_twice", {"player": player, "table": seen_at},
+                                             i)))
     return found

@@ -2,27 +2,20 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from championships.models import Tournament
-from championships.permissions import is_organizer, require_official
+from championships.permissions import is_organizer, official_tournament
 from results.draws import record_draw
 from results.forms import DrawForm
 
 from ..standings import straddles_cutoff, tied_groups, tournament_standings
 
 
-def _tournament(request, slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    require_official(request.user, tournament)
-    return tournament
-
-
 @login_required
 def draws(request, slug: str):
     """Ties that no computed tiebreaker separates, each with a form to record the draw's order."""
-    tournament = _tournament(request, slug)
+    tournament = official_tournament(request.user, slug)
     rows = tournament_standings(tournament)
     groups = tied_groups(rows)
     cutoff = tournament.advance_count

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from championships.models import Stage, Tournament
-from championships.permissions import require_organizer
+from championships.permissions import organized_tournament
 
 from .. import selectors
 from ..qualification import advance_qualifiers, replace_finalist, seat_seeded_stage
@@ -15,8 +15,7 @@ from ..qualification import advance_qualifiers, replace_finalist, seat_seeded_st
 
 @login_required
 def qualification(request, slug: str):
-    tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
-    require_organizer(request.user, tournament)
+    tournament = organized_tournament(request.user, slug)
     page = selectors.qualification_page(tournament)
     return render(request, "ranking/qualification.html", {
         "tournament": tournament, "rows": page.rows, "blocking": page.blocking, "advanced": page.advanced,

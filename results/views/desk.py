@@ -1,9 +1,9 @@
 """The referee's desk: their tournaments, and every table of a game with its sheet's state."""
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 
-from championships.models import StaffRole, Tournament
-from championships.permissions import is_organizer, officiated_tournaments, require_official
+from championships.models import StaffRole
+from championships.permissions import is_organizer, official_tournament, officiated_tournaments
 
 from .. import selectors
 
@@ -17,8 +17,7 @@ def referee_home(request):
 
 @login_required
 def desk(request, slug: str):
-    tournament = get_object_or_404(Tournament, slug=slug)
-    require_official(request.user, tournament)
+    tournament = official_tournament(request.user, slug)
     page = selectors.desk(tournament, request.GET.get("game"))
     context = {"tournament": tournament, "games": page.games, "game": page.game, "tables": page.tables,
                "counts": page.counts, "is_organizer": is_organizer(request.user, tournament)}

@@ -2,25 +2,18 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
-from championships.models import Tournament
-from championships.permissions import is_organizer, require_official
+from championships.permissions import is_organizer, official_tournament
 
 from ..forms import PenaltyForm
 from ..penalties import record_penalty
 
 
-def _tournament(request, slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    require_official(request.user, tournament)
-    return tournament
-
-
 @login_required
 def penalties(request, slug: str):
-    tournament = _tournament(request, slug)
+    tournament = official_tournament(request.user, slug)
     form = PenaltyForm(request.POST or None, tournament=tournament)
     status = 200
     if request.method == "POST":

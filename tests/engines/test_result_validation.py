@@ -1,10 +1,9 @@
 """Per-table checks shared by the CLI, the engine and the record-sheet form: each problem sits on a field."""
 import pytest
 
+from engines.ranking.problems import MESSAGES, NAMES_JOINED, Problem, render
 from engines.ranking.validation import (
-    Problem,
     check_deduction,
-    check_minutes,
     check_table,
     players_seated_twice,
     winner_flags,
@@ -29,11 +28,16 @@ def test_each_problem_names_its_player_field_and_seat():
     assert "B: VP must be a whole number from 0 to 12, not 13." in [p.message for p in problems]
 
 
-@pytest.mark.parametrize("vp", [-1, 13, 8.0, "8", None, True])
+@pytest.mark.parametrize("vp", [-1, 13, 8.0, "8", True])
 def test_vp_must_be_a_whole_number_from_0_to_12(vp):
     (problem,) = check_table([("A", 10, True), ("B", vp, False), ("C", 7, False)])
-    assert (problem.player, problem.field, problem.seat) == ("B", "vp", 1)
+    assert (problem.player, problem.field, problem.seat, problem.code) == ("B", "vp", 1, "vp_range")
     assert repr(vp) in problem.message
+
+
+def test_a_vp_left_empty_asks_for_it():
+    (problem,) = check_table([("A", 10, True), ("B", None, False), ("C", 7, False)])
+    assert (problem.code, problem.message) == ("vp_missing", "Enter B's VP.")
 
 
 @pytest.mark.parametrize("size", [1, 2, 5, 6])
@@ -82,12 +86,21 @@ def test_minutes_are_required_only_where_the_ruleset_ranks_by_tempo():
     seats = [("A", 10, True), ("B", 8, False), ("C", 7, False)]
     assert check_table(seats, ruleset=RULESETS["cnc-2022"]) == []
     (problem,) = check_table(seats, ruleset=LORD)
-    assert problem == Problem(None, "minutes", "The game duration in minutes is required by lord-of-catan.")
-    assert check_minutes(None) is None
-    assert check_minutes(None, required_by="lord-of-catan") is not None
-    assert check_minutes(0) is not None
-    assert check_minutes("45") is not None
-    assert check_minutes(45, required_by="lord-of-catan") is None
+    assert problem == Problem(None, "minutes", "minutes_required", {"ruleset": "lord-of-catan"})
+    assert problem.message == "The game duration in minutes is required by lord-of-catan."
+    assert check_table(seats, minutes=45, ruleset=LORD) == []
+    for minutes in (0, "45"):
+        (problem,) = check_table(seats, minutes=minutes)
+        assert problem.code == "minutes_invalid" and repr(minutes) in problem.message
+
+
+def test_every_problem_is_worded_once_and_rendered_through_the_translation():
+    (problem,) = check_table([("A", 10, True), ("B", 10, True), ("C", 7, False)])
+    assert problem.code in MESSAGES and problem.params == {"players": ("A", "B")}
+    french = {MESSAGES["several_winners"]: "%(players)s sont marqués gagnants : un seul gagnant par table.",
+              NAMES_JOINED: "%(names)s et %(last)s"}
+    assert render(problem, french.__getitem__) == "A et B sont marqués gagnants : un seul gagnant par table."
+    assert render(problem) == problem.message == "A and B are marked as winners: exactly one player wins each table."
 
 
 @pytest.mark.parametrize(("vp", "ok"), [

@@ -1,4 +1,4 @@
-"""`manage.py rank` as DESIGN.md fixes it: JSON and table output, and exit 2 with FILE:LINE for bad input."""
+"""`manage.py rank` as docs/interfaces.md fixes it: JSON and table output, and exit 2 with FILE:LINE for bad input."""
 import io
 import json
 import subprocess
@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "tests" / "data"  # copies of the worked examples of RULES.md / DESIGN.md
+EXAMPLES = ROOT / "tests" / "data"  # copies of the worked examples of docs/rules.md / docs/interfaces.md
 
 
 def run(*args):

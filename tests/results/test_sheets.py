@@ -100,7 +100,7 @@ def test_lord_of_catan_needs_the_duration():
     with pytest.raises(ValidationError) as error:
         save_entry(table.sheet.pk, entered(table, [10, 7, 6, 5], start=None, end=None),
                    user=referee, base_version=0)
-    assert "lord-of-catan ranks by game duration" in error.value.message_dict["end_time"][0]
+    assert error.value.message_dict["end_time"] == ["The game duration in minutes is required by lord-of-catan."]
 
 
 def test_saving_twice_is_idempotent(table, referee):
@@ -254,3 +254,15 @@ def test_an_unchanged_correction_is_a_message_not_an_error_page(client, table, r
             "end_time": "11:30", "base_version": sheet.version, "reason": "checking"}
     response = client.post(f"/referee/{table.game.tournament.slug}/tables/{table.pk}/correct/", data)
     assert response.status_code == 422 and "Nothing was changed" in response.content.decode()
+
+
+def test_a_sheet_error_reads_in_the_referee_s_language(table, referee):
+    """The form shows the engine's problem in the same words as the command line, translated."""
+    from django.utils import translation
+
+    with translation.override("ar"), pytest.raises(ValidationError) as error:
+        save_entry(table.sheet.pk, entered(table, [9, 7, 6, 5]), user=referee, base_version=0)
+    (message,) = error.value.message_dict["winner"]
+    with translation.override("ar"):
+        expected = translation.gettext("No winner: nobody has %(min)d or more VP.") % {"min": 10}
+    assert message == expected and message != "No winner: nobody has 10 or more VP."

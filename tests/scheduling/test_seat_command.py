@@ -1,4 +1,4 @@
-"""`manage.py seat` exactly as DESIGN.md fixes it: CSV in, CSV out, report on stderr, exit 2 on bad input."""
+"""`manage.py seat` exactly as docs/interfaces.md fixes it: CSV in, CSV out, report on stderr, exit 2 on bad input."""
 
 import csv
 import io
@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "tests" / "data"  # copies of the worked examples of RULES.md / DESIGN.md
+EXAMPLES = ROOT / "tests" / "data"  # copies of the worked examples of docs/rules.md / docs/interfaces.md
 
 
 def write(tmp_path: Path, name: str, text: str, encoding: str = "utf-8") -> str:
@@ -123,10 +123,10 @@ def test_utf8_bom_and_non_latin_names_are_read(tmp_path):
         ("player\nA\n", 2, "1 player cannot be seated"),
         ("player\nA\nB\n", 3, "2 players cannot be seated"),
         ("player\nA\nB\nC\nD\nE\n", 6, "5 players cannot be seated"),
-        ("name,country\nA,X\n", 1, "missing column player"),
+        ("name,country\nA,X\n", 1, "missing column(s) player"),
         ("player\nA\n\nB\n ,X\nC\nD\n", 5, "empty player name"),
         ("player\nA\nB\nC\nA\n", 5, "duplicate player 'A' (first on line 2)"),
-        ("", 1, "empty file"),
+        ("", 1, "the file is empty"),
     ],
 )
 def test_malformed_players_file_exits_2_with_file_and_line(tmp_path, content, line, message):
@@ -148,7 +148,7 @@ def test_relations_file_needs_both_columns(tmp_path):
     players = players_file(tmp_path, 8)
     relations = write(tmp_path, "rel.csv", "player_a\nPlayer 01\n")
     _, stderr, error = fail(players, "--games", "2", "--relations", relations)
-    assert error.returncode == 2 and f"{relations}:1: missing column player_b" in stderr
+    assert error.returncode == 2 and f"{relations}:1: missing column(s) player_b" in stderr
 
 
 def test_games_below_one_and_a_missing_file_exit_2(tmp_path):

@@ -1,4 +1,4 @@
-"""`manage.py rank RESULTS.csv --rules RULESET [--penalties FILE] [--json]` (interface fixed by DESIGN.md)."""
+"""`manage.py rank RESULTS.csv --rules RULESET [--penalties FILE] [--json]` (interface fixed by docs/interfaces.md)."""
 from __future__ import annotations
 
 import json
@@ -6,8 +6,9 @@ from typing import NoReturn
 
 from django.core.management.base import BaseCommand, CommandError
 
+from engines.csv_input import InputError
 from engines.metrics import METRICS
-from engines.ranking.csv_files import InputError, read_penalties, read_results
+from engines.ranking.csv_files import read_penalties, read_results
 from engines.ranking.engine import Standing, rank
 from engines.rulesets import RULESETS, Ruleset
 

@@ -1,6 +1,6 @@
 """`manage.py seat PLAYERS.csv --games G [--relations REL.csv] [--rules RULESET] [--seed N] [--out FILE]`.
 
-The interface is fixed by DESIGN.md: the schedule as CSV `game,table,position,player` on stdout
+The interface is fixed by docs/interfaces.md: the schedule as CSV `game,table,position,player` on stdout
 or in FILE, the quality report on stderr. Bad input exits with status 2, FILE:LINE: problem on
 stderr and nothing on stdout.
 """
@@ -13,8 +13,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from engines.csv_input import InputError
 from engines.rulesets import RULESETS
-from engines.seating.csv_files import CsvError, read_players, read_relations
+from engines.seating.csv_files import read_players, read_relations
 from engines.seating.engine import QualityReport, SeatingProblem, seat, table_sizes
 
 
@@ -46,7 +47,7 @@ class Command(BaseCommand):
         try:
             roster = read_players(options["players"])
             relations = read_relations(options["relations"], roster.players) if options["relations"] else ()
-        except CsvError as error:
+        except InputError as error:
             self._fail(error.lines())
         wanted = RULESETS[options["rules"]] if options["rules"] else None
         problem = SeatingProblem(

@@ -1,0 +1,112 @@
+"""Reading a CSV file handed in by people, with every problem tied to its line.
+
+One reader for the `rank` and `seat` commands (files named on the command line) and the roster
+upload (text from a form), so encoding, header, blank rows and line numbers are handled alike;
+each caller then checks what its own columns mean. Pure code: plain data in and out.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+Record = tuple[int, dict[str, str]]
+"""The first line of a row (1-based) and its stripped cells by lower-case column name."""
+
+
+@dataclass(frozen=True)
+class InputProblem:
+    line: int | None
+    """1-based line of the file; None when the problem is the file as a whole."""
+    message: str
+    column: str | None = None
+    """The column(s) concerned, if any; shown only where there is no file name (see InputError)."""
+
+    def __str__(self) -> str:
+        """The problem where there is no file name to show, e.g. `line 4, country: message`."""
+        where = ", ".join(part for part in (self.line and f"line {self.line}", self.column) if part)
+        return f"{where}: {self.message}" if where else self.message
+
+
+class InputError(ValueError):
+    """Everything wrong with one input, each problem rendered as FILE:LINE: message.
+
+    Text without a file name (path None, e.g. an upload) renders each problem as `line N, column: message`.
+    """
+
+    def __init__(self, path: str | None, problems: Iterable[InputProblem]) -> None:
+        self.path, self.problems = path, list(problems)
+        super().__init__("\n".join(self.lines()))
+
+    def lines(self) -> list[str]:
+        if self.path is None:
+            return [str(p) for p in self.problems]
+        return [f"{self.path}:{p.line}: {p.message}" if p.line else f"{self.path}: {p.message}"
+                for p in self.problems]
+
+
+def read_file(
+    path: str, required: tuple[str, ...], *, ragged: bool = False,
+) -> tuple[list[Record], list[InputProblem]]:
+    """The records of a UTF-8 CSV file (with or without a byte-order mark) and their shape problems.
+
+    Raises InputError naming the file when it is unusable as a whole: unreadable, not UTF-8, a bad header.
+    """
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise InputError(path, [InputProblem(None, f"cannot read the file ({e.strerror or e}).")]) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = e.object.count(b"\n", 0, e.start) + 1  # e.object: the bytes after any byte-order mark
+        raise InputError(path, [InputProblem(line, "this is not UTF-8 text; save the file as UTF-8 CSV.")]) from None
+    return _records(path, text, required, ragged)
+
+
+def read_text(
+    text: str, required: tuple[str, ...], *, ragged: bool = False,
+) -> tuple[list[Record], list[InputProblem]]:
+    """Like read_file, for text already decoded (an upload); the InputError it raises has no file name."""
+    return _records(None, text.removeprefix("\ufeff"), required, ragged)
+
+
+def _records(
+    path: str | None, text: str, required: tuple[str, ...], ragged: bool,
+) -> tuple[list[Record], list[InputProblem]]:
+    """Rows whose cells are all blank are skipped. A row with more or fewer cells than the header is a
+    problem, unless `ragged`: then missing cells read as empty and extra cells are ignored.
+    """
+    reader = csv.reader(io.StringIO(text, newline=""))
+    expected = ",".join(required)
+    try:
+        header = next(reader, None)
+        if header is None:
+            raise InputError(path, [InputProblem(1, f"the file is empty; it needs a header row {expected}.")])
+        columns = [c.strip().lower() for c in header]
+        missing = [c for c in required if c not in columns]
+        if missing:
+            message = f"missing column(s) {', '.join(missing)}; the header must include {expected}."
+            raise InputError(path, [InputProblem(1, message, ", ".join(missing))])
+        doubled = sorted({c for c in columns if c and columns.count(c) > 1})
+        if doubled:
+            message = f"column(s) {', '.join(doubled)} appear more than once."
+            raise InputError(path, [InputProblem(1, message, ", ".join(doubled))])
+        records: list[Record] = []
+        problems: list[InputProblem] = []
+        end = reader.line_num
+        for cells in reader:
+            line, end = end + 1, reader.line_num  # a quoted cell may span lines: name the row's first
+            if not any(c.strip() for c in cells):
+                continue
+            if len(cells) != len(columns):
+                if not ragged:
+                    problems.append(InputProblem(line, f"{len(cells)} fields, but the header has {len(columns)}."))
+                    continue
+                cells += [""] * (len(columns) - len(cells))
+            records.append((line, {c: v.strip() for c, v in zip(columns, cells)}))
+    except csv.Error as e:
+        raise InputError(path, [InputProblem(reader.line_num, f"this is not readable CSV ({e}).")]) from None
+    return records, problems

@@ -1,0 +1,40 @@
+"""GET never writes: every page and export of a running tournament, opened by its organizer, only reads."""
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from results.publishing import publish_game
+from scheduling.services import generate_seating
+from tests.factories import make_admin, make_entries, make_official, make_tournament
+
+pytestmark = pytest.mark.django_db
+
+WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE)\b", re.IGNORECASE)
+
+
+def test_no_page_writes_on_get(client):
+    tournament = make_tournament(slug="reads", games=2)
+    make_entries(tournament, 8)
+    stage = tournament.stages.get()
+    generate_seating(stage.pk, user=make_admin(), seed=1)
+    game = tournament.games.order_by("number").first()
+    publish_game(game.pk, user=make_admin())
+    table = game.tables.order_by("number").first()
+    client.force_login(make_official(tournament, "organizer"))
+    urls = [
+        "/", "/t/reads/standings/", "/t/reads/standings.csv", "/api/tournaments/",
+        "/api/tournaments/reads/standings/", "/api/tournaments/reads/games/1/seating/",
+        "/referee/", "/referee/reads/", f"/referee/reads/tables/{table.pk}/", "/referee/reads/penalties/",
+        "/referee/reads/draws/", "/organize/reads/seating/", f"/organize/reads/stages/{stage.pk}/",
+        "/organize/reads/qualification/", "/organize/reads/activity/", "/organize/reads/activity.csv",
+        # a POST-only action opened by GET redirects to the sheet instead of acting
+        f"/referee/reads/tables/{table.pk}/sign-off/",
+    ]
+    for url in urls:
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        assert response.status_code in (200, 302), (url, response.status_code)
+        writes = [q["sql"] for q in queries if WRITE.match(q["sql"]) and "django_session" not in q["sql"]]
+        assert writes == [], (url, writes)
