@@ -10,14 +10,15 @@ from django.utils.translation import gettext as _
 
 from audit.services import record_change
 from championships.eligibility import check_can_enter
-from championships.models import ACTIVE_STATUSES, GONE_STATUSES, Entry, Stage, Tournament
+from championships.models import GONE_STATUSES, Entry, Stage, Tournament
 from championships.permissions import require_organizer
 from engines.ranking.advancement import TieAtCutoff, qualifiers, replacement
 from engines.ranking.engine import tie_groups
 from engines.seating import engine as seating
 from scheduling.models import Game, Table
-from scheduling.services import first_game_number, write_games
+from scheduling.services import replace_with_seeded_game
 
+from .selectors import qualified_players
 from .standings import Results, load_results, ranked_standings
 
 
@@ -47,11 +48,6 @@ def _require_finished(games, what: str) -> None:
                               % {"what": what, "games": ", ".join(map(str, unfinished)) or _("no game played")})
 
 
-def _qualified_players(finals: Tournament) -> set[int]:
-    """Players holding (or having declined) a finals place won in a qualifier of this championship."""
-    return set(finals.entries.filter(source_tournament__isnull=False).values_list("player_id", flat=True))
-
-
 def _tie_message(error: TieAtCutoff, results: Results) -> str:
     names = ", ".join(results.entries[s.player].player.name for s in error.group)
     return _("%(names)s are tied where it matters: record the card draw first.") % {"names": names}
@@ -70,23 +66,6 @@ def _enter_finalist(finals: Tournament, entry: Entry, rank: int, qualifier: Tour
     return finalist
 
 
-def advancing_entries(tournament: Tournament, rows: list[dict]) -> set[int]:
-    """A qualifier's entries that go on to the finals: those sent, or as things stand the top N still eligible."""
-    if tournament.kind != Tournament.Kind.QUALIFIER or not tournament.advance_count:
-        return set()
-    finals = Tournament.objects.filter(championship_id=tournament.championship_id,
-                                       kind=Tournament.Kind.FINALS).first()
-    if finals is None:
-        return set()
-    sent = set(finals.entries.filter(source_tournament=tournament).values_list("player_id", flat=True))
-    if sent:
-        return {row["entry"] for row in rows if row["player_id"] in sent}
-    qualified = _qualified_players(finals)
-    eligible = [row for row in rows if row["status"] in ACTIVE_STATUSES
-                and not row["disqualified"] and row["player_id"] not in qualified]
-    return {row["entry"] for row in eligible[: tournament.advance_count]}
-
-
 def advance_qualifiers(qualifier_id: int, *, user) -> list[Entry]:
     """Enter the qualifier's top N (passing over players qualified elsewhere) in the finals."""
     with transaction.atomic():
@@ -97,9 +76,8 @@ def advance_qualifiers(qualifier_id: int, *, user) -> list[Entry]:
             raise ValidationError(_("The qualifiers of %(t)s are already in the finals.") % {"t": qualifier.name})
         _require_finished(qualifier.games.all(), _("Sending players to the finals"))
         results, standings = _standings(qualifier)
-        qualified_players = _qualified_players(finals)
-        passed_over = _inactive(results) | {pk for pk, e in results.entries.items()
-                                            if e.player_id in qualified_players}
+        already = qualified_players(finals)
+        passed_over = _inactive(results) | {pk for pk, e in results.entries.items() if e.player_id in already}
         try:
             chosen = qualifiers(standings, qualifier.advance_count, passed_over)
         except TieAtCutoff as error:
@@ -128,9 +106,8 @@ def replace_finalist(finalist_id: int, *, user) -> Entry | None:
         finalist.status = Entry.Status.WITHDRAWN
         finalist.save(update_fields=["status"])
         results, standings = _standings(qualifier)
-        qualified_players = _qualified_players(finals)
-        passed_over = _inactive(results) | {pk for pk, e in results.entries.items()
-                                            if e.player_id in qualified_players}
+        already = qualified_players(finals)
+        passed_over = _inactive(results) | {pk for pk, e in results.entries.items() if e.player_id in already}
         try:
             chosen = replacement(standings, passed_over)
         except TieAtCutoff as error:
@@ -191,8 +168,7 @@ def seat_seeded_stage(stage_id: int, *, user) -> Game:
             raise ValidationError(
                 _("The seed chart needs a multiple of 4 players; %(n)d can take part.") % {"n": len(players)}
                 if len(players) > 4 else str(error)) from error
-        stage.game_set.all().delete()
-        (game,) = write_games(stage, [tables], [first_game_number(stage)])
+        game = replace_with_seeded_game(stage, tables)
         record_change(user, stage.tournament_id, "seating.seeded", game,
               after={"tables": [[results.entries[p].player.name for p in table] for table in tables]})
     return game

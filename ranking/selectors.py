@@ -1,8 +1,9 @@
-"""Reads for the organizer's qualification page (standings themselves are read through `standings`)."""
+"""Reads for the standings and qualification pages (the standings themselves come from `standings`)."""
 from dataclasses import dataclass, field
 
-from championships.models import Entry, Tournament
+from championships.models import ACTIVE_STATUSES, Entry, Tournament
 
+from .columns import Column, standings_columns
 from .standings import straddles_cutoff, tied_groups, tournament_standings
 
 SHOWN_BELOW_CUTOFF = 4
@@ -33,3 +34,41 @@ def qualification_page(tournament: Tournament) -> QualificationPage:
         advanced=list(tournament.qualified_entries.select_related("player", "tournament")),
         finalists=finalists,
     )
+
+
+def qualified_players(finals: Tournament) -> set[int]:
+    """Players holding (or having declined) a finals place won in a qualifier of this championship."""
+    return set(finals.entries.filter(source_tournament__isnull=False).values_list("player_id", flat=True))
+
+
+def advancing_entries(tournament: Tournament, rows: list[dict]) -> set[int]:
+    """A qualifier's entries that go on to the finals: those sent, or as things stand the top N still eligible."""
+    if tournament.kind != Tournament.Kind.QUALIFIER or not tournament.advance_count:
+        return set()
+    finals = Tournament.objects.filter(championship_id=tournament.championship_id,
+                                       kind=Tournament.Kind.FINALS).first()
+    if finals is None:
+        return set()
+    sent = set(finals.entries.filter(source_tournament=tournament).values_list("player_id", flat=True))
+    if sent:
+        return {row["entry"] for row in rows if row["player_id"] in sent}
+    qualified = qualified_players(finals)
+    eligible = [row for row in rows if row["status"] in ACTIVE_STATUSES
+                and not row["disqualified"] and row["player_id"] not in qualified]
+    return {row["entry"] for row in eligible[: tournament.advance_count]}
+
+
+@dataclass(frozen=True)
+class StandingsPage:
+    columns: list[Column]
+    rows: list[tuple[dict, list[str]]]
+    """Each standing row with its columns' values as shown."""
+    advancing: set[int]
+    """Entries marked as going on to the finals."""
+
+
+def standings_page(tournament: Tournament) -> StandingsPage:
+    rows = tournament_standings(tournament)
+    columns = standings_columns(tournament.ruleset)
+    return StandingsPage(columns, [(row, [c.show(row[c.key]) for c in columns]) for row in rows],
+                         advancing_entries(tournament, rows))

@@ -36,6 +36,13 @@ def write_games(stage: Stage, games: Sequence[Sequence[Sequence[int]]], numbers:
     return created
 
 
+def replace_with_seeded_game(stage: Stage, tables: Sequence[Sequence[int]]) -> Game:
+    """The stage's one game, seated by rank (part of `ranking.qualification.seat_seeded_stage`)."""
+    Game.objects.filter(stage=stage).delete()
+    (game,) = write_games(stage, [tables], [first_game_number(stage)])
+    return game
+
+
 def free_game_numbers(stage: Stage, played: Sequence[Game]) -> list[int]:
     """The stage's game numbers not taken by published games, in order (games may be published out of order)."""
     first = first_game_number(stage)

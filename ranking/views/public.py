@@ -5,19 +5,15 @@ from django.utils.translation import gettext as _
 from championships.models import Tournament
 from core.csv_export import csv_response
 
+from .. import selectors
 from ..columns import standings_columns
-from ..qualification import advancing_entries
 from ..standings import tournament_standings
 
 
 def standings(request, slug: str):
     tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
-    rows = tournament_standings(tournament)
-    columns = standings_columns(tournament.ruleset)
-    context = {
-        "tournament": tournament, "columns": columns, "advancing": advancing_entries(tournament, rows),
-        "rows": [(row, [c.show(row[c.key]) for c in columns]) for row in rows],
-    }
+    page = selectors.standings_page(tournament)
+    context = {"tournament": tournament, "columns": page.columns, "advancing": page.advancing, "rows": page.rows}
     template = "ranking/standings_table.html" if request.htmx else "ranking/standings.html"
     return render(request, template, context)
 
