@@ -124,3 +124,37 @@ def test_replanning_after_publishing_out_of_order_keeps_the_numbers():
     publish_game(Game.objects.get(stage=stage, number=2).pk, user=make_admin())
     services.generate_seating(stage.pk, seed=2, user=make_admin())
     assert sorted(Game.objects.filter(stage=stage).values_list("number", flat=True)) == [1, 2, 3]
+
+
+def test_a_stage_that_changes_during_the_search_is_not_overwritten():
+    """The search runs outside any transaction; its short write refuses a stage that changed meanwhile."""
+    tournament = make_tournament(games=2)
+    entries = make_entries(tournament, 13)
+    stage = tournament.stages.get()
+
+    def withdraw_during_the_search(done: float) -> None:
+        if done == 1.0:
+            Entry.objects.filter(pk=entries[0].pk).update(status=Entry.Status.WITHDRAWN)
+
+    with pytest.raises(ValidationError, match="changed while its seating was being planned"):
+        services.generate_seating(stage.pk, user=make_admin(), seed=1, progress=withdraw_during_the_search)
+    assert not Game.objects.filter(stage=stage).exists()
+    services.generate_seating(stage.pk, user=make_admin(), seed=1)
+    assert not Seat.objects.filter(game__stage=stage, entry=entries[0]).exists()
+
+
+def test_seating_is_audited_and_only_organizers_may_plan_it():
+    from django.core.exceptions import PermissionDenied
+
+    from audit.models import AuditEntry
+    from tests.factories import make_official
+
+    tournament = make_tournament(games=1)
+    make_entries(tournament, 8)
+    stage = tournament.stages.get()
+    with pytest.raises(PermissionDenied):
+        services.generate_seating(stage.pk, user=make_official(tournament, "referee"), seed=1)
+    organizer = make_official(tournament, "organizer")
+    services.generate_seating(stage.pk, user=organizer, seed=1)
+    entry = AuditEntry.objects.get(action="seating.generated")
+    assert entry.user == organizer and entry.tournament == tournament and entry.after["games"] == [1]
