@@ -23,6 +23,11 @@ def backwards(apps, schema_editor):
     _relabel(apps, "audit", "ranking")
 
 
+def drop_entries_without_tournament(apps, schema_editor):
+    """Going back: the previous schema requires a tournament, so entries that belong to none cannot stay."""
+    apps.get_model("audit", "AuditEntry").objects.filter(tournament__isnull=True).delete()
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -42,6 +47,7 @@ class Migration(migrations.Migration):
             name='tournament',
             field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='audit_entries', to='championships.tournament'),
         ),
+        migrations.RunPython(migrations.RunPython.noop, drop_entries_without_tournament),
         migrations.AlterModelTable(
             name='auditentry',
             table=None,
