@@ -11,6 +11,9 @@ from scheduling.models import Game
 from .models import Penalty, Signature, TiebreakDraw
 from .sheets import SheetInput
 
+TEXT_MAX = 2000
+"""The longest reason, decision or note a form takes (a paragraph; the database keeps any length)."""
+
 
 class SheetForm(forms.Form):
     """One VP field per player (in play order, named by entry id), the winner, start and end time."""
@@ -56,7 +59,8 @@ class SheetForm(forms.Form):
 
 
 class CorrectionForm(SheetForm):
-    reason = forms.CharField(label=_("Reason for the correction"), widget=forms.Textarea(attrs={"rows": 2}),
+    reason = forms.CharField(label=_("Reason for the correction"), max_length=TEXT_MAX,
+                             widget=forms.Textarea(attrs={"rows": 2}),
                              help_text=_("For example: the paper sheet says 8 VP for seat 2."))
 
 
@@ -65,7 +69,7 @@ class SignatureForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput)
     method = forms.ChoiceField(choices=Signature.Method.choices, widget=forms.HiddenInput)
     image = forms.CharField(required=False, widget=forms.HiddenInput, max_length=60_000)
-    decision = forms.CharField(label=_("Referee's decision"), required=False,
+    decision = forms.CharField(label=_("Referee's decision"), required=False, max_length=TEXT_MAX,
                                widget=forms.Textarea(attrs={"rows": 2}))
 
 
@@ -100,7 +104,7 @@ class PenaltyForm(forms.Form):
     vp = forms.IntegerField(label=_("VP deducted"), min_value=0, max_value=40, initial=0,
                             help_text=_("Lateness: 1 VP (up to 15 minutes). Warnings and disqualifications: 0."))
     game = forms.ModelChoiceField(label=_("Game"), queryset=Game.objects.none(), required=False)
-    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 2}))
+    reason = forms.CharField(label=_("Reason"), max_length=TEXT_MAX, widget=forms.Textarea(attrs={"rows": 2}))
     request_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, tournament, **kwargs):
@@ -115,7 +119,8 @@ class DrawForm(forms.Form):
     """The order a draw gave among one group of tied players: one choice per place."""
 
     method = forms.ChoiceField(label=_("How the tie was drawn"), choices=TiebreakDraw.Method.choices)
-    note = forms.CharField(label=_("Note"), required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    note = forms.CharField(label=_("Note"), required=False, max_length=TEXT_MAX,
+                           widget=forms.Textarea(attrs={"rows": 2}))
 
     def __init__(self, *args, players: list[tuple[int, str]], **kwargs):
         super().__init__(*args, **kwargs)
