@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+AXE := node_modules/axe-core/axe.min.js
 
 .PHONY: install run test bench smoke lint migrate demo
 
@@ -23,7 +24,12 @@ demo: migrate
 run: demo
 	DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000
 
-test: install
+# axe-core for the browser accessibility checks (skipped without it unless REQUIRE_BROWSER is set).
+$(AXE): package.json package-lock.json
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent && touch $(AXE); \
+	else echo "npm is missing: the accessibility checks will be skipped"; fi
+
+test: install $(AXE)
 	$(PY) -m pytest
 
 bench: install

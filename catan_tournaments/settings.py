@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "scheduling",
     "results",
     "ranking",
+    "organize",
     "demo",
 ]
 

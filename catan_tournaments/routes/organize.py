@@ -1,7 +1,7 @@
 """The organizer's pages: seating, publishing, qualification and the activity log of a tournament."""
 from django.urls import path
 
-from championships.views import activity
+from organize.views import activity
 from ranking.views import qualification
 from results.views import publishing
 from scheduling import views as seating

@@ -1,9 +1,12 @@
 """Browser tests drive Debian's Chromium through Playwright; no browser is ever downloaded."""
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 from django.test import override_settings
+
+from .axe import AXE
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -40,3 +43,13 @@ def tablet(browser, live_server):
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> Path:
+    """The axe-core script the accessibility checks inject into each page; like the browser, required in CI."""
+    if not AXE.is_file():
+        if os.environ.get("REQUIRE_BROWSER"):
+            pytest.fail(f"{AXE} is missing: run `npm ci` at the project root")
+        pytest.skip(f"{AXE} is missing (npm ci)")
+    return AXE

@@ -32,7 +32,7 @@ def test_a_missing_column_is_named_on_line_1():
 
 def test_files_render_file_line_and_uploads_render_line_and_column(tmp_path):
     path = tmp_path / "players.csv"
-    path.write_bytes("player\nAnn\n".encode() + b"\xff\xfe bad\n")
+    path.write_bytes(b"player\nAnn\n" + b"\xff\xfe bad\n")
     with pytest.raises(InputError) as error:
         read_file(str(path), ("player",))
     assert error.value.lines() == [f"{path}:3: this is not UTF-8 text; save the file as UTF-8 CSV."]

@@ -1,0 +1,393 @@
+"""The activity log told in words: each audit entry of a tournament as a sentence, with its details.
+
+Audit entries name their object by type and id (like Django's admin log), so the games, tables,
+stages and players they are about are looked up here, a few queries per page of entries whatever
+its length. This module sits above every app, so it may read all of them.
+"""
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from django.apps import apps
+from django.db.models import QuerySet
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from audit.models import AuditEntry
+from championships.models import Entry, Player, Stage, Tournament
+from results.models import RecordSheet
+from scheduling.models import Game, Table
+
+KIND_LABELS = {
+    "seating": gettext_lazy("Seating"),
+    "sheet": gettext_lazy("Record sheets"),
+    "penalty": gettext_lazy("Penalties"),
+    "draw": gettext_lazy("Tiebreak draws"),
+    "qualification": gettext_lazy("Qualification"),
+    "entry": gettext_lazy("Entries"),
+    "staff": gettext_lazy("Staff"),
+    "admin": gettext_lazy("Edits in the admin"),
+}
+
+DETAIL_LABELS = {
+    "games": gettext_lazy("Games"),
+    "seed": gettext_lazy("Seed"),
+    "friend_conflicts": gettext_lazy("Friend/family conflicts"),
+    "repeat_pairings": gettext_lazy("Repeat pairings"),
+    "position_repeats": gettext_lazy("Repeated positions"),
+    "same_country_tablemates": gettext_lazy("Same-country tablemates"),
+    "order": gettext_lazy("Order"),
+    "tables": gettext_lazy("Tables"),
+    "scores": gettext_lazy("Scores"),
+    "start_time": gettext_lazy("Start time"),
+    "end_time": gettext_lazy("End time"),
+    "signatures_cleared": gettext_lazy("Signatures cleared"),
+    "version": gettext_lazy("Version"),
+    "decision": gettext_lazy("Decision"),
+    "vp": gettext_lazy("VP"),
+    "game": gettext_lazy("Game"),
+    "status": gettext_lazy("Status"),
+    "qualified": gettext_lazy("Qualified"),
+    "replacement": gettext_lazy("Replacement"),
+    "note": gettext_lazy("Note"),
+    "championship": gettext_lazy("Championship"),
+}
+
+OBJECT_LABELS = {
+    "tournament": gettext_lazy("tournament"),
+    "championship": gettext_lazy("championship"),
+    "stage": gettext_lazy("stage"),
+    "entry": gettext_lazy("entry"),
+    "player": gettext_lazy("player"),
+    "country": gettext_lazy("country"),
+    "relationship": gettext_lazy("relationship"),
+    "staffrole": gettext_lazy("staff role"),
+    "game": gettext_lazy("game"),
+    "table": gettext_lazy("table"),
+}
+"""What an edit in the admin was made to, in words (the models' own names are not translated)."""
+
+HIDDEN_DETAILS = {"entry", "seat", "player", "kind", "reason", "user", "role"}
+"""Internal ids, and what the description or the reason column already says."""
+
+NO_DETAILS = {"seating.published", "seating.unpublished", "entry.registered", "staff.assigned"}
+"""Actions whose description says everything their before/after hold."""
+
+
+@dataclass(frozen=True)
+class Detail:
+    label: str
+    value: str
+    """Safe HTML: names and data isolated for right-to-left pages."""
+    was: str | None = None
+    """The value before the change, when it was different (safe HTML too)."""
+
+
+@dataclass(frozen=True)
+class ActivityRow:
+    """One audit entry as the activity log shows it."""
+
+    entry: AuditEntry
+    what: str
+    """What happened, in a sentence of the current language; the action's code when it is not a known one."""
+    what_html: str
+    """The same with each name isolated for right-to-left pages."""
+    where: str = ""
+    """The game, table or stage it happened at, when there is one."""
+    known: bool = True
+    details: list[Detail] = field(default_factory=list)
+
+    @property
+    def kind_label(self) -> str:
+        return str(KIND_LABELS.get(self.entry.kind, self.entry.kind))
+
+    @property
+    def description(self) -> str:
+        return _("%(place)s: %(what)s") % {"place": self.where, "what": self.what} if self.where else self.what
+
+
+def described(entries: Iterable[AuditEntry]) -> list[ActivityRow]:
+    """The entries told in words; what they refer to is looked up in a few queries for all of them."""
+    entries = list(entries)
+    context = _Context(entries)
+    return [_describe(entry, context) for entry in entries]
+
+
+def described_in_chunks(entries: QuerySet[AuditEntry], size: int = 500) -> Iterator[ActivityRow]:
+    """`described` for a long export, without holding every entry in memory."""
+    chunk = []
+    for entry in entries.iterator(chunk_size=size):
+        chunk.append(entry)
+        if len(chunk) == size:
+            yield from described(chunk)
+            chunk = []
+    yield from described(chunk)
+
+
+class _Context:
+    """Numbers and names of the objects a batch of entries refers to, looked up once per type."""
+
+    def __init__(self, entries: list[AuditEntry]):
+        ids: dict[str, set[int]] = defaultdict(set)
+        entry_ids, player_ids = set(), set()
+        for e in entries:
+            ids[e.object_type].add(e.object_id)
+            if e.action == "seating.play_order":
+                for side in (e.before, e.after):
+                    entry_ids.update(pk for pk in (side or {}).get("order", []) if isinstance(pk, int))
+            if e.kind == "admin":
+                for side in (e.before, e.after):
+                    if isinstance((side or {}).get("player_id"), int):
+                        player_ids.add(side["player_id"])
+        self.sheets = self._rows(RecordSheet, ids["recordsheet"], "table__game__number", "table__number")
+        self.tables = self._rows(Table, ids["table"], "game__number", "number")
+        self.games = self._rows(Game, ids["game"], "number")
+        self.stages = self._rows(Stage, ids["stage"], "name")
+        self.tournaments = self._rows(Tournament, ids["tournament"], "name")
+        self.entries = self._rows(Entry, entry_ids, "player__name")
+        self.players = self._rows(Player, player_ids, "name")
+        self.model_names = {m._meta.model_name: m._meta.verbose_name for m in apps.get_models()}
+
+    @staticmethod
+    def _rows(model, pks: set[int], *fields: str) -> dict[int, tuple]:
+        if not pks:
+            return {}
+        rows = model.objects.filter(pk__in=pks).values_list("pk", *fields)
+        return {pk: tuple(values) for pk, *values in rows}
+
+    def where(self, entry: AuditEntry) -> str:
+        pk = entry.object_id
+        if entry.object_type == "recordsheet" and pk in self.sheets:
+            game, table = self.sheets[pk]
+            return _game_and_table(game, table)
+        if entry.object_type == "table" and pk in self.tables:
+            game, table = self.tables[pk]
+            return _game_and_table(game, table)
+        if entry.object_type == "game" and pk in self.games:
+            return _game(self.games[pk][0])
+        if entry.object_type == "stage" and pk in self.stages:
+            return self.stages[pk][0]
+        return ""
+
+    def entry_name(self, pk) -> str:
+        return self.entries[pk][0] if pk in self.entries else f"#{pk}"
+
+    def admin_object(self, entry: AuditEntry) -> "_Said":
+        data = entry.after or entry.before or {}
+        kind = str(OBJECT_LABELS.get(entry.object_type) or self.model_names.get(entry.object_type, entry.object_type))
+        name = data.get("name")
+        if not name and data.get("player_id") in self.players:
+            name = self.players[data["player_id"]][0]
+        if name:
+            return _Said(_("%(type)s “%(name)s”"), type=_Plain(kind), name=name)
+        return _Said(_("%(type)s #%(id)s"), type=_Plain(kind), id=entry.object_id)
+
+
+def _game(number) -> str:
+    return _("Game %(n)s") % {"n": number}
+
+
+def _game_and_table(game, table) -> str:
+    return _("Game %(g)s · Table %(t)s") % {"g": game, "t": table}
+
+
+def _names(names) -> str:
+    return ", ".join(str(n) for n in names or [])
+
+
+class _Plain(str):
+    """Words of the current language put into a sentence as they are (not isolated like a name)."""
+
+
+class _Said:
+    """A sentence with its values filled in, as text and as HTML with each name isolated (<bdi>) for right-to-left.
+
+    A value may be a list (of names), a `_Plain` text, or another `_Said`.
+    """
+
+    def __init__(self, sentence: str, **values):
+        self.text = sentence % {k: _text(v) for k, v in values.items()}
+        self.html = mark_safe(conditional_escape(sentence) % {k: _html(v) for k, v in values.items()})
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _text(value) -> str:
+    if isinstance(value, list):
+        return _names(_text(v) for v in value)
+    return value.text if isinstance(value, _Said) else str(value)
+
+
+def _html(value) -> str:
+    if isinstance(value, list):
+        return mark_safe(", ".join(_html(v) for v in value))
+    if isinstance(value, _Said):
+        return value.html
+    if isinstance(value, _Plain):
+        return conditional_escape(value)
+    return format_html("<bdi>{}</bdi>", value)
+
+
+def _describe(entry: AuditEntry, context: _Context) -> ActivityRow:
+    before, after = entry.before or {}, entry.after or {}
+    action, where = entry.action, context.where(entry)
+    said = None
+    if action == "seating.generated":
+        said = (_Said(_("Seating generated for games %(games)s"), games=list(after["games"]))
+                if after.get("games") else _Said(_("Seating generated")))
+    elif action == "seating.swapped":
+        first, second = (list(before) + ["?", "?"])[:2]
+        said = _Said(_("Seats of %(first)s and %(second)s swapped"), first=first, second=second)
+    elif action == "seating.published":
+        said = _Said(_("Seating published"))
+    elif action == "seating.unpublished":
+        said = _Said(_("Seating taken back to be planned again"))
+    elif action == "seating.play_order":
+        said = _Said(_("Play order recorded: %(order)s"),
+                     order=[context.entry_name(pk) for pk in after.get("order", [])])
+    elif action == "seating.seeded":
+        said = _Said(_("Tables seated by rank"))
+    elif action == "sheet.entered":
+        if not before:
+            said = _Said(_("Scores entered"))
+        elif after.get("signatures_cleared"):
+            said = _Said(_("Scores changed; the signatures given were cleared"))
+        else:
+            said = _Said(_("Scores changed"))
+    elif action == "sheet.signature.drawn":
+        said = _Said(_("%(player)s signed (drawn signature)"), player=after.get("player", "?"))
+    elif action == "sheet.signature.tap":
+        said = _Said(_("%(player)s confirmed the result by tap"), player=after.get("player", "?"))
+    elif action == "sheet.signature.overruled":
+        said = _Said(_("%(player)s refused to sign; the referee overruled the refusal"),
+                     player=after.get("player", "?"))
+    elif action == "sheet.signed_off":
+        said = _Said(_("Result signed off and locked"))
+    elif action == "sheet.corrected":
+        said = _Said(_("Signed-off result corrected"))
+    elif entry.kind == "penalty":
+        said = _penalty(action.partition(".")[2], after)
+        if said is not None and after.get("game"):
+            where = _game(after["game"])
+    elif action == "draw.cards":
+        said = _Said(_("Development card draw, best first: %(order)s"), order=list(after.get("order", [])))
+    elif action == "draw.lots":
+        said = _Said(_("Drawing of lots, best first: %(order)s"), order=list(after.get("order", [])))
+    elif action == "qualification.advanced":
+        said = _Said(_("Qualifiers of %(qualifier)s sent to the finals: %(players)s"),
+                     qualifier=context.tournaments.get(entry.object_id, (f"#{entry.object_id}",))[0],
+                     players=_qualified(after.get("qualified")))
+    elif action == "qualification.replaced":
+        player = before.get("player", "?")
+        said = (_Said(_("%(player)s cannot attend the finals; %(replacement)s takes the place"),
+                      player=player, replacement=after["replacement"])
+                if after.get("replacement") else
+                _Said(_("%(player)s cannot attend the finals; nobody was left to take the place"), player=player))
+    elif action == "entry.registered":
+        said = _Said(_("%(player)s entered"), player=after.get("player", "?"))
+    elif action == "staff.assigned":
+        role = after.get("role")
+        if role == "organizer":
+            said = _Said(_("%(user)s appointed organizer"), user=after.get("user", "?"))
+        elif role == "referee":
+            said = _Said(_("%(user)s appointed referee"), user=after.get("user", "?"))
+    elif action == "admin.added":
+        said = _Said(_("Added in the admin: %(object)s"), object=context.admin_object(entry))
+    elif action == "admin.changed":
+        said = _Said(_("Changed in the admin: %(object)s"), object=context.admin_object(entry))
+    elif action == "admin.deleted":
+        said = _Said(_("Deleted in the admin: %(object)s"), object=context.admin_object(entry))
+    if said is None:
+        return ActivityRow(entry, action, format_html("<code>{}</code>", action),
+                           f"{entry.object_type} #{entry.object_id}", known=False, details=_details(entry, context))
+    plain = action in NO_DETAILS or entry.kind == "penalty"  # a penalty's sentence, place and reason say it all
+    return ActivityRow(entry, said.text, said.html, where, details=[] if plain else _details(entry, context))
+
+
+def _penalty(kind: str, after: dict) -> _Said | None:
+    player = after.get("player", "?")
+    if kind == "lateness":
+        return _Said(_("Late arrival: %(player)s loses %(vp)s VP"), player=player, vp=after.get("vp", 0))
+    if kind == "warning":
+        return _Said(_("Warning for %(player)s"), player=player)
+    if kind == "vp_deduction":
+        return _Said(_("VP deduction: %(player)s loses %(vp)s VP"), player=player, vp=after.get("vp", 0))
+    if kind == "disqualification":
+        return _Said(_("%(player)s disqualified"), player=player)
+    return None
+
+
+def _qualified(rows) -> list:
+    """[name, rank] pairs as "name (rank)", each name isolated."""
+    return [_Said("%(name)s (%(rank)s)", name=row[0], rank=_Plain(row[1]))
+            if isinstance(row, list | tuple) and len(row) == 2 else row for row in rows or []]
+
+
+def _details(entry: AuditEntry, context: _Context) -> list[Detail]:
+    """The before/after of an entry as label: value lines; for a change, only what changed, with what it was."""
+    before, after = entry.before, entry.after
+    admin = entry.kind == "admin"
+    if entry.action == "seating.swapped":
+        return [Detail(str(name), _seat(place), _seat(before.get(name)) if isinstance(before, dict) else None)
+                for name, place in (after or {}).items()]
+    if not isinstance(before, dict) or not isinstance(after, dict):
+        data = after if isinstance(after, dict) else before
+        if not isinstance(data, dict):
+            return []
+        return [Detail(_label(key, admin), _value(key, value, entry, context))
+                for key, value in data.items()
+                if admin or (key not in HIDDEN_DETAILS and value not in (None, "", [], {}))]
+    details = []
+    for key in list(after) + [k for k in before if k not in after]:
+        if not admin and key in HIDDEN_DETAILS:
+            continue
+        new, old = after.get(key), before.get(key)
+        if key in before and key in after and new == old:
+            if admin or entry.action == "sheet.corrected":
+                continue
+            details.append(Detail(_label(key, admin), _value(key, new, entry, context)))
+        else:
+            details.append(Detail(_label(key, admin), _value(key, new, entry, context),
+                                  _value(key, old, entry, context) if key in before else None))
+    return details
+
+
+def _label(key: str, admin: bool) -> str:
+    if admin:
+        return key
+    return str(DETAIL_LABELS.get(key, key.replace("_", " ")))
+
+
+def _seat(place) -> str:
+    if isinstance(place, list | tuple) and len(place) == 2:
+        return _Said(_("table %(table)s, position %(position)s"), table=_Plain(place[0]),
+                     position=_Plain(place[1])).html
+    return _value("", place, None, None)
+
+
+def _value(key: str, value, entry: AuditEntry | None, context: _Context | None) -> str:
+    """A before or after value as safe HTML: words of the current language as they are, names and data isolated."""
+    if value is None or value == "" or value == []:
+        return "—"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if key == "scores" and isinstance(value, list):
+        return mark_safe("; ".join(
+            _Said(_("%(player)s: %(vp)s VP (winner)") if s.get("winner") else _("%(player)s: %(vp)s VP"),
+                  player=s.get("player", "?"), vp=_Plain("—" if s.get("vp") is None else s["vp"])).html
+            for s in value if isinstance(s, dict)))
+    if key == "order" and entry is not None and entry.action == "seating.play_order":
+        return _html([context.entry_name(pk) for pk in value])
+    if key == "qualified" and isinstance(value, list):
+        return _html(_qualified(value))
+    if key == "tables" and isinstance(value, list):
+        return mark_safe("; ".join(
+            _Said(_("Table %(n)s"), n=_Plain(n)).html + ": " + _html(list(names)) for n, names in enumerate(value, 1)))
+    if isinstance(value, dict):
+        return mark_safe(", ".join(format_html("{}: {}", k, _value(k, v, entry, context)) for k, v in value.items()))
+    if isinstance(value, list):
+        return mark_safe(", ".join(_value("", v, entry, context) for v in value))
+    return _html(value)

@@ -1,0 +1,87 @@
+"""axe-core (WCAG 2.1 A and AA rules) on the public, referee and organizer pages: phone, tablet and laptop widths,
+in English and in Arabic (right to left)."""
+import pytest
+
+from results.penalties import record_penalty
+from results.sheets import SheetInput, save_entry, sign, sign_off
+from scheduling.services import generate_seating
+from tests.factories import make_game, make_official, make_player, make_tournament
+
+from .axe import axe_violations
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+WIDTHS = {390: 844, 768: 1024, 1280: 800}
+NAMES = [  # Latin, Arabic and Hebrew script; some long
+    "Layla Haddad", "أحمد الفارسي", "Noa Levi", "Maximilian Oberhauser-Wittelsbach", "Sara Rahimi",
+    "יונתן כהן", "Chen Wei", "فاطمة الزهراء بن عبد الله",
+]
+
+
+@pytest.fixture
+def tournament_day():
+    """A running qualifier: game 1 published (table 1 signed off, table 2 being entered), games 2-3 planned,
+    a penalty, and the activity log that all of this wrote."""
+    tournament = make_tournament(slug="a11y-cup", name="Accessibility Cup", status="running", advance_count=4)
+    entries = [tournament.entries.create(player=make_player(name)) for name in NAMES]
+    organizer = make_official(tournament, "organizer", username="a11y-organizer")
+    game = make_game(tournament, [entries[:4], entries[4:]])
+    first, second = game.tables.order_by("number")
+    seats = list(first.seats.order_by("position"))
+    sheet = save_entry(first.sheet.pk, SheetInput(dict(zip((s.entry_id for s in seats), [10, 8, 6, 4]))),
+                       user=organizer, base_version=0)
+    for seat in seats:
+        sheet = sign(sheet.pk, seat.entry_id, user=organizer, method="tap", version=sheet.version)
+    sign_off(sheet.pk, user=organizer, version=sheet.version)
+    seats = list(second.seats.order_by("position"))
+    save_entry(second.sheet.pk, SheetInput(dict(zip((s.entry_id for s in seats), [7, 10, 5, 9]))),
+               user=organizer, base_version=0)
+    record_penalty(entries[5].pk, user=organizer, kind="lateness", vp=1, reason="Arrived 12 minutes late")
+    stage = tournament.stages.get()
+    generate_seating(stage.pk, user=organizer, seed=3)
+    return {
+        "home": "/",
+        "standings": f"/t/{tournament.slug}/standings/",
+        "desk": f"/referee/{tournament.slug}/",
+        "record sheet": f"/referee/{tournament.slug}/tables/{second.pk}/",
+        "seating stage": f"/organize/{tournament.slug}/stages/{stage.pk}/",
+        "qualification": f"/organize/{tournament.slug}/qualification/",
+        "activity log": f"/organize/{tournament.slug}/activity/",
+    }
+
+
+def sign_in(page, username: str) -> None:
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill("pw-for-tests-only")
+    page.locator("main").get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/referee/")
+
+
+def described(violations: list[dict]) -> str:
+    return "; ".join(f"{v['id']} ({v['impact']}): {v['help']} at " + ", ".join(n["target"] for n in v["nodes"][:5])
+                     for v in violations)
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+@pytest.mark.parametrize("width", WIDTHS)
+def test_pages_pass_axe_wcag21_aa(browser, live_server, axe_script, tournament_day, width, language):
+    context = browser.new_context(viewport={"width": width, "height": WIDTHS[width]}, base_url=live_server.url,
+                                  has_touch=width < 1280)
+    page = context.new_page()
+    prefix = "" if language == "en" else f"/{language}"
+    found = {}
+    try:
+        page.goto(f"{prefix}/accounts/login/")
+        found["staff sign-in"] = axe_violations(page, axe_script)
+        sign_in(page, "a11y-organizer")
+        for name, path in tournament_day.items():
+            response = page.goto(prefix + path)
+            assert response.status == 200, f"{name}: {response.status}"
+            assert page.locator("html").get_attribute("lang") == language
+            page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")  # check inside
+            found[name] = axe_violations(page, axe_script)
+    finally:
+        context.close()
+    failing = {name: described(v) for name, v in found.items() if v}
+    assert not failing, "\n".join(f"{name}: {text}" for name, text in failing.items())

@@ -1,0 +1,313 @@
+"""The organizer's activity log: whose entries, described in words, filtered, paged, exported, and admin edits in it."""
+import csv
+import io
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils.translation import override
+
+from audit.models import AuditEntry
+from audit.services import record_change
+from championships.models import Entry, Tournament
+from championships.services import enter_player
+from organize.activity import KIND_LABELS, described
+from organize.views.activity import PER_PAGE
+from results.draws import record_draw
+from results.penalties import record_penalty
+from results.publishing import unpublish_game
+from results.sheets import SheetInput, save_entry, sign, sign_off
+from tests.factories import (
+    make_admin,
+    make_entries,
+    make_game,
+    make_official,
+    make_player,
+    make_tournament,
+    make_user,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def log_url(tournament, **query):
+    url = reverse("activity-log", args=[tournament.slug])
+    return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+
+
+def csv_url(tournament, **query):
+    url = reverse("activity-log-csv", args=[tournament.slug])
+    return url + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+
+
+def read_csv(response) -> list[list[str]]:
+    text = b"".join(response.streaming_content if response.streaming else [response.content]).decode("utf-8")
+    assert text.startswith("\ufeff")
+    return list(csv.reader(io.StringIO(text[1:])))
+
+
+def signed_off_table(tournament, referee):
+    """Game 1 with one table whose sheet is entered, signed by tap and signed off: six audit entries."""
+    table = make_game(tournament, [make_entries(tournament, 4)]).tables.get()
+    seats = list(table.seats.order_by("position"))
+    sheet = save_entry(table.sheet.pk, SheetInput(dict(zip((s.entry_id for s in seats), [10, 7, 6, 5]))),
+                       user=referee, base_version=0)
+    for seat in seats:
+        sheet = sign(sheet.pk, seat.entry_id, user=referee, method="tap", version=sheet.version)
+    sign_off(sheet.pk, user=referee, version=sheet.version)
+    return table
+
+
+@pytest.fixture
+def cup():
+    tournament = make_tournament(slug="dubai-cup", name="Dubai Cup")
+    organizer = make_official(tournament, "organizer", username="cup-organizer")
+    referee = make_official(tournament, "referee", username="cup-referee")
+    return tournament, organizer, referee
+
+
+def test_the_organizer_sees_their_tournament_in_words_and_not_another(client, cup):
+    tournament, organizer, referee = cup
+    table = signed_off_table(tournament, referee)
+    first = table.seats.order_by("position").first().entry
+    record_penalty(first.pk, user=referee, kind="warning", reason="Talked across tables")
+    other = make_tournament(slug="abu-dhabi-open")
+    stranger = make_entries(other, 1)[0]
+    record_penalty(stranger.pk, user=make_official(other), kind="warning", reason="Secret of the other event")
+
+    client.force_login(organizer)
+    response = client.get(log_url(tournament))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Secret of the other event" not in html and stranger.player.name not in html
+    assert "Game 1 · Table 1" in html and "Scores entered" in html and "Result signed off and locked" in html
+    assert f"<bdi>{first.player.name}</bdi> confirmed the result by tap" in html
+    assert f"Warning for <bdi>{first.player.name}</bdi>" in html
+    assert "Reason: <bdi>Talked across tables</bdi>" in html
+    assert "cup-referee appointed referee" in html.replace("<bdi>", "").replace("</bdi>", "")
+    assert "sheet.signed_off" not in html  # known actions are told in words, not codes
+    assert "<details" in html and "</bdi>: 10 VP (winner)" in html  # the scores in the details, readable
+    count = AuditEntry.objects.filter(tournament=tournament).count()
+    assert f"{count} changes" in html
+    assert re.search(r'<time datetime="2\d{3}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+04:00">', html)  # venue time (Dubai)
+
+
+def test_the_filter_offers_translated_kinds_and_keeps_only_that_kind(client, cup):
+    tournament, organizer, referee = cup
+    entry = make_entries(tournament, 1)[0]
+    record_penalty(entry.pk, user=referee, kind="vp_deduction", vp=2, reason="Slow play")
+    enter_player(make_player("Late Larry"), tournament, user=organizer)
+    client.force_login(organizer)
+
+    html = client.get(log_url(tournament, kind="penalty")).content.decode()
+    assert '<option value="penalty" selected>Penalties</option>' in html
+    assert "VP deduction: <bdi>" in html and "loses <bdi>2</bdi> VP" in html
+    assert "Late Larry" not in html and "appointed" not in html
+    assert "1 change of kind “Penalties”" in html
+
+    arabic = client.get("/ar" + log_url(tournament, kind="entry")).content.decode()
+    with override("ar"):
+        label = str(KIND_LABELS["entry"])
+    assert label != "Entries" and f'<option value="entry" selected>{label}</option>' in arabic
+    assert "Late Larry" in arabic
+
+    everything = client.get(log_url(tournament, kind="nonsense")).content.decode()
+    assert "Late Larry" in everything and "Slow play" in everything  # an unknown kind shows all
+
+
+def test_pages_keep_the_kind_and_the_log_is_newest_first(client, cup):
+    tournament, organizer, referee = cup
+    entry = make_entries(tournament, 1)[0]
+    for n in range(PER_PAGE + 3):
+        record_change(referee, tournament.pk, "penalty.warning", entry, after={"player": f"Pager {n:03}"},
+                      reason=f"reason {n:03}")
+    client.force_login(organizer)
+
+    first = client.get(log_url(tournament, kind="penalty")).content.decode()
+    assert f"{PER_PAGE + 3} changes" in first and "Page 1 of 2" in first
+    assert "?kind=penalty&amp;page=2" in first and 'rel="prev"' not in first
+    assert first.index(f"Pager {PER_PAGE + 2:03}") < first.index(f"Pager {PER_PAGE + 1:03}")
+    assert "Pager 002" not in first
+
+    second = client.get(log_url(tournament, kind="penalty", page=2)).content.decode()
+    assert "Pager 002" in second and "Pager 000" in second and "Page 2 of 2" in second
+    assert "?kind=penalty&amp;page=1" in second and 'rel="next"' not in second
+    assert second.count('class="activity-entry') == 3
+
+
+def test_csv_has_the_same_entries_with_descriptions_and_neutralised_formulas(client, cup):
+    tournament, organizer, referee = cup
+    sly = make_user("=HYPERLINK(\"http://x\")")
+    make_admin()
+    from championships.services import assign_staff
+
+    assign_staff(sly, "referee", tournament=tournament, user=organizer)
+    enter_player(make_player("=cmd|' /C calc'!A0"), tournament, user=organizer)
+    entry = make_entries(tournament, 1)[0]
+    record_penalty(entry.pk, user=sly, kind="lateness", vp=1, reason="-5 minutes late")
+    client.force_login(organizer)
+
+    response = client.get(csv_url(tournament))
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    assert 'filename="dubai-cup-activity.csv"' in response["Content-Disposition"]
+    rows = read_csv(response)
+    assert rows[0] == ["at", "user", "action", "description", "object_type", "object_id", "before", "after",
+                       "reason"]
+    assert len(rows) - 1 == AuditEntry.objects.filter(tournament=tournament).count()
+    penalty = rows[1]  # newest first
+    assert penalty[1] == "'=HYPERLINK(\"http://x\")" and penalty[2] == "penalty.lateness"
+    assert penalty[3] == f"Late arrival: {entry.player.name} loses 1 VP"
+    assert penalty[8] == "'-5 minutes late"
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+\+04:00", penalty[0])
+    registered = next(row for row in rows if row[2] == "entry.registered")
+    assert registered[3] == "'=cmd|' /C calc'!A0 entered"
+    assert '"player": "=cmd' in registered[7]  # JSON cells start with "{": left alone
+    assert all(not cell.startswith(("=", "+", "-", "@")) for row in rows for cell in row)
+
+    only_penalties = read_csv(client.get(csv_url(tournament, kind="penalty")))
+    assert [row[2] for row in only_penalties[1:]] == ["penalty.lateness"]
+
+    arabic = read_csv(client.get("/ar" + csv_url(tournament, kind="penalty")))
+    assert arabic[1][3] != penalty[3] and entry.player.name in arabic[1][3]
+
+
+@pytest.mark.parametrize("name", ["activity-log", "activity-log-csv"])
+def test_only_organizers_of_the_tournament_may_read_it(client, cup, name):
+    tournament, organizer, referee = cup
+    url = reverse(name, args=[tournament.slug])
+    response = client.get(url)
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    client.force_login(referee)
+    assert client.get(url).status_code == 403
+    client.force_login(make_official(make_tournament(), "organizer"))
+    assert client.get(url).status_code == 403
+    client.force_login(make_user())
+    assert client.get(url).status_code == 403
+    client.force_login(organizer)
+    assert client.get(url).status_code == 200
+
+
+def test_the_activity_link_is_for_organizers_only(client, cup):
+    tournament, organizer, referee = cup
+    link = f'href="{reverse("activity-log", args=[tournament.slug])}"'
+    desk = reverse("referee-desk", args=[tournament.slug])
+    client.force_login(referee)
+    for url in (desk, reverse("referee-penalties", args=[tournament.slug]),
+                reverse("referee-draws", args=[tournament.slug])):
+        assert link not in client.get(url).content.decode(), url
+    client.force_login(organizer)
+    for name in ("referee-desk", "seating-overview", "qualification", "activity-log"):
+        url = reverse(name, args=[tournament.slug])
+        assert link in client.get(url).content.decode(), url
+
+
+def many_entries(tournament, referee, n: int) -> None:
+    """n entries of every kind the log describes, about real games, tables, sheets and players."""
+    entries = make_entries(tournament, 4)
+    game = make_game(tournament, [entries], number=1 + Tournament.objects.get(pk=tournament.pk).games.count())
+    table = game.tables.get()
+    sheet = table.sheet
+    stage = tournament.stages.first()
+    actions = [
+        ("seating.generated", stage, None, {"games": [1, 2]}),
+        ("seating.swapped", game, {"A": [1, 2], "B": [2, 3]}, {"A": [2, 3], "B": [1, 2]}),
+        ("seating.play_order", table, {"order": [e.pk for e in entries]}, {"order": [e.pk for e in entries][::-1]}),
+        ("sheet.entered", sheet, None, {"scores": [{"player": "A", "vp": 10, "winner": True}]}),
+        ("sheet.signed_off", sheet, None, {}),
+        ("qualification.advanced", tournament, None, {"qualified": [["A", 1]]}),
+        ("admin.changed", entries[0], {"player_id": entries[0].player_id, "status": "registered"},
+         {"player_id": entries[0].player_id, "status": "withdrawn"}),
+        ("penalty.warning", entries[1], None, {"player": "B", "game": 1}),
+    ]
+    for i in range(n):
+        action, obj, before, after = actions[i % len(actions)]
+        record_change(referee, tournament.pk, action, obj, before=before, after=after)
+
+
+def test_the_number_of_queries_does_not_grow_with_the_entries(client, cup, django_assert_max_num_queries):
+    tournament, organizer, referee = cup
+    client.force_login(organizer)
+    many_entries(tournament, referee, 8)
+    with CaptureQueriesContext(connection) as few:
+        assert client.get(log_url(tournament)).status_code == 200
+    many_entries(tournament, referee, 40)
+    with django_assert_max_num_queries(len(few)), CaptureQueriesContext(connection) as more:
+        html = client.get(log_url(tournament)).content.decode()
+    assert html.count('class="activity-entry') == PER_PAGE
+    assert len(more) == len(few) <= 16
+    with CaptureQueriesContext(connection) as export:
+        rows = read_csv(client.get(csv_url(tournament)))
+    assert len(rows) - 1 == AuditEntry.objects.filter(tournament=tournament).count()
+    assert len(export) <= 16
+
+
+def test_descriptions_of_the_seating_and_an_unknown_action(cup):
+    tournament, organizer, referee = cup
+    entries = make_entries(tournament, 4)
+    game = make_game(tournament, [entries])
+    unpublish_game(game.pk, user=organizer)
+    record_draw(tournament, [entries[1].pk, entries[0].pk], user=referee, method="cards")
+    record_change(organizer, tournament.pk, "entry.checked_in", entries[2], after={"status": "checked_in"})
+    rows = {row.entry.action: row for row in described(AuditEntry.objects.filter(tournament=tournament))}
+    assert rows["seating.unpublished"].description == "Game 1: Seating taken back to be planned again"
+    assert rows["draw.cards"].what == (f"Development card draw, best first: {entries[1].player.name}, "
+                                       f"{entries[0].player.name}")
+    unknown = rows["entry.checked_in"]
+    assert not unknown.known and unknown.what == "entry.checked_in"
+    assert unknown.where == f"entry #{entries[2].pk}" and "<code>entry.checked_in</code>" in unknown.what_html
+    with override("ar"):
+        arabic = described([rows["seating.unpublished"].entry])[0]
+    assert arabic.what != "Seating taken back to be planned again"
+
+
+@pytest.fixture
+def superuser_client(client):
+    client.force_login(make_user("root-admin", is_staff=True, is_superuser=True))
+    return client
+
+
+def admin_form_data(response) -> dict:
+    """What the browser would send back from an admin change form, inlines included."""
+    data = {}
+    forms = [response.context["adminform"].form]
+    for inline in response.context["inline_admin_formsets"]:
+        formset = inline.formset
+        management = formset.management_form
+        data.update({management.add_prefix(name): management[name].value() for name in management.fields})
+        forms.extend(formset.forms)
+    for form in forms:
+        for name in form.fields:
+            value = form[name].value()
+            if value is None or value is False:
+                continue
+            data[form.add_prefix(name)] = "on" if value is True else value
+    return {key: value for key, value in data.items() if value is not None}
+
+
+def test_edits_in_the_admin_are_in_the_log(superuser_client, cup):
+    tournament, organizer, referee = cup
+    entry = make_entries(tournament, 1)[0]
+    change_url = reverse("admin:championships_tournament_change", args=[tournament.pk])
+    data = admin_form_data(superuser_client.get(change_url))
+    data.update(name="Dubai Cup 2026", city="Dubai")
+    response = superuser_client.post(change_url, data)
+    assert response.status_code == 302, response.context and response.context["errors"]
+    changed = AuditEntry.objects.get(tournament=tournament, action="admin.changed")
+    assert changed.object_type == "tournament" and changed.object_id == tournament.pk
+    assert changed.before["name"] == "Dubai Cup" and changed.after["name"] == "Dubai Cup 2026"
+    assert changed.user.username == "root-admin"
+
+    delete_url = reverse("admin:championships_entry_delete", args=[entry.pk])
+    assert superuser_client.post(delete_url, {"post": "yes"}).status_code == 302
+    assert not Entry.objects.filter(pk=entry.pk).exists()
+    deleted = AuditEntry.objects.get(tournament=tournament, action="admin.deleted")
+    assert deleted.object_type == "entry" and deleted.object_id == entry.pk
+    assert deleted.before["player_id"] == entry.player_id and deleted.after is None
+
+    superuser_client.force_login(organizer)
+    html = superuser_client.get(log_url(tournament, kind="admin")).content.decode()
+    assert "Changed in the admin: tournament “<bdi>Dubai Cup 2026</bdi>”" in html
+    assert f"Deleted in the admin: entry “<bdi>{entry.player.name}</bdi>”" in html
+    assert '<bdi>Dubai Cup 2026</bdi> <span class="was">(was <bdi>Dubai Cup</bdi>)</span>' in html
