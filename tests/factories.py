@@ -70,3 +70,15 @@ def make_official(tournament: Tournament, role: str = "referee", username: str |
     user = make_user(username)
     assign_staff(user, role, tournament=tournament, user=make_admin())
     return user
+
+
+def play(table, vps, user, start=None, end=None):
+    """Enter the table's VP in play order, have every player sign by tap, and sign the sheet off."""
+    from results.sheets import SheetInput, save_entry, sign, sign_off
+
+    seats = list(table.seats.order_by("position"))
+    data = SheetInput(dict(zip((s.entry_id for s in seats), vps)), None, start, end)
+    sheet = save_entry(table.sheet.pk, data, user=user, base_version=0)
+    for seat in seats:
+        sheet = sign(sheet.pk, seat.entry_id, user=user, method="tap", version=sheet.version)
+    return sign_off(sheet.pk, user=user, version=sheet.version)

@@ -4,8 +4,7 @@ from django.contrib import admin
 from django.urls import reverse
 
 from results.models import RecordSheet
-from results.sheets import SheetInput, save_entry, sign, sign_off
-from tests.factories import make_entries, make_game, make_official, make_tournament, make_user
+from tests.factories import make_entries, make_game, make_official, make_tournament, make_user, play
 
 pytestmark = pytest.mark.django_db
 
@@ -41,13 +40,7 @@ def test_changelist_and_search_render(superuser_client, model):
 def locked_table():
     tournament = make_tournament()
     table = make_game(tournament, [make_entries(tournament, 4)]).tables.get()
-    referee = make_official(tournament)
-    seats = list(table.seats.order_by("position"))
-    sheet = save_entry(table.sheet.pk, SheetInput(dict(zip((s.entry_id for s in seats), [10, 7, 6, 5]))),
-                       user=referee, base_version=0)
-    for seat in seats:
-        sheet = sign(sheet.pk, seat.entry_id, user=referee, method="tap", version=sheet.version)
-    sign_off(sheet.pk, user=referee, version=sheet.version)
+    play(table, [10, 7, 6, 5], make_official(tournament))
     return table
 
 

@@ -3,9 +3,9 @@ in English and in Arabic (right to left)."""
 import pytest
 
 from results.penalties import record_penalty
-from results.sheets import SheetInput, save_entry, sign, sign_off
+from results.sheets import SheetInput, save_entry
 from scheduling.services import generate_seating
-from tests.factories import make_game, make_official, make_player, make_tournament
+from tests.factories import make_game, make_official, make_player, make_tournament, play
 
 from .axe import axe_violations
 
@@ -27,12 +27,7 @@ def tournament_day():
     organizer = make_official(tournament, "organizer", username="a11y-organizer")
     game = make_game(tournament, [entries[:4], entries[4:]])
     first, second = game.tables.order_by("number")
-    seats = list(first.seats.order_by("position"))
-    sheet = save_entry(first.sheet.pk, SheetInput(dict(zip((s.entry_id for s in seats), [10, 8, 6, 4]))),
-                       user=organizer, base_version=0)
-    for seat in seats:
-        sheet = sign(sheet.pk, seat.entry_id, user=organizer, method="tap", version=sheet.version)
-    sign_off(sheet.pk, user=organizer, version=sheet.version)
+    play(first, [10, 8, 6, 4], organizer)
     seats = list(second.seats.order_by("position"))
     save_entry(second.sheet.pk, SheetInput(dict(zip((s.entry_id for s in seats), [7, 10, 5, 9]))),
                user=organizer, base_version=0)

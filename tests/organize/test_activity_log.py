@@ -18,7 +18,6 @@ from organize.views.activity import PER_PAGE
 from results.draws import record_draw
 from results.penalties import record_penalty
 from results.publishing import unpublish_game
-from results.sheets import SheetInput, save_entry, sign, sign_off
 from tests.factories import (
     make_admin,
     make_entries,
@@ -27,6 +26,7 @@ from tests.factories import (
     make_player,
     make_tournament,
     make_user,
+    play,
 )
 
 pytestmark = pytest.mark.django_db
@@ -51,12 +51,7 @@ def read_csv(response) -> list[list[str]]:
 def signed_off_table(tournament, referee):
     """Game 1 with one table whose sheet is entered, signed by tap and signed off: six audit entries."""
     table = make_game(tournament, [make_entries(tournament, 4)]).tables.get()
-    seats = list(table.seats.order_by("position"))
-    sheet = save_entry(table.sheet.pk, SheetInput(dict(zip((s.entry_id for s in seats), [10, 7, 6, 5]))),
-                       user=referee, base_version=0)
-    for seat in seats:
-        sheet = sign(sheet.pk, seat.entry_id, user=referee, method="tap", version=sheet.version)
-    sign_off(sheet.pk, user=referee, version=sheet.version)
+    play(table, [10, 7, 6, 5], referee)
     return table
 
 

@@ -9,8 +9,7 @@ from ranking.qualification import advance_qualifiers, replace_finalist, seat_see
 from ranking.standings import compute_standings
 from results.publishing import publish_game
 from scheduling.models import Game
-from tests.factories import make_admin, make_game, make_player, make_user
-from tests.ranking.test_standings import play
+from tests.factories import make_admin, make_game, make_player, make_user, play
 
 pytestmark = pytest.mark.django_db
 

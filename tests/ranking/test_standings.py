@@ -3,19 +3,9 @@ import pytest
 
 from ranking.standings import compute_standings, tournament_standings
 from results.penalties import record_penalty
-from results.sheets import SheetInput, save_entry, sign, sign_off
-from tests.factories import make_entries, make_game, make_official, make_tournament
+from tests.factories import make_entries, make_game, make_official, make_tournament, play
 
 pytestmark = pytest.mark.django_db
-
-
-def play(table, vps, referee, start=None, end=None):
-    seats = list(table.seats.order_by("position"))
-    data = SheetInput(dict(zip((s.entry_id for s in seats), vps)), None, start, end)
-    sheet = save_entry(table.sheet.pk, data, user=referee, base_version=0)
-    for seat in seats:
-        sheet = sign(sheet.pk, seat.entry_id, user=referee, method="tap", version=sheet.version)
-    return sign_off(sheet.pk, user=referee, version=sheet.version)
 
 
 def tournament_with(players: int, games: int):
