@@ -9,9 +9,15 @@ RUN apt-get update \
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY catan_tournaments catan_tournaments
+COPY engines engines
+COPY core core
+COPY audit audit
 COPY championships championships
 COPY scheduling scheduling
+COPY results results
 COPY ranking ranking
+COPY organize organize
+COPY demo demo
 RUN pip install .
 COPY . .
 RUN python manage.py collectstatic --noinput \
