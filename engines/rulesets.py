@@ -32,6 +32,10 @@ class Ruleset:
     spread_countries: bool = False
     """Seating goal: no two players of one country at a table."""
     table_sizes: tuple[int, ...] = TABLE_SIZES
+    players_choose_play_order: bool = False
+    """In every game, scheduled ones too, the players settle seats and colours and a dice roll decides who
+    starts: the referee records the resulting play order. Otherwise a scheduled game's play order is
+    the seating's, and only tables seated by rank record the order their players chose."""
 
     def __post_init__(self) -> None:
         unknown = [k for k in self.metrics if k not in METRICS and k != DRAW]
@@ -76,7 +80,7 @@ for _ruleset in (
             ("wins", "total_vp", "vp_percent_sum", "seconds", "thirds", DRAW),
             distinct_positions=True, spread_countries=True),
     Ruleset("lord-of-catan", gettext_noop("Lord of Catan (club)"),
-            ("wins", "seconds", "tempo", DRAW), non_winner_cap=9),
+            ("wins", "seconds", "tempo", DRAW), non_winner_cap=9, players_choose_play_order=True),
 ):
     register_ruleset(_ruleset)
 

@@ -7,6 +7,7 @@ audits each step.
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from audit.services import record_change
 from championships.eligibility import check_can_enter
@@ -18,8 +19,8 @@ from engines.seating import engine as seating
 from scheduling.models import Game, Table
 from scheduling.services import replace_with_seeded_game
 
-from .selectors import qualified_players
-from .standings import Results, load_results, ranked_standings
+from .selectors import finalists_in_play, qualified_players
+from .standings import Results, load_results, preliminary_standings, ranked_standings
 
 
 def finals_of(qualifier: Tournament) -> Tournament:
@@ -53,6 +54,21 @@ def _tie_message(error: TieAtCutoff, results: Results) -> str:
     return _("%(names)s are tied where it matters: record the card draw first.") % {"names": names}
 
 
+def _places_short(finals: Tournament, player_ids) -> tuple[int, int] | None:
+    """(places left, players to enter) when the finals cannot take these players; None when they fit.
+
+    The finals seat at most their capacity of active players (seed 001 §3: 16, 24 or 4 finalists;
+    open entry has none). A player already holding a place takes no other. Locks the finals, so two
+    qualifiers sent at once cannot both take the last places.
+    """
+    capacity = Tournament.objects.select_for_update().values_list("capacity", flat=True).get(pk=finals.pk)
+    if capacity is None:
+        return None
+    holding = finalists_in_play(finals)
+    left, newcomers = max(capacity - len(holding), 0), len(set(player_ids) - holding)
+    return (left, newcomers) if newcomers > left else None
+
+
 def _enter_finalist(finals: Tournament, entry: Entry, rank: int, qualifier: Tournament, **extra) -> Entry:
     """The finals entry of a qualified player (updating a direct entry they may already have)."""
     try:
@@ -82,6 +98,15 @@ def advance_qualifiers(qualifier_id: int, *, user) -> list[Entry]:
             chosen = qualifiers(standings, qualifier.advance_count, passed_over)
         except TieAtCutoff as error:
             raise ValidationError(_tie_message(error, results)) from error
+        short = _places_short(finals, [results.entries[pk].player_id for pk in chosen])
+        if short:
+            left, n = short
+            raise ValidationError(ngettext(
+                "%(finals)s has %(left)d of its %(capacity)d places left: not enough for the %(n)d player "
+                "of %(t)s. Nobody was entered.",
+                "%(finals)s has %(left)d of its %(capacity)d places left: not enough for the %(n)d players "
+                "of %(t)s. Nobody was entered.", n)
+                % {"finals": finals.name, "left": left, "capacity": finals.capacity, "n": n, "t": qualifier.name})
         ranks = {s.player: s.rank for s in standings}
         created = [_enter_finalist(finals, results.entries[pk], ranks[pk], qualifier) for pk in chosen]
         record_change(user, finals.pk, "qualification.advanced", qualifier,
@@ -114,6 +139,9 @@ def replace_finalist(finalist_id: int, *, user) -> Entry | None:
             raise ValidationError(_tie_message(error, results)) from error
         substitute = None
         if chosen is not None:
+            if _places_short(finals, [results.entries[chosen].player_id]):
+                raise ValidationError(_("%(finals)s has no place left: nobody can take %(p)s's place.")
+                                      % {"finals": finals.name, "p": finalist.player.name})
             ranks = {s.player: s.rank for s in standings}
             substitute = _enter_finalist(finals, results.entries[chosen], ranks[chosen], qualifier,
                                          replaces=finalist)
@@ -132,12 +160,14 @@ def _seeded_players(stage: Stage, results: Results, standings) -> list[int]:
     _require_finished(Game.objects.filter(stage__tournament=tournament, stage__order__lt=stage.order),
                       _("Seating %(stage)s") % {"stage": stage.name})
     if previous.kind == Stage.Kind.SEMIFINAL:
-        rank = {s.player: s.rank for s in standings}
+        # Seed 004 §1.1.6: the finalists choose in order of their preliminary rank (draws carry forward),
+        # not of a ranking that counts the semifinal games. The same holds for lord-of-catan (seed 003).
+        seed = {s.player: i for i, s in enumerate(preliminary_standings(tournament, results))}
         winners = [seat.player for table in results.tables_by_stage.get(Stage.Kind.SEMIFINAL, [])
                    for seat in table.seats if seat.winner]
         if not winners or len(winners) != Table.objects.filter(game__stage=previous).count():
             raise ValidationError(_("Every semifinal table must be signed off before the final is seated."))
-        return sorted(winners, key=rank.__getitem__)
+        return sorted(winners, key=seed.__getitem__)
     count = stage.players or 4
     # Every ruleset's chain already encodes who goes on (for lord-of-catan see `lord_of_catan_advancers`).
     chosen = qualifiers(standings, count, _inactive(results))
@@ -168,7 +198,7 @@ def seat_seeded_stage(stage_id: int, *, user) -> Game:
             raise ValidationError(
                 _("The seed chart needs a multiple of 4 players; %(n)d can take part.") % {"n": len(players)}
                 if len(players) > 4 else str(error)) from error
-        game = replace_with_seeded_game(stage, tables)
+        game = replace_with_seeded_game(stage, tables, players)
         record_change(user, stage.tournament_id, "seating.seeded", game,
               after={"tables": [[results.entries[p].player.name for p in table] for table in tables]})
     return game

@@ -20,19 +20,48 @@ class QualificationPage:
     """This qualifier's players already entered in the finals."""
     finalists: list[Entry] = field(default_factory=list)
     """Finals: entries that came from qualifiers, by qualifier and rank."""
+    finals: Tournament | None = None
+    """The championship's finals (this tournament itself on the finals' page)."""
+    places_left: int | None = None
+    """The finals' places not taken by an active entry; None for open entry."""
+
+
+def finals_of_championship(tournament: Tournament) -> Tournament | None:
+    """The finals of the tournament's championship (the tournament itself if it is the finals)."""
+    if tournament.kind == Tournament.Kind.FINALS:
+        return tournament
+    if tournament.championship_id is None:
+        return None
+    return Tournament.objects.filter(championship_id=tournament.championship_id,
+                                     kind=Tournament.Kind.FINALS).first()
+
+
+def finalists_in_play(finals: Tournament) -> set[int]:
+    """Players holding a finals place: active entries, wherever they came from."""
+    return set(finals.entries.filter(status__in=ACTIVE_STATUSES).values_list("player_id", flat=True))
+
+
+def places_left(finals: Tournament) -> int | None:
+    """The finals' capacity (seed 001 §3: 16, 24 or 4 finalists) minus its active entries; None for open entry."""
+    if finals.capacity is None:
+        return None
+    return max(finals.capacity - len(finalists_in_play(finals)), 0)
 
 
 def qualification_page(tournament: Tournament) -> QualificationPage:
     finalists = list(tournament.entries.filter(source_tournament__isnull=False).select_related(
         "player", "source_tournament", "replaces__player").order_by("source_tournament__date", "source_rank"))
+    finals = finals_of_championship(tournament)
+    room = dict(finals=finals, places_left=places_left(finals) if finals is not None else None)
     if tournament.kind != Tournament.Kind.QUALIFIER:
-        return QualificationPage(finalists=finalists)
+        return QualificationPage(finalists=finalists, **room)
     rows = tournament_standings(tournament)
     return QualificationPage(
         rows=rows[: tournament.advance_count + SHOWN_BELOW_CUTOFF],
         blocking=[g for g in tied_groups(rows) if straddles_cutoff(g, tournament.advance_count)],
         advanced=list(tournament.qualified_entries.select_related("player", "tournament")),
         finalists=finalists,
+        **room,
     )
 
 

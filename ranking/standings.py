@@ -62,11 +62,16 @@ def load_results(tournament: Tournament, stage: Stage | None = None) -> Results:
     return Results(dict(tables_by_stage), entries, deductions, list(draws.values()), disqualified)
 
 
-def ranked_standings(tournament: Tournament, results: Results, whole_event: bool) -> list[Standing]:
+def _ranking_inputs(results: Results) -> dict:
+    """Who is ranked (everyone who played or still plays) with their deductions, draws and disqualifications."""
     played = {s.player for tables in results.tables_by_stage.values() for t in tables for s in t.seats}
     players = [pk for pk, e in results.entries.items() if pk in played or e.status not in GONE_STATUSES]
-    common = dict(deductions={p: vp for p, vp in results.deductions.items() if p in players},
-                  draws=results.draws, disqualified=results.disqualified & set(players), players=players)
+    return dict(deductions={p: vp for p, vp in results.deductions.items() if p in players},
+                draws=results.draws, disqualified=results.disqualified & set(players), players=players)
+
+
+def ranked_standings(tournament: Tournament, results: Results, whole_event: bool) -> list[Standing]:
+    common = _ranking_inputs(results)
     tables = results.tables_by_stage
     later = tables.get(Stage.Kind.SEMIFINAL) or tables.get(Stage.Kind.FINAL)
     if not whole_event or not later:
@@ -76,6 +81,16 @@ def ranked_standings(tournament: Tournament, results: Results, whole_event: bool
         tables.get(Stage.Kind.PRELIMINARY, []), tables.get(Stage.Kind.SEMIFINAL, []),
         final[0] if final else None, tournament.ruleset, **common,
     )
+
+
+def preliminary_standings(tournament: Tournament, results: Results) -> list[Standing]:
+    """The ranking over the preliminary stage's games only, recorded draws carrying forward.
+
+    The order in which a world final's players choose chair, colour and play order (seed 004
+    §1.1.6: "in order of their Preliminary rank"), whatever the semifinal games did.
+    """
+    return rank(results.tables_by_stage.get(Stage.Kind.PRELIMINARY, []), tournament.ruleset,
+                **_ranking_inputs(results))
 
 
 def standing_rows(results: Results, standings: list[Standing]) -> list[dict]:

@@ -8,8 +8,9 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from audit.services import record_change
-from championships.models import Stage
+from championships.models import StaffRole, Stage, Tournament
 from championships.permissions import require_official, require_organizer
+from engines.rulesets import ruleset_for
 from scheduling import services as scheduling
 from scheduling.models import Game, Table
 
@@ -24,6 +25,15 @@ def open_sheet(table: Table) -> RecordSheet:
     return sheet
 
 
+def require_referee(tournament: Tournament) -> None:
+    """A tournament is arbitrated by at least one referee (seed 001 §5): no game is played without one."""
+    if not StaffRole.objects.filter(tournament=tournament, role=StaffRole.Role.REFEREE).exists():
+        raise ValidationError(
+            _("%(t)s has no referee yet: a tournament needs at least one before its games are published. "
+              "Add one in the Django admin: on the tournament's page, under Staff roles, add their account "
+              "with the role referee.") % {"t": tournament.name})
+
+
 def publish_game(game_id: int, *, user) -> Game:
     """Make a planned game's seating public and open a record sheet at each of its tables."""
     with transaction.atomic():
@@ -31,6 +41,7 @@ def publish_game(game_id: int, *, user) -> Game:
         require_organizer(user, game.tournament)
         if game.status != Game.Status.PLANNED:
             return game
+        require_referee(game.tournament)
         scheduling.mark_published(game)
         for table in game.tables.all():
             open_sheet(table)
@@ -57,8 +68,18 @@ def unpublish_game(game_id: int, *, user) -> Game:
     return game
 
 
+def records_play_order(game: Game) -> bool:
+    """Whether the referee records the play order the players chose at this game's tables.
+
+    Tables seated by rank (seed 004 §1.1.5–1.1.6), and every game of a ruleset whose players settle
+    seats themselves and roll for the starting player (seed 003).
+    """
+    return (game.stage.seating == Stage.Seating.SEEDED
+            or ruleset_for(game.tournament.ruleset).players_choose_play_order)
+
+
 def record_play_order(table_id: int, entry_ids: list[int], *, user) -> None:
-    """Seeded tables: the players choose their play order; record it before the scores are entered."""
+    """The players chose their play order (seeded tables, lord-of-catan games); record it before the scores."""
     with transaction.atomic():
         table = Table.objects.select_related("game__stage", "game__tournament").get(pk=table_id)
         require_official(user, table.game.tournament)
@@ -66,7 +87,7 @@ def record_play_order(table_id: int, entry_ids: list[int], *, user) -> None:
         if sheet is None:
             raise ValidationError(_("Game %(n)d is not published yet: its tables have no record sheets.")
                                   % {"n": table.game.number})
-        if table.game.stage.seating != Stage.Seating.SEEDED:
+        if not records_play_order(table.game):
             raise ValidationError(_("The play order of a scheduled game comes from the seating."))
         if sheet.version:
             raise ValidationError(_("The play order is fixed once scores are entered."))

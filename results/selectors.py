@@ -3,7 +3,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch
 
-from championships.models import Tournament
+from championships.models import Stage, Tournament
 from scheduling.models import Game, Seat, Table
 
 from .models import RecordSheet, Score, SheetRevision, Signature
@@ -66,8 +66,24 @@ def sheet_page(table: Table) -> SheetPage:
                      list(sheet.revisions.select_related("created_by")))
 
 
+def table_seeds(seats: list[Seat]) -> dict[int, int | None]:
+    """Each seat's seed at its table (1 = chooses chair, colour and play order first), by entry.
+
+    The stored seed is the player's seed in the stage (a semifinal table holds seeds 2, 7, 10, 15);
+    at the table they choose in that order (seed 004 §1.1.5). None where no seed was stored.
+    """
+    seeded = sorted((s.seed, s.entry_id) for s in seats if s.seed is not None)
+    local: dict[int, int | None] = {s.entry_id: None for s in seats}
+    local.update({entry: n for n, (_seed, entry) in enumerate(seeded, start=1)})
+    return local
+
+
 def game_seating(game: Game) -> dict:
-    """The seating API's object: tables in number order; a signed-off table also shows VP and the winner."""
+    """The seating API's object: tables in number order; a signed-off table also shows VP and the winner.
+
+    Seats of a stage seated by rank also carry their `seed` at the table (1 = chooses first).
+    """
+    seeded = game.stage.seating == Stage.Seating.SEEDED
     tables = (
         Table.objects.filter(game=game).order_by("number").select_related("sheet")
         .prefetch_related(Prefetch("seats", Seat.objects.select_related("entry__player", "score")
@@ -78,8 +94,11 @@ def game_seating(game: Game) -> dict:
         sheet: RecordSheet | None = getattr(table, "sheet", None)
         final = sheet is not None and sheet.is_locked
         seats = []
+        seeds = table_seeds(list(table.seats.all())) if seeded else {}
         for seat in table.seats.all():
             row = {"position": seat.position, "player": seat.entry.player.name, "entry": seat.entry_id}
+            if seeded:
+                row["seed"] = seeds[seat.entry_id]
             if final:
                 score: Score = seat.score
                 row.update(vp=score.vp, winner=score.winner)

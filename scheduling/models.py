@@ -53,13 +53,20 @@ class Seat(models.Model):
     game = models.ForeignKey(Game, models.CASCADE, related_name="seats")
     entry = models.ForeignKey(Entry, models.PROTECT, related_name="seats")
     position = models.PositiveSmallIntegerField(_("play-order position"))
+    seed = models.PositiveSmallIntegerField(
+        _("seed"), null=True, blank=True,
+        help_text=_("Seated by rank: the player's seed in the stage (1 = best ranked); empty in scheduled games."),
+    )
+    """Fixed when a seeded stage is seated; it stays with the player when the play order is recorded."""
 
     class Meta:
         ordering = ["table", "position"]
         constraints = [
             models.UniqueConstraint(fields=["game", "entry"], name="seat_once_per_game"),
             models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["game", "seed"], name="seat_seed_unique"),
             models.CheckConstraint(condition=Q(position__gte=1, position__lte=4), name="seat_position_range"),
+            models.CheckConstraint(condition=Q(seed__isnull=True) | Q(seed__gte=1), name="seat_seed_positive"),
         ]
 
     def __str__(self) -> str:

@@ -6,7 +6,7 @@ re-planning keeps (who met whom, positions played). Every write here is the only
 writes games, tables and seats; the results app calls the small state changes at the end when it
 opens or closes record sheets.
 """
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -21,14 +21,19 @@ from .models import Game, Seat, Table
 from .selectors import first_game_number, layout_token, stage_plan
 
 
-def write_games(stage: Stage, games: Sequence[Sequence[Sequence[int]]], numbers: Sequence[int]) -> list[Game]:
-    """Create games of entry-id tables (players in play order) under the given game numbers."""
+def write_games(stage: Stage, games: Sequence[Sequence[Sequence[int]]], numbers: Sequence[int],
+                seeds: Mapping[int, int] | None = None) -> list[Game]:
+    """Create games of entry-id tables (players in play order) under the given game numbers.
+
+    `seeds` gives each entry's seed when the stage is seated by rank (1 = best ranked).
+    """
+    seeds = seeds or {}
     created = []
     for number, tables in zip(numbers, games):
         game = Game.objects.create(tournament_id=stage.tournament_id, stage=stage, number=number)
         table_rows = Table.objects.bulk_create(Table(game=game, number=n) for n in range(1, len(tables) + 1))
         Seat.objects.bulk_create(
-            Seat(table=table, game=game, entry_id=entry, position=position)
+            Seat(table=table, game=game, entry_id=entry, position=position, seed=seeds.get(entry))
             for table, players in zip(table_rows, tables)
             for position, entry in enumerate(players, start=1)
         )
@@ -36,10 +41,15 @@ def write_games(stage: Stage, games: Sequence[Sequence[Sequence[int]]], numbers:
     return created
 
 
-def replace_with_seeded_game(stage: Stage, tables: Sequence[Sequence[int]]) -> Game:
-    """The stage's one game, seated by rank (part of `ranking.qualification.seat_seeded_stage`)."""
+def replace_with_seeded_game(stage: Stage, tables: Sequence[Sequence[int]], ranked: Sequence[int]) -> Game:
+    """The stage's one game, seated by rank (part of `ranking.qualification.seat_seeded_stage`).
+
+    `ranked` lists the seated entries best first; each seat keeps its player's seed (1 = best), the
+    order in which the players of a table choose chair, colour and play order (seed 004 §1.1.5–1.1.6).
+    """
     Game.objects.filter(stage=stage).delete()
-    (game,) = write_games(stage, [tables], [first_game_number(stage)])
+    seeds = {entry: seed for seed, entry in enumerate(ranked, start=1)}
+    (game,) = write_games(stage, [tables], [first_game_number(stage)], seeds)
     return game
 
 
@@ -116,9 +126,9 @@ def swap_seats(game_id: int, first_entry: int, second_entry: int, *, user, layou
         one, other = seats[first_entry], seats[second_entry]
         before = {s.entry.player.name: [s.table.number, s.position] for s in (one, other)}
         Seat.objects.filter(pk__in=[one.pk, other.pk]).delete()
-        Seat.objects.bulk_create([
-            Seat(table_id=other.table_id, position=other.position, game=game, entry_id=first_entry),
-            Seat(table_id=one.table_id, position=one.position, game=game, entry_id=second_entry),
+        Seat.objects.bulk_create([  # a player's seed (seeded stages) goes with them
+            Seat(table_id=other.table_id, position=other.position, game=game, entry_id=first_entry, seed=one.seed),
+            Seat(table_id=one.table_id, position=one.position, game=game, entry_id=second_entry, seed=other.seed),
         ])
         record_change(user, game.tournament_id, "seating.swapped", game, before=before, after={
             one.entry.player.name: [other.table.number, other.position],
@@ -144,7 +154,10 @@ def mark_finished(game: Game) -> None:
 
 
 def reorder_table(table: Table, entry_ids: Sequence[int]) -> None:
-    """Seat the table's players in this play order (part of `results.publishing.record_play_order`)."""
+    """Seat the table's players in this play order, each keeping their seed (part of
+    `results.publishing.record_play_order`)."""
+    seeds = dict(table.seats.values_list("entry_id", "seed"))
     table.seats.all().delete()
-    Seat.objects.bulk_create(Seat(table=table, game_id=table.game_id, entry_id=entry, position=position)
+    Seat.objects.bulk_create(Seat(table=table, game_id=table.game_id, entry_id=entry, position=position,
+                                  seed=seeds.get(entry))
                              for position, entry in enumerate(entry_ids, start=1))

@@ -17,6 +17,7 @@ WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE)\b", re.IGNORECASE)
 def test_no_page_writes_on_get(client):
     tournament = make_tournament(slug="reads", games=2)
     make_entries(tournament, 8)
+    make_official(tournament, "referee")
     stage = tournament.stages.get()
     generate_seating(stage.pk, user=make_admin(), seed=1)
     game = tournament.games.order_by("number").first()

@@ -19,7 +19,7 @@ def qualification(request, slug: str):
     page = selectors.qualification_page(tournament)
     return render(request, "ranking/qualification.html", {
         "tournament": tournament, "rows": page.rows, "blocking": page.blocking, "advanced": page.advanced,
-        "finalists": page.finalists})
+        "finalists": page.finalists, "finals": page.finals, "places_left": page.places_left})
 
 
 @login_required

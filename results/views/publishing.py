@@ -15,8 +15,12 @@ from ..publishing import publish_game, unpublish_game
 @require_POST
 def publish(request, slug: str, stage_id: int, game_id: int):
     game = get_object_or_404(Game, pk=game_id, stage_id=stage_id, tournament__slug=slug)
-    game = publish_game(game.pk, user=request.user)
-    messages.success(request, _("Game %(n)d is published: players can see where they sit.") % {"n": game.number})
+    try:
+        game = publish_game(game.pk, user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("Game %(n)d is published: players can see where they sit.") % {"n": game.number})
     return redirect("stage-seating", slug=slug, stage_id=stage_id)
 
 

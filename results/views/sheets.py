@@ -8,8 +8,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from championships.models import Stage
 from championships.permissions import is_organizer, require_official
+from engines.rulesets import ruleset_for
 from scheduling.models import Game, Table
 
 from .. import publishing, selectors, sheets
@@ -63,7 +63,8 @@ def _page(request, table: Table, *, form=None, correction_form=None, signature_e
         "unsaved": bool(form and form.is_bound),
         "order_form": order_form or (
             PlayOrderForm(seats=[s.seat for s in scores])
-            if table.game.stage.seating == Stage.Seating.SEEDED and not sheet.version else None),
+            if publishing.records_play_order(table.game) and not sheet.version else None),
+        "order_by_dice": ruleset_for(tournament.ruleset).players_choose_play_order,
         "all_signed": page.all_signed,
         "revisions": page.revisions,
         "methods": Signature.Method,

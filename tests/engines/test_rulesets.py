@@ -11,6 +11,14 @@ def test_seating_goals_come_from_the_registry():
         assert not ruleset_for(name).distinct_positions and not ruleset_for(name).spread_countries
 
 
+def test_only_lord_of_catan_players_choose_the_play_order_of_every_game():
+    """Seed 003: in every round the players settle seats and a 2d6 roll decides who starts; seeds 001 §3 and
+    004 §1.1.4: a scheduled game's play order is the organizer's schedule."""
+    assert ruleset_for("lord-of-catan").players_choose_play_order
+    assert not ruleset_for("cnc-2022").players_choose_play_order
+    assert not ruleset_for("cwc-2025").players_choose_play_order
+
+
 def test_an_unknown_ruleset_is_an_error_naming_the_known_ones():
     with pytest.raises(ValueError, match="unknown ruleset 'chess'; known: cnc-2022, cwc-2025, lord-of-catan"):
         ruleset_for("chess")

@@ -1,4 +1,6 @@
 """Qualification to the finals with replacements, and seeded semifinal/final tables (docs/rules.md §1, §2)."""
+from datetime import time
+
 import pytest
 from django.core.exceptions import ValidationError
 
@@ -7,9 +9,10 @@ from championships.models import Entry, Tournament
 from championships.services import create_championship_from_preset, enter_player
 from ranking.qualification import advance_qualifiers, replace_finalist, seat_seeded_stage
 from ranking.standings import compute_standings
-from results.publishing import publish_game
+from results.publishing import publish_game, record_play_order
 from scheduling.models import Game
-from tests.factories import make_admin, make_game, make_player, make_user, play
+from scheduling.services import swap_seats
+from tests.factories import make_admin, make_game, make_official, make_player, make_user, play
 
 pytestmark = pytest.mark.django_db
 
@@ -90,6 +93,7 @@ def test_tie_across_the_cut_off_asks_for_a_draw(uae, organizer):
 def test_world_championship_semifinal_chart_and_final(organizer):
     championship = create_championship_from_preset("world-championship", user=make_admin())
     world: Tournament = championship.tournaments.get()
+    make_official(world)  # a referee, or no game is published (seed 001 §5)
     players = [make_player(f"S{i:02d}") for i in range(16)]
     entries = entered(world, players)
     play_game(world, entries, 1, [[10, 9, 8, 7], [10, 9, 8, 6], [10, 9, 7, 6], [10, 8, 7, 6]], organizer)
@@ -117,6 +121,7 @@ def test_world_championship_semifinal_chart_and_final(organizer):
 def test_referee_records_the_play_order_chosen_at_a_seeded_table(client, organizer):
     championship = create_championship_from_preset("jordan-2022", user=make_admin())
     finals = championship.tournaments.get()
+    make_official(finals)
     entries = entered(finals, [make_player(f"J{i}") for i in range(8)])
     play_game(finals, entries, 1, [[10, 8, 6, 4], [10, 7, 5, 3]], organizer)
     final_game = seat_seeded_stage(finals.stages.get(kind="final").pk, user=organizer)
@@ -179,6 +184,7 @@ def test_a_seated_semifinal_winner_cannot_be_corrected_away(organizer):
     from results.sheets import SheetInput, correct
 
     world = create_championship_from_preset("world-championship", user=make_admin()).tournaments.get()
+    make_official(world)
     entries = entered(world, [make_player(f"S{i:02d}") for i in range(16)])
     play_game(world, entries, 1, [[10, 9, 8, 7], [10, 9, 8, 6], [10, 9, 7, 6], [10, 8, 7, 6]], organizer)
     semifinal = seat_seeded_stage(world.stages.get(kind="semifinal").pk, user=organizer)
@@ -212,3 +218,177 @@ def test_public_standings_mark_who_goes_on(client, uae, organizer):
     assert len(response.context["advancing"]) == 2
     assert abu[0].pk not in response.context["advancing"]  # P4 won here too but already qualified: passed over
     assert response.content.decode().count('class=" advancing"') == 2
+
+
+# --- Seeded final tables: order of choice, seeds in the API (issue 10) -------------------------------
+
+def seed_numbers(game, seed):
+    """Each table's players in play order, as their preliminary seed."""
+    return [[seed[e] for e in t.seats.order_by("position").values_list("entry_id", flat=True)]
+            for t in game.tables.order_by("number")]
+
+
+def test_the_world_final_lists_the_semifinal_winners_by_preliminary_rank_even_when_the_semifinals_reverse_it(
+        client, organizer):
+    """Seed 004 §1.1.6: the finalists choose chair, colour and play order "in order of their Preliminary
+    rank" — not in the order of a ranking that counts the semifinal games."""
+    world = create_championship_from_preset("world-championship", user=make_admin()).tournaments.get()
+    make_official(world)
+    entries = entered(world, [make_player(f"S{i:02d}") for i in range(16)])
+    play_game(world, entries, 1, [[10, 9, 8, 7], [10, 9, 8, 6], [10, 9, 7, 6], [10, 8, 7, 6]], organizer)
+    seed = {row["entry"]: i for i, row in enumerate(compute_standings(world), start=1)}
+    semifinal = seat_seeded_stage(world.stages.get(kind="semifinal").pk, user=organizer)
+    assert [table[0] for table in seed_numbers(semifinal, seed)] == [1, 2, 3, 4]
+    publish_game(semifinal.pk, user=make_admin())
+    # Seeds 1-4 (P1..P4) win; the semifinal table totals reverse their order: P1 at the richest table.
+    for table, vps in zip(semifinal.tables.order_by("number"),
+                          [[10, 9, 9, 9], [10, 8, 8, 8], [10, 5, 5, 5], [10, 2, 2, 2]]):
+        play(table, vps, organizer)
+    overall = [seed[row["entry"]] for row in compute_standings(world)[:4]]
+    assert overall == [4, 3, 2, 1]  # with the semifinal games, P4 leads
+    final = seat_seeded_stage(world.stages.get(kind="final").pk, user=organizer)
+    assert seed_numbers(final, seed) == [[1, 2, 3, 4]]  # P1 chooses first
+    publish_game(final.pk, user=make_admin())
+    seating = client.get(f"/api/tournaments/{world.slug}/games/{final.number}/seating/").json()
+    assert [(s["position"], seed[s["entry"]], s["seed"]) for s in seating["tables"][0]["seats"]] == [
+        (1, 1, 1), (2, 2, 2), (3, 3, 3), (4, 4, 4)]
+
+
+def test_a_preliminary_drawing_of_lots_carries_forward_to_the_final(organizer):
+    """Seed 004 §1.1.6: "Any ranking determined by the drawing of lots carries forward" — the lots drawn
+    to seed the semifinals still order the finalists, whatever the semifinal games did."""
+    from results.draws import record_draw
+
+    world = create_championship_from_preset("world-championship", user=make_admin()).tournaments.get()
+    referee = make_official(world)
+    entries = entered(world, [make_player(f"S{i:02d}") for i in range(16)])
+    play_game(world, entries, 1, [[10, 9, 8, 7]] * 4, organizer)  # four identical tables: four 4-way ties
+    tables = [entries[i:i + 4] for i in range(0, 16, 4)]
+    for place in range(4):  # lots: the player of the last table first
+        record_draw(world, [t[place].pk for t in reversed(tables)], user=referee, method="lots")
+    winners = [t[0].pk for t in reversed(tables)]  # seeds 1-4 by the lots
+    semifinal = seat_seeded_stage(world.stages.get(kind="semifinal").pk, user=organizer)
+    assert [t.seats.get(position=1).entry_id for t in semifinal.tables.order_by("number")] == winners
+    publish_game(semifinal.pk, user=make_admin())
+    for table, vps in zip(semifinal.tables.order_by("number"),
+                          [[10, 9, 9, 9], [10, 8, 8, 8], [10, 5, 5, 5], [10, 2, 2, 2]]):
+        play(table, vps, organizer)
+    assert [row["entry"] for row in compute_standings(world)[:4]] == winners[::-1]
+    final = seat_seeded_stage(world.stages.get(kind="final").pk, user=organizer)
+    assert list(final.tables.get().seats.order_by("position").values_list("entry_id", flat=True)) == winners
+
+
+def test_the_lord_of_catan_final_lists_the_semifinal_winners_by_ranking_round_rank(organizer):
+    """Seed 003 (3 rounds): the 4 semifinal winners play the final; like the semifinal tables ("by weighted
+    score from the ranking round"), its seats follow the ranking round, not the semifinal games."""
+    club = create_championship_from_preset("lord-of-catan", user=make_admin()).tournaments.get()
+    make_official(club)
+    entries = entered(club, [make_player(f"L{i:02d}") for i in range(16)])
+    ranking_round = make_game(club, [entries[i:i + 4] for i in range(0, 16, 4)], number=1,
+                              stage=club.stages.get(kind="preliminary"))
+    for minutes, table in enumerate(ranking_round.tables.order_by("number"), start=60):
+        play(table, [10, 9, 8, 7], organizer, time(10, 0), time(11, minutes - 60))  # faster table, more tempo
+    seed = {row["entry"]: i for i, row in enumerate(compute_standings(club), start=1)}
+    semifinal = seat_seeded_stage(club.stages.get(kind="semifinal").pk, user=organizer)
+    assert seed_numbers(semifinal, seed) == [[1, 8, 9, 16], [2, 7, 10, 15], [3, 6, 11, 14], [4, 5, 12, 13]]
+    publish_game(semifinal.pk, user=make_admin())
+    # Seeds 1-4 win; P1's table is slow and poor in VP, P4's fast and rich: tempo reverses the order.
+    for table, vps, end in zip(semifinal.tables.order_by("number"),
+                               [[10, 9, 9, 9], [10, 8, 8, 8], [10, 5, 5, 5], [10, 2, 2, 2]],
+                               [time(17, 20), time(15, 40), time(14, 20), time(14, 10)]):
+        play(table, vps, organizer, time(14, 0), end)
+    assert [seed[row["entry"]] for row in compute_standings(club)[:4]] == [4, 3, 2, 1]
+    final = seat_seeded_stage(club.stages.get(kind="final").pk, user=organizer)
+    assert seed_numbers(final, seed) == [[1, 2, 3, 4]]
+
+
+def test_the_national_final_table_is_the_top_4_in_rank_order_with_their_seeds(client, organizer):
+    """Seed 001 §3 (Jordan): "After 3 games … the top 4 players will play a final game": the final table
+    is simply the top 4 of the finals' games, seed 1 the best ranked."""
+    finals = create_championship_from_preset("jordan-2022", user=make_admin()).tournaments.get()
+    make_official(finals)
+    entries = entered(finals, [make_player(f"J{i}") for i in range(8)])
+    play_game(finals, entries, 1, [[10, 8, 6, 4], [10, 7, 5, 3]], organizer)
+    top4 = [row["entry"] for row in compute_standings(finals)[:4]]
+    final = seat_seeded_stage(finals.stages.get(kind="final").pk, user=organizer)
+    assert list(final.tables.get().seats.order_by("position").values_list("entry_id", flat=True)) == top4
+    publish_game(final.pk, user=make_admin())
+    seats = client.get(f"/api/tournaments/{finals.slug}/games/{final.number}/seating/").json()["tables"][0]["seats"]
+    assert [(s["entry"], s["seed"]) for s in seats] == list(zip(top4, [1, 2, 3, 4]))
+
+
+def test_seeds_in_the_api_stay_with_the_players_when_the_play_order_is_recorded(client, organizer):
+    """Seed 004 §1.1.5: at a semifinal table the best-ranked player chooses chair, colour and play order
+    first, then the next; the API gives each seat that `seed` (1 = chooses first), still right after the
+    referee records the play order they chose (docs/interfaces.md)."""
+    world = create_championship_from_preset("world-championship", user=make_admin()).tournaments.get()
+    referee = make_official(world)
+    entries = entered(world, [make_player(f"S{i:02d}") for i in range(16)])
+    play_game(world, entries, 1, [[10, 9, 8, 7], [10, 9, 8, 6], [10, 9, 7, 6], [10, 8, 7, 6]], organizer)
+    scheduled = client.get(f"/api/tournaments/{world.slug}/games/1/seating/").json()
+    assert all("seed" not in s for t in scheduled["tables"] for s in t["seats"])  # scheduled: no seeds
+    seed = {row["entry"]: i for i, row in enumerate(compute_standings(world), start=1)}
+    by_seed = {n: entry for entry, n in seed.items()}
+    semifinal = seat_seeded_stage(world.stages.get(kind="semifinal").pk, user=organizer)
+    # A hand swap of seeds 1 and 8 at table 1: each keeps their seed, so seed 1 still chooses first.
+    swap_seats(semifinal.pk, by_seed[1], by_seed[8], user=organizer)
+    publish_game(semifinal.pk, user=make_admin())
+    url = f"/api/tournaments/{world.slug}/games/{semifinal.number}/seating/"
+
+    def seats(number):
+        table = next(t for t in client.get(url).json()["tables"] if t["number"] == number)
+        return [(seed[s["entry"]], s["seed"]) for s in table["seats"]]
+
+    assert seats(1) == [(8, 2), (1, 1), (9, 3), (16, 4)]
+    assert seats(2) == [(2, 1), (7, 2), (10, 3), (15, 4)]  # table seeds 1-4 from the stage's 2, 7, 10, 15
+    table = semifinal.tables.get(number=2)
+    record_play_order(table.pk, [by_seed[15], by_seed[2], by_seed[10], by_seed[7]], user=referee)
+    assert seats(2) == [(15, 4), (2, 1), (10, 3), (7, 2)]
+
+
+# --- Finals capacity (issue 10) -------------------------------------------------------------------------
+
+def test_the_finals_take_no_more_qualifiers_than_their_places(client, uae, organizer):
+    """Seed 001 §3 (UAE): "The 16 qualified players will participate in the UAE Championship Finals": the
+    finals' places (16, 24 or 4) are a limit, and the qualification page shows how many are left."""
+    dubai, abu_dhabi, finals = uae
+    assert finals.capacity == 16  # from the preset
+    finals.capacity = 3
+    finals.save()
+    players = [make_player(f"P{i}") for i in range(16)]
+    play_game(dubai, entered(dubai, players[:8]), 1, [[10, 8, 6, 4], [10, 7, 5, 3]], organizer)
+    assert len(advance_qualifiers(dubai.pk, user=organizer)) == 2
+    client.force_login(organizer)
+    page = client.get(f"/organize/{abu_dhabi.slug}/qualification/").content.decode()
+    assert f"Places left in {finals.name}: 1 of 3." in page
+    play_game(abu_dhabi, entered(abu_dhabi, players[8:]), 1, [[10, 8, 6, 4], [10, 7, 5, 3]], organizer)
+    with pytest.raises(ValidationError, match=f"{finals.name} has 1 of its 3 places left: not enough for the 2 "
+                                              f"players of {abu_dhabi.name}. Nobody was entered."):
+        advance_qualifiers(abu_dhabi.pk, user=organizer)
+    response = client.post(f"/organize/{abu_dhabi.slug}/qualification/advance/", follow=True)
+    assert "1 of its 3 places left" in response.content.decode()
+    assert finals.entries.count() == 2
+    finals.capacity = 4
+    finals.save()
+    assert [e.player.name for e in advance_qualifiers(abu_dhabi.pk, user=organizer)] == ["P12", "P8"]
+    page = client.get(f"/organize/{finals.slug}/qualification/").content.decode()
+    assert f"Places left in {finals.name}: 0 of 4." in page
+
+
+def test_a_replacement_takes_the_withdrawn_finalists_place_but_never_goes_beyond_the_places(uae, organizer):
+    """Seed 001 §3: "In case a player is unable to attend, the next best-ranked player from the same Qualifier
+    will qualify in their place" — in full finals that place is free again; beyond the places it is not."""
+    dubai, _, finals = uae
+    finals.capacity = 2
+    finals.save()
+    play_game(dubai, entered(dubai, [make_player(f"P{i}") for i in range(8)]), 1,
+              [[10, 8, 6, 4], [10, 7, 5, 3]], organizer)
+    first, second = advance_qualifiers(dubai.pk, user=organizer)
+    substitute = replace_finalist(first.pk, user=organizer)  # full finals: the withdrawn place is taken over
+    assert substitute.player.name == "P1"
+    assert finals.entries.filter(status__in=["registered", "checked_in"]).count() == 2
+    finals.capacity = 1  # the organizer reduced the places meanwhile
+    finals.save()
+    with pytest.raises(ValidationError, match=f"{finals.name} has no place left: nobody can take P0's place."):
+        replace_finalist(second.pk, user=organizer)
+    assert Entry.objects.get(pk=second.pk).status == Entry.Status.REGISTERED  # nothing changed

@@ -8,7 +8,7 @@ from results.publishing import publish_game
 from scheduling import services
 from scheduling.models import Game, Seat
 from scheduling.selectors import seat_warnings, stage_games, stage_report
-from tests.factories import make_admin, make_entries, make_tournament
+from tests.factories import make_admin, make_entries, make_official, make_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -58,6 +58,7 @@ def test_same_seed_same_seating_and_regeneration_replaces_planned_games():
 
 def test_replanning_keeps_published_games_and_drops_withdrawn_players():
     tournament = make_tournament(games=3)
+    make_official(tournament)  # a referee, or no game is published (seed 001 §5)
     entries = make_entries(tournament, 13)
     stage = tournament.stages.get()
     services.generate_seating(stage.pk, seed=2, user=make_admin())
@@ -79,6 +80,7 @@ def test_replanning_keeps_published_games_and_drops_withdrawn_players():
 
 def test_swap_updates_the_report_and_is_refused_once_published():
     tournament = make_tournament(games=2)
+    make_official(tournament)  # a referee, or no game is published (seed 001 §5)
     make_entries(tournament, 16)
     stage = tournament.stages.get()
     services.generate_seating(stage.pk, seed=1, user=make_admin())
@@ -118,6 +120,7 @@ def test_game_numbers_continue_across_stages():
 
 def test_replanning_after_publishing_out_of_order_keeps_the_numbers():
     tournament = make_tournament(games=3)
+    make_official(tournament)  # a referee, or no game is published (seed 001 §5)
     make_entries(tournament, 12)
     stage = tournament.stages.get()
     services.generate_seating(stage.pk, seed=1, user=make_admin())

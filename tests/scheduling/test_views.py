@@ -15,6 +15,7 @@ pytestmark = pytest.mark.django_db
 def stage():
     tournament = make_tournament(slug="seat-cup", games=2)
     make_entries(tournament, 12)
+    make_official(tournament, "referee")  # games are published only with a referee (seed 001 §5)
     return tournament.stages.get()
 
 
