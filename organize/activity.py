@@ -72,7 +72,7 @@ OBJECT_LABELS = {
 HIDDEN_DETAILS = {"entry", "seat", "player", "kind", "reason", "user", "role"}
 """Internal ids, and what the description or the reason column already says."""
 
-NO_DETAILS = {"seating.published", "seating.unpublished", "entry.registered", "staff.assigned"}
+NO_DETAILS = {"seating.published", "seating.unpublished", "entry.registered", "entry.not_admitted", "staff.assigned"}
 """Actions whose description says everything their before/after hold."""
 
 
@@ -288,6 +288,11 @@ def _describe(entry: AuditEntry, context: _Context) -> ActivityRow:
                 _Said(_("%(player)s cannot attend the finals; nobody was left to take the place"), player=player))
     elif action == "entry.registered":
         said = _Said(_("%(player)s entered"), player=after.get("player", "?"))
+    elif action == "entry.not_admitted":
+        said = _Said(_("%(player)s not admitted: %(minutes)s minutes late, more than 15"),
+                     player=after.get("player", "?"), minutes=_Plain(after.get("minutes_late", "?")))
+        if after.get("game"):
+            where = _game(after["game"])
     elif action == "staff.assigned":
         role = after.get("role")
         if role == "organizer":
@@ -310,13 +315,29 @@ def _describe(entry: AuditEntry, context: _Context) -> ActivityRow:
 def _penalty(kind: str, after: dict) -> _Said | None:
     player = after.get("player", "?")
     if kind == "lateness":
+        if after.get("minutes"):
+            return _Said(_("Late arrival (%(minutes)s minutes): %(player)s loses %(vp)s VP"), player=player,
+                         minutes=_Plain(after["minutes"]), vp=after.get("vp", 0))
         return _Said(_("Late arrival: %(player)s loses %(vp)s VP"), player=player, vp=after.get("vp", 0))
     if kind == "warning":
         return _Said(_("Warning for %(player)s"), player=player)
+    if kind == "collusion":
+        return _Said(_("Collusion warning for %(player)s and %(other)s"), player=player,
+                     other=after.get("other", "?"))
     if kind == "vp_deduction":
         return _Said(_("VP deduction: %(player)s loses %(vp)s VP"), player=player, vp=after.get("vp", 0))
     if kind == "disqualification":
+        if after.get("ground") == "rules":
+            return _Said(_("%(player)s disqualified for breaking the game's rules"), player=player)
+        if after.get("ground") == "conduct":
+            return _Said(_("%(player)s disqualified for breaching the code of conduct"), player=player)
         return _Said(_("%(player)s disqualified"), player=player)
+    if kind == "collusion_ruling":
+        if after.get("disqualified"):
+            return _Said(_("Repeated collusion (%(n)s warnings): %(player)s disqualified by the referee's ruling"),
+                         player=player, n=_Plain(after.get("collusion_warnings", "?")))
+        return _Said(_("Repeated collusion (%(n)s warnings): the referee ruled not to disqualify %(player)s"),
+                     player=player, n=_Plain(after.get("collusion_warnings", "?")))
     return None
 
 

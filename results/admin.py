@@ -3,7 +3,16 @@ from django.contrib import admin
 
 from audit.admin import ReadOnlyAdminMixin
 
-from .models import Penalty, RecordSheet, Score, SheetRevision, Signature, TiebreakDraw, TiebreakDrawPlace
+from .models import (
+    CollusionRuling,
+    Penalty,
+    RecordSheet,
+    Score,
+    SheetRevision,
+    Signature,
+    TiebreakDraw,
+    TiebreakDrawPlace,
+)
 
 
 class ScoreInline(ReadOnlyAdminMixin, admin.TabularInline):
@@ -31,9 +40,16 @@ class RecordSheetAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 @admin.register(Penalty)
 class PenaltyAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    list_display = ["entry", "tournament", "kind", "vp", "game", "recorded_by", "recorded_at"]
-    list_filter = ["kind", "tournament"]
+    list_display = ["entry", "tournament", "kind", "vp", "ground", "game", "recorded_by", "recorded_at"]
+    list_filter = ["kind", "ground", "tournament"]
     search_fields = ["entry__player__name", "reason"]
+
+
+@admin.register(CollusionRuling)
+class CollusionRulingAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["warning", "disqualification", "decided_by", "decided_at"]
+    list_filter = ["warning__tournament"]
+    search_fields = ["warning__entry__player__name", "reason"]
 
 
 class DrawPlaceInline(ReadOnlyAdminMixin, admin.TabularInline):

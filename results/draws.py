@@ -1,4 +1,8 @@
 """Recorded card draws and drawings of lots that separate players tied after every tiebreaker."""
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -37,3 +41,40 @@ def record_draw(tournament: Tournament, entry_ids: list[int], *, user, method: s
               after={"order": [names[e] for e in entry_ids], "note": draw.note})
         announce_after_commit(tournament.pk)
     return draw
+
+
+@dataclass(frozen=True)
+class FirstDrawChooser:
+    """Who chooses who draws first in a card draw among tied players (seed 001 §4).
+
+    "The referee will shuffle a deck of development cards and the youngest player will get to
+    decide if he/she wishes to start drawing or if he/she wishes that their opponent starts."
+    """
+
+    youngest: tuple[str, ...]
+    """The youngest of the players with a recorded birth date: one name, or several born the same day."""
+    born: date | None
+    missing: tuple[str, ...]
+    """Players with no birth date recorded: the youngest cannot be named for sure until they are asked."""
+
+    @property
+    def certain(self) -> bool:
+        return len(self.youngest) == 1 and not self.missing
+
+
+def youngest_chooses(players: Sequence[tuple[str, date | None]]) -> FirstDrawChooser:
+    """The youngest of (name, date of birth) pairs; names without a date are reported, not guessed."""
+    known = [(born, name) for name, born in players if born is not None]
+    missing = tuple(name for name, born in players if born is None)
+    if not known:
+        return FirstDrawChooser((), None, missing)
+    born = max(b for b, _name in known)
+    return FirstDrawChooser(tuple(name for b, name in known if b == born), born, missing)
+
+
+def first_draw_choosers(groups: Sequence[Sequence[int]]) -> list[FirstDrawChooser]:
+    """For each group of tied entries, who chooses who draws first: one query for every group."""
+    ids = {pk for group in groups for pk in group}
+    people = {pk: (name, born) for pk, name, born in
+              Entry.objects.filter(pk__in=ids).values_list("pk", "player__name", "player__date_of_birth")}
+    return [youngest_chooses([people[pk] for pk in group if pk in people]) for group in groups]

@@ -9,6 +9,7 @@ from championships.models import Entry
 from scheduling.models import Game
 
 from .models import Penalty, Signature, TiebreakDraw
+from .penalties import MAX_MINUTES_LATE
 from .sheets import SheetInput
 
 TEXT_MAX = 2000
@@ -99,20 +100,72 @@ class SignOffForm(forms.Form):
 
 
 class PenaltyForm(forms.Form):
+    """One penalty; which fields count depends on its kind (the help texts say so, the service decides)."""
+
     entry = forms.ModelChoiceField(label=_("Player"), queryset=Entry.objects.none())
-    kind = forms.ChoiceField(label=_("Penalty"), choices=Penalty.Kind.choices)
-    vp = forms.IntegerField(label=_("VP deducted"), min_value=0, max_value=40, initial=0,
-                            help_text=_("Lateness: 1 VP (up to 15 minutes). Warnings and disqualifications: 0."))
+    kind = forms.ChoiceField(label=_("Penalty"), choices=[("", "—"), *Penalty.Kind.choices])
+    minutes = forms.IntegerField(
+        label=_("Minutes late"), required=False, min_value=0, max_value=MAX_MINUTES_LATE,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        help_text=_("Late arrival: minutes after the official start. Up to 15: 1 VP off; more than 15: the player "
+                    "is not admitted."),
+    )
+    vp = forms.IntegerField(label=_("VP deducted"), required=False, min_value=0, max_value=40,
+                            widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                            help_text=_("VP deduction only."))
+    ground = forms.ChoiceField(
+        label=_("Ground for disqualification"), required=False,
+        choices=[("", "—"), *Penalty.Ground.choices],
+        help_text=_("Breaking the game's rules: only during the game or after it until every player of the table "
+                    "has signed the sheet. Code of conduct: at any time."),
+    )
+    partner = forms.ModelChoiceField(label=_("Other player of the collusion"), queryset=Entry.objects.none(),
+                                     required=False, help_text=_("Collusion: both players get a warning."))
     game = forms.ModelChoiceField(label=_("Game"), queryset=Game.objects.none(), required=False)
-    reason = forms.CharField(label=_("Reason"), max_length=TEXT_MAX, widget=forms.Textarea(attrs={"rows": 2}))
+    reason = forms.CharField(label=_("Reason"), max_length=TEXT_MAX, required=False,
+                             widget=forms.Textarea(attrs={"rows": 2}),
+                             help_text=_("Required, except for a late arrival (the minutes are the reason)."))
     request_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args, tournament, **kwargs):
         super().__init__(*args, initial={"request_key": uuid.uuid4()}, **kwargs)
-        self.fields["entry"].queryset = tournament.entries.select_related("player").order_by("player__name")
-        self.fields["entry"].label_from_instance = lambda entry: entry.player.name
+        entries = tournament.entries.select_related("player").order_by("player__name")
+        for name in ("entry", "partner"):
+            self.fields[name].queryset = entries
+            self.fields[name].label_from_instance = lambda entry: entry.player.name
         self.fields["game"].queryset = tournament.games.order_by("number")
         self.fields["game"].label_from_instance = lambda game: _("Game %(n)d") % {"n": game.number}
+
+    def clean(self):
+        cleaned = super().clean()
+        kind = cleaned.get("kind")
+        if kind == Penalty.Kind.LATENESS:
+            if cleaned.get("minutes") is None:
+                self.add_error("minutes", _("Give the minutes late (0 if the player was on time)."))
+            if cleaned.get("vp") not in (None, 1):
+                self.add_error("vp", _("A late arrival costs exactly 1 VP: give the minutes late instead."))
+        elif cleaned.get("minutes"):
+            self.add_error("minutes", _("Minutes late are for a late arrival only."))
+        if kind == Penalty.Kind.VP_DEDUCTION and cleaned.get("vp") is None:
+            self.add_error("vp", _("A VP deduction is at least 1 VP."))
+        cleaned["vp"] = cleaned.get("vp") or 0
+        return cleaned
+
+    def with_new_request_key(self) -> None:
+        """Keep what was typed but send a new key, so submitting again records a new penalty."""
+        self.data = self.data.copy()
+        self.data[self.add_prefix("request_key")] = str(uuid.uuid4())
+
+
+class CollusionRulingForm(forms.Form):
+    """The referee's decision on a player warned for collusion again: disqualify or not, and why."""
+
+    disqualify = forms.TypedChoiceField(
+        label=_("Decision"), widget=forms.RadioSelect, coerce=lambda value: value == "yes",
+        choices=[("yes", _("Disqualify (code of conduct)")), ("no", _("Do not disqualify"))],
+    )
+    reason = forms.CharField(label=_("Reason for the decision"), max_length=TEXT_MAX,
+                             widget=forms.Textarea(attrs={"rows": 2}))
 
 
 class DrawForm(forms.Form):

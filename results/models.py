@@ -124,17 +124,34 @@ class SheetRevision(models.Model):
 
 
 class Penalty(models.Model):
+    """A penalty a referee gave (docs/rules.md §4, Penalties; seeds 001 §6 and 004 §1.2.4, §1.2.5, §3.0.13)."""
+
     class Kind(models.TextChoices):
         LATENESS = "lateness", _("late arrival")
         WARNING = "warning", _("warning")
+        COLLUSION = "collusion", _("collusion warning")
         VP_DEDUCTION = "vp_deduction", _("VP deduction")
         DISQUALIFICATION = "disqualification", _("disqualification")
+
+    class Ground(models.TextChoices):
+        """Why a player is disqualified: it decides when the disqualification may be made."""
+
+        RULES = "rules", _("breaking the game's rules")
+        CONDUCT = "conduct", _("breaching the code of conduct")
 
     tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="penalties")
     entry = models.ForeignKey(Entry, models.PROTECT, related_name="penalties")
     game = models.ForeignKey(Game, models.SET_NULL, null=True, blank=True, related_name="penalties")
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
     vp = models.PositiveSmallIntegerField(_("VP deducted"), default=0)
+    ground = models.CharField(
+        _("ground for disqualification"), max_length=7, choices=Ground.choices, blank=True,
+        help_text=_("Disqualifications only: breaking the game's rules, or the code of conduct."),
+    )
+    incident = models.UUIDField(
+        null=True, blank=True, editable=False,
+        help_text=_("Collusion warnings only: shared by the warnings of the two players of one incident."),
+    )
     reason = models.TextField(_("reason"))
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(auto_now_add=True)
@@ -151,11 +168,45 @@ class Penalty(models.Model):
                 condition=Q(kind__in=["lateness", "vp_deduction"]) | Q(vp=0), name="penalty_vp_only_for_deductions",
             ),
             models.CheckConstraint(condition=~Q(kind="vp_deduction") | Q(vp__gte=1), name="penalty_deduction_positive"),
+            models.CheckConstraint(condition=~Q(kind="lateness") | Q(vp=1), name="penalty_lateness_one_vp"),
             models.CheckConstraint(condition=~Q(reason=""), name="penalty_has_reason"),
+            models.CheckConstraint(
+                condition=Q(kind="disqualification", ground__in=["rules", "conduct"])
+                | (~Q(kind="disqualification") & Q(ground="")),
+                name="penalty_ground_iff_disqualification",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="collusion", incident__isnull=False)
+                | (~Q(kind="collusion") & Q(incident__isnull=True)),
+                name="penalty_incident_iff_collusion",
+            ),
+            models.UniqueConstraint(fields=["incident", "entry"], name="penalty_incident_player_once"),
+            models.UniqueConstraint(fields=["entry", "game"], condition=Q(kind="lateness"),
+                                    name="penalty_lateness_once_per_game"),
         ]
 
     def __str__(self) -> str:
         return f"{self.entry.player}: {self.get_kind_display()}"
+
+
+class CollusionRuling(models.Model):
+    """The referee's decision, either way, on disqualifying a player warned for collusion again (seed 001 §6)."""
+
+    warning = models.OneToOneField(Penalty, models.PROTECT, related_name="ruling",
+                                   help_text=_("The repeated collusion warning that called for the decision."))
+    disqualification = models.OneToOneField(Penalty, models.PROTECT, null=True, blank=True, related_name="+",
+                                            help_text=_("Empty when the referee decided not to disqualify."))
+    reason = models.TextField(_("reason"))
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    decided_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["decided_at"]
+        constraints = [models.CheckConstraint(condition=~Q(reason=""), name="collusion_ruling_has_reason")]
+
+    def __str__(self) -> str:
+        decision = _("disqualified") if self.disqualification_id else _("not disqualified")
+        return f"{self.warning} · {decision}"
 
 
 class TiebreakDraw(models.Model):

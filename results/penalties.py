@@ -1,62 +1,406 @@
-"""Penalties recorded by referees: lateness, warnings, VP deductions and disqualification (docs/rules.md §4)."""
+"""Penalties recorded by referees (docs/rules.md §4, Penalties): lateness, warnings, collusion, VP deductions,
+disqualification; and the referee's ruling when a player is warned for collusion again.
+
+The rules come from seed 001 §6 (national championships) and seed 004 §1.2.4, §1.2.5, §3.0.13
+(world championship):
+
+- Late arrival: up to 15 minutes after the official start costs exactly 1 VP; a player more than
+  15 minutes late is not admitted (`record_lateness` applies this from the minutes).
+- Disqualification for breaking the game's rules: only during the game or right after it, before
+  every player of the table has signed the record sheet. For a breach of the code of conduct: at
+  any time.
+- Collusion: a warning to both players of the incident. A repeated incident may lead to
+  disqualification; the referee decides (`rule_on_collusion`) and the decision is recorded either way.
+
+Every write locks the player's entry (both players' for collusion), so two referees or a double
+tap never record a penalty twice; a form resubmitted with the same `request_key` records it once,
+and a key already used for a different penalty is refused.
+"""
 import uuid
+from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from audit.services import record_change
-from championships.models import Entry
+from championships.models import ACTIVE_STATUSES, Entry
 from championships.permissions import require_official
-from scheduling.models import Game
+from scheduling.models import Game, Seat
 
-from .models import Penalty
+from .models import CollusionRuling, Penalty, RecordSheet
 from .signals import announce_after_commit
 
 DEDUCTING = (Penalty.Kind.LATENESS, Penalty.Kind.VP_DEDUCTION)
+LATENESS_VP = 1
+"""What a late arrival costs, whatever the minutes (seed 001 §6)."""
+ADMITTED_MINUTES = 15
+"""The latest a player may arrive after the official start and still play (seed 001 §6)."""
+MAX_MINUTES_LATE = 24 * 60
+SIGNED_BY_ALL = (RecordSheet.Status.SIGNED, RecordSheet.Status.SIGNED_OFF)
+REPEATED_COLLUSION = 2
+"""From the second collusion warning of a player on, the referee decides whether to disqualify."""
 
 
-def penalty_json(penalty: Penalty) -> dict:
-    return {"entry": penalty.entry_id, "player": penalty.entry.player.name, "kind": penalty.kind,
+class ReusedRequestKey(ValidationError):
+    """The form's key already recorded a different penalty: nothing was recorded now."""
+
+
+def penalty_json(penalty: Penalty, **extra) -> dict:
+    data = {"entry": penalty.entry_id, "player": penalty.entry.player.name, "kind": penalty.kind,
             "vp": penalty.vp, "game": penalty.game.number if penalty.game else None, "reason": penalty.reason}
+    if penalty.ground:
+        data["ground"] = penalty.ground
+    return {**data, **extra}
+
+
+def _locked_entries(*entry_ids: int) -> dict[int, Entry]:
+    """The entries, locked in id order (two referees locking the same pair never deadlock)."""
+    rows = (Entry.objects.select_for_update(of=("self",)).select_related("tournament", "player")
+            .filter(pk__in=entry_ids).order_by("pk"))
+    entries = {entry.pk: entry for entry in rows}
+    missing = [pk for pk in entry_ids if pk not in entries]
+    if missing:
+        raise Entry.DoesNotExist(f"no entry {missing[0]}")
+    return entries
+
+
+def _partner_id(penalty: Penalty) -> int | None:
+    if penalty.incident is None:
+        return None
+    return (Penalty.objects.filter(incident=penalty.incident).exclude(pk=penalty.pk)
+            .values_list("entry_id", flat=True).first())
+
+
+def _already_done(request_key: uuid.UUID | None, **wanted) -> Penalty | None:
+    """The penalty this form already recorded, if it is the same one; a different one is refused."""
+    if request_key is None:
+        return None
+    done = Penalty.objects.select_related("entry__player").filter(request_key=request_key).first()
+    if done is None:
+        return None
+    recorded = {"entry_id": done.entry_id, "kind": done.kind, "vp": done.vp, "game_id": done.game_id,
+                "ground": done.ground, "partner_id": _partner_id(done), "reason": done.reason}
+    if any(recorded[key] != value for key, value in wanted.items()):
+        raise _reused(done)
+    return done
+
+
+def _reused(done: Penalty) -> ReusedRequestKey:
+    return ReusedRequestKey(
+        _("This form was already used to record a penalty for %(player)s (%(kind)s). Nothing was recorded "
+          "now: check the values and submit again to record this as a new penalty.")
+        % {"player": done.entry.player.name, "kind": done.get_kind_display()})
+
+
+def _check_rules_timing(entry: Entry, game: Game, errors: dict) -> None:
+    """A disqualification for breaking the game's rules: during the game or after it, until every player has signed.
+
+    Seed 004 §1.2.4: "Rules-related disqualification is not possible after all players have signed
+    the record sheet"; seed 001 §6: "only during an active game or immediately after finishing a game".
+    The sheet is locked, so a signature arriving at the same moment waits for this decision.
+    """
+    seat = Seat.objects.filter(game=game, entry=entry).select_related("table").first()
+    if seat is None:
+        errors["game"] = [_("%(player)s has no seat in game %(n)d.") % {"player": entry.player.name, "n": game.number}]
+        return
+    sheet = RecordSheet.objects.select_for_update(of=("self",)).filter(table=seat.table).first()
+    if game.status == Game.Status.PLANNED or sheet is None:
+        errors["game"] = [_("Game %(n)d has not started: a disqualification for breaking the game's rules is made "
+                            "during the game or right after it.") % {"n": game.number}]
+    elif sheet.status in SIGNED_BY_ALL:
+        errors["ground"] = [_(
+            "Every player of table %(table)d in game %(n)d has signed the record sheet, so %(player)s can no longer "
+            "be disqualified for breaking the game's rules. A disqualification for breaching the code of conduct "
+            "is possible at any time."
+        ) % {"table": seat.table.number, "n": game.number, "player": entry.player.name}]
 
 
 def record_penalty(entry_id: int, *, user, kind: str, reason: str, vp: int = 0, game: Game | None = None,
+                   ground: str = "", partner_id: int | None = None,
                    request_key: uuid.UUID | None = None) -> Penalty:
     """Record a penalty; a disqualification also ends the player's tournament (listed last).
 
-    A form sent twice (a double tap, a retry after a dropped connection) carries the same
-    `request_key` and records the penalty once.
+    `ground` (disqualifications only) is `rules` or `conduct`; a rules disqualification names its
+    game and is refused once every player of the player's table in that game has signed the sheet.
+    A collusion warning names the other player (`partner_id`): both are warned, one incident, and
+    the returned penalty is this player's. A late arrival is always 1 VP, once per player and game
+    (`record_lateness` applies the rule from the minutes). A form sent twice (a double tap, a retry
+    after a dropped connection) carries the same `request_key` and records the penalty once.
     """
+    reason = reason.strip()
     with transaction.atomic():
-        entry = Entry.objects.select_for_update(of=("self",)).select_related("tournament", "player").get(pk=entry_id)
+        collusion = kind == Penalty.Kind.COLLUSION and partner_id is not None and partner_id != entry_id
+        entries = _locked_entries(entry_id, *([partner_id] if collusion else []))
+        entry = entries[entry_id]
         tournament = entry.tournament
         require_official(user, tournament)
-        if request_key is not None and (done := Penalty.objects.filter(request_key=request_key).first()):
+        done = _already_done(request_key, entry_id=entry_id, kind=kind, vp=vp, game_id=game.pk if game else None,
+                             ground=ground, partner_id=partner_id, reason=reason)
+        if done is not None:
             return done
         errors = {}
         if kind not in Penalty.Kind.values:
             errors["kind"] = [_("Choose a kind of penalty.")]
-        if not reason.strip():
+        if not reason:
             errors["reason"] = [_("Give the reason for the penalty.")]
-        if kind in DEDUCTING and vp < 1:
+        if kind == Penalty.Kind.LATENESS and vp != LATENESS_VP:
+            errors["vp"] = [_("A late arrival costs exactly 1 VP (up to 15 minutes late; later, the player is not "
+                              "admitted).")]
+        elif kind == Penalty.Kind.VP_DEDUCTION and vp < 1:
             errors["vp"] = [_("A VP deduction is at least 1 VP.")]
-        if kind not in DEDUCTING and vp:
+        elif kind not in DEDUCTING and vp:
             errors["vp"] = [_("Only lateness and VP deductions take VP off.")]
         if game is not None and game.tournament_id != tournament.pk:
             errors["game"] = [_("That game belongs to another tournament.")]
-        if kind == Penalty.Kind.DISQUALIFICATION and entry.status == Entry.Status.DISQUALIFIED:
-            errors["kind"] = [_("%(player)s is already disqualified.") % {"player": entry.player.name}]
+        if kind == Penalty.Kind.DISQUALIFICATION:
+            if entry.status == Entry.Status.DISQUALIFIED:
+                errors["kind"] = [_("%(player)s is already disqualified.") % {"player": entry.player.name}]
+            if ground not in Penalty.Ground.values:
+                errors["ground"] = [_("Say why %(player)s is disqualified: breaking the game's rules, or the code "
+                                      "of conduct.") % {"player": entry.player.name}]
+            elif ground == Penalty.Ground.RULES and game is None:
+                errors["game"] = [_("A disqualification for breaking the game's rules names the game it happened "
+                                    "in.")]
+            elif ground == Penalty.Ground.RULES and "game" not in errors:
+                _check_rules_timing(entry, game, errors)
+        elif ground:
+            errors["ground"] = [_("Only a disqualification has a ground.")]
+        if kind == Penalty.Kind.COLLUSION:
+            _check_collusion(entries, entry, partner_id, game, errors)
+        elif partner_id is not None:
+            errors["partner"] = [_("Only a collusion warning names a second player.")]
+        if kind == Penalty.Kind.LATENESS and _late_already(entry, game):
+            errors["kind"] = [_lateness_recorded_message(entry, game)]
         if errors:
             raise ValidationError(errors)
-        penalty = Penalty.objects.create(tournament=tournament, entry=entry, kind=kind, vp=vp,
-                                         reason=reason.strip(), game=game, recorded_by=user, request_key=request_key)
-        before = None
-        if kind == Penalty.Kind.DISQUALIFICATION:
-            before = {"status": entry.status}
-            entry.status = Entry.Status.DISQUALIFIED
-            entry.save(update_fields=["status"])
-        record_change(user, tournament.pk, f"penalty.{kind}", penalty, before=before, after=penalty_json(penalty),
-              reason=penalty.reason)
-        announce_after_commit(tournament.pk)
+        return _create(entries, entry, user=user, kind=kind, vp=vp, reason=reason, game=game, ground=ground,
+                       partner_id=partner_id if kind == Penalty.Kind.COLLUSION else None, request_key=request_key)
+
+
+def _check_collusion(entries: dict[int, Entry], entry: Entry, partner_id: int | None, game: Game | None,
+                     errors: dict) -> None:
+    """Both players of the incident are warned (seed 001 §6, 004 §3.0.13): the other must be named."""
+    if partner_id is None:
+        errors["partner"] = [_("Name the other player of the collusion: both players get a warning.")]
+        return
+    if partner_id == entry.pk:
+        errors["partner"] = [_("Collusion takes two different players.")]
+        return
+    partner = entries[partner_id]
+    if partner.tournament_id != entry.tournament_id:
+        errors["partner"] = [_("Both players must be entered in this tournament.")]
+        return
+    if game is not None and game.tournament_id == entry.tournament_id:
+        tables = dict(Seat.objects.filter(game=game, entry__in=[entry.pk, partner_id])
+                      .values_list("entry_id", "table_id"))
+        if len(tables) < 2 or tables[entry.pk] != tables[partner_id]:
+            errors["partner"] = [_("%(first)s and %(second)s did not play at the same table in game %(n)d.")
+                                 % {"first": entry.player.name, "second": partner.player.name, "n": game.number}]
+
+
+def _late_already(entry: Entry, game: Game | None) -> Penalty | None:
+    return Penalty.objects.filter(entry=entry, kind=Penalty.Kind.LATENESS, game=game).first()
+
+
+def _lateness_recorded_message(entry: Entry, game: Game | None) -> str:
+    if game is None:
+        return _("A late arrival of %(player)s is already recorded.") % {"player": entry.player.name}
+    return _("A late arrival of %(player)s for game %(n)d is already recorded.") % {
+        "player": entry.player.name, "n": game.number}
+
+
+def _create(entries: dict[int, Entry], entry: Entry, *, user, kind: str, vp: int, reason: str, game: Game | None,
+            ground: str = "", partner_id: int | None = None, request_key: uuid.UUID | None = None,
+            extra: dict | None = None, before: dict | None = None) -> Penalty:
+    """Write the validated penalty (both rows of a collusion incident), its audit entry and its effect."""
+    tournament = entry.tournament
+    incident = uuid.uuid4() if partner_id is not None else None
+    penalty = Penalty.objects.create(tournament=tournament, entry=entry, kind=kind, vp=vp, reason=reason, game=game,
+                                     ground=ground, incident=incident, recorded_by=user, request_key=request_key)
+    extra = dict(extra or {})
+    if partner_id is not None:
+        partner = entries[partner_id]
+        Penalty.objects.create(tournament=tournament, entry=partner, kind=kind, reason=reason, game=game,
+                               incident=incident, recorded_by=user)
+        extra.update(other_entry=partner.pk, other=partner.player.name, incident=str(incident))
+    if kind == Penalty.Kind.DISQUALIFICATION:
+        before = {**(before or {}), "status": entry.status}
+        entry.status = Entry.Status.DISQUALIFIED
+        entry.save(update_fields=["status"])
+        extra["status"] = entry.status
+    record_change(user, tournament.pk, f"penalty.{kind}", penalty, before=before,
+                  after=penalty_json(penalty, **extra), reason=penalty.reason)
+    announce_after_commit(tournament.pk)
     return penalty
+
+
+@dataclass(frozen=True)
+class Lateness:
+    """What `record_lateness` did: a 1-VP penalty, refused admission, or nothing (on time)."""
+
+    entry: Entry
+    minutes: int
+    penalty: Penalty | None = None
+    not_admitted: bool = False
+
+
+def record_lateness(entry_id: int, minutes: int, *, user, game: Game | None = None, reason: str = "",
+                    request_key: uuid.UUID | None = None) -> Lateness:
+    """Apply seed 001 §6 to a player who arrived `minutes` after the official start.
+
+    "Players will have 1 victory point deducted from their total scores for the first 15 minutes of
+    tardiness. The tournament will start after 15 minutes from official time and late comers cannot
+    participate." So: 0 minutes, nothing; 1–15, `Entry.minutes_late` is set and the 1-VP late-arrival
+    penalty recorded (once per player and game; `game` None means the tournament's start); more
+    than 15, the entry becomes not admitted (audited). `reason` defaults to the minutes.
+    """
+    with transaction.atomic():
+        entry = _locked_entries(entry_id)[entry_id]
+        require_official(user, entry.tournament)
+        errors = {}
+        if not 0 <= minutes <= MAX_MINUTES_LATE:
+            errors["minutes"] = [_("Give the minutes late as a number from 0 to %(max)d.") % {"max": MAX_MINUTES_LATE}]
+        if game is not None and game.tournament_id != entry.tournament_id:
+            errors["game"] = [_("That game belongs to another tournament.")]
+        if errors:
+            raise ValidationError(errors)
+        if minutes == 0:
+            return Lateness(entry, minutes)
+        reason = reason.strip() or _("%(minutes)d minutes late") % {"minutes": minutes}
+        if minutes <= ADMITTED_MINUTES:
+            done = _already_done(request_key, entry_id=entry.pk, kind=Penalty.Kind.LATENESS,
+                                 game_id=game.pk if game else None)
+            if done is not None:
+                if entry.minutes_late != minutes:
+                    raise _reused(done)
+                return Lateness(entry, minutes, penalty=done)
+            if entry.status not in ACTIVE_STATUSES:
+                raise ValidationError({"entry": [_("%(player)s is %(status)s: no late-arrival penalty applies.") % {
+                    "player": entry.player.name, "status": entry.get_status_display()}]})
+            if _late_already(entry, game):
+                raise ValidationError({"kind": [_lateness_recorded_message(entry, game)]})
+            before = {"minutes_late": entry.minutes_late}
+            entry.minutes_late = minutes
+            entry.save(update_fields=["minutes_late"])
+            penalty = _create({entry.pk: entry}, entry, user=user, kind=Penalty.Kind.LATENESS, vp=LATENESS_VP,
+                              reason=reason, game=game, request_key=request_key, extra={"minutes": minutes},
+                              before=before)
+            return Lateness(entry, minutes, penalty=penalty)
+        if request_key is not None and (done := Penalty.objects.filter(request_key=request_key).first()):
+            raise _reused(done)  # refusing admission records no penalty: the key belongs to another one
+        if entry.status == Entry.Status.NOT_ADMITTED and entry.minutes_late == minutes:
+            return Lateness(entry, minutes, not_admitted=True)  # the same report again
+        if entry.status not in ACTIVE_STATUSES:
+            raise ValidationError({"entry": [_("%(player)s is %(status)s: admission is no longer decided.")
+                                             % {"player": entry.player.name, "status": entry.get_status_display()}]})
+        if _late_already(entry, game):
+            raise ValidationError({"kind": [_lateness_recorded_message(entry, game)]})
+        before = {"status": entry.status, "minutes_late": entry.minutes_late}
+        entry.status = Entry.Status.NOT_ADMITTED
+        entry.minutes_late = minutes
+        entry.save(update_fields=["status", "minutes_late"])
+        record_change(user, entry.tournament_id, "entry.not_admitted", entry, before=before,
+                      after={"player": entry.player.name, "status": entry.status, "minutes_late": minutes,
+                             "game": game.number if game else None}, reason=reason)
+        announce_after_commit(entry.tournament_id)
+        return Lateness(entry, minutes, not_admitted=True)
+
+
+def collusion_warnings(entry: Entry, up_to: Penalty | None = None) -> int:
+    """How many collusion warnings the player has (up to and including `up_to`)."""
+    warnings = Penalty.objects.filter(entry=entry, kind=Penalty.Kind.COLLUSION)
+    if up_to is not None:
+        warnings = warnings.filter(pk__lte=up_to.pk)
+    return warnings.count()
+
+
+def rule_on_collusion(warning_id: int, *, user, disqualify: bool, reason: str) -> CollusionRuling:
+    """Record the referee's decision on a repeated collusion warning, either way (seed 001 §6).
+
+    Seed 001 §6: "In case of a repeated incident, a disqualification decision can be taken. The
+    referee's ruling is final"; seed 004 §1.2.5: "Further actions may result in a disqualification".
+    A disqualification for collusion is for breaching the code of conduct (004 §1.2.4 counts
+    "intentionally causing or promoting another player to win" among its violations), so it may be
+    made at any time. The same decision sent twice is recorded once; a different one is refused.
+    """
+    reason = reason.strip()
+    with transaction.atomic():
+        warning = Penalty.objects.select_related("game").get(pk=warning_id, kind=Penalty.Kind.COLLUSION)
+        entry = _locked_entries(warning.entry_id)[warning.entry_id]
+        require_official(user, entry.tournament)
+        existing = CollusionRuling.objects.filter(warning=warning).first()
+        if existing is not None:
+            if bool(existing.disqualification_id) == disqualify:
+                return existing
+            raise ValidationError(_("The decision on this collusion warning of %(player)s is already recorded.")
+                                  % {"player": entry.player.name})
+        count = collusion_warnings(entry, up_to=warning)
+        errors = {}
+        if count < REPEATED_COLLUSION:
+            errors["__all__"] = [_("This is the first collusion warning of %(player)s: no decision is called for.")
+                                 % {"player": entry.player.name}]
+        elif entry.status == Entry.Status.DISQUALIFIED:
+            errors["__all__"] = [_("%(player)s is already disqualified.") % {"player": entry.player.name}]
+        if not reason:
+            errors["reason"] = [_("Give the reason for the decision.")]
+        if errors:
+            raise ValidationError(errors)
+        disqualification = None
+        if disqualify:
+            disqualification = _create({entry.pk: entry}, entry, user=user, kind=Penalty.Kind.DISQUALIFICATION,
+                                       vp=0, reason=reason, game=warning.game, ground=Penalty.Ground.CONDUCT,
+                                       extra={"collusion_warnings": count})
+        ruling = CollusionRuling.objects.create(warning=warning, disqualification=disqualification, reason=reason,
+                                                decided_by=user)
+        record_change(user, entry.tournament_id, "penalty.collusion_ruling", ruling, after={
+            "entry": entry.pk, "player": entry.player.name, "collusion_warnings": count, "disqualified": disqualify,
+            "game": warning.game.number if warning.game else None}, reason=reason)
+    return ruling
+
+
+# Reads for the penalties page.
+
+@dataclass(frozen=True)
+class PendingRuling:
+    """A player warned for collusion again, with no decision yet on disqualifying them."""
+
+    warning: Penalty
+    """The latest collusion warning, the one the decision is about."""
+    warnings: list[Penalty]
+    """All the player's collusion warnings, oldest first, each with `partner` (the other player's name)."""
+
+    @property
+    def count(self) -> int:
+        return len(self.warnings)
+
+
+def _name_partners(penalties: list[Penalty]) -> None:
+    """Give each collusion warning `partner`, the name of the other player of its incident (None otherwise)."""
+    players: dict[uuid.UUID, list[tuple[int, str]]] = {}
+    for penalty in penalties:
+        if penalty.incident is not None:
+            players.setdefault(penalty.incident, []).append((penalty.pk, penalty.entry.player.name))
+    for penalty in penalties:
+        penalty.partner = next((name for pk, name in players.get(penalty.incident, []) if pk != penalty.pk), None)
+
+
+def pending_collusion_rulings(tournament) -> list[PendingRuling]:
+    """Players still in the tournament whose latest collusion warning is a repeat with no decision yet."""
+    warnings = list(Penalty.objects.filter(tournament=tournament, kind=Penalty.Kind.COLLUSION)
+                    .select_related("entry__player", "game", "ruling").order_by("pk"))
+    _name_partners(warnings)
+    by_entry: dict[int, list[Penalty]] = {}
+    for warning in warnings:
+        by_entry.setdefault(warning.entry_id, []).append(warning)
+    return [PendingRuling(own[-1], own) for own in by_entry.values()
+            if len(own) >= REPEATED_COLLUSION and not hasattr(own[-1], "ruling")
+            and own[-1].entry.status != Entry.Status.DISQUALIFIED]
+
+
+def recorded_penalties(tournament) -> list[Penalty]:
+    """The tournament's penalties, newest first; a collusion warning carries `partner` (the other player's name)."""
+    penalties = list(tournament.penalties.select_related("entry__player", "game", "recorded_by")
+                     .order_by("-recorded_at", "-pk"))
+    _name_partners(penalties)
+    return penalties

@@ -64,6 +64,11 @@ def raw_rows(table: str) -> list[dict]:
         return [dict(zip(columns, row)) for row in cursor.fetchall()]
 
 
+def columns(table: str) -> set[str]:
+    with connection.cursor() as cursor:
+        return {column.name for column in connection.introspection.get_table_description(cursor, table)}
+
+
 def sheets() -> dict[tuple, dict]:
     """Each record sheet by tournament, game and table: status, scores, signatures and history."""
     result = {}
@@ -159,7 +164,8 @@ def test_migrating_back_to_the_previous_release_and_forward_again_keeps_every_re
         tables = set(connection.introspection.table_names())
         assert old_tables <= tables and not new_tables & tables
         for model, (old, _new) in MOVED_TABLES.items():
-            assert raw_rows(old) == rows_before[model], old
+            kept = columns(old)  # columns added since (results 0004: a penalty's ground and incident) go back
+            assert raw_rows(old) == [{k: v for k, v in row.items() if k in kept} for row in rows_before[model]], old
         assert labels(type_ids) == dict.fromkeys(MOVED_TABLES, "ranking")
         reopened = remove_unopened_sheets_of_a_published_game()
     finally:

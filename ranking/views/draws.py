@@ -6,7 +6,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from championships.permissions import is_organizer, official_tournament
-from results.draws import record_draw
+from results.draws import first_draw_choosers, record_draw
 from results.forms import DrawForm
 
 from ..standings import straddles_cutoff, tied_groups, tournament_standings
@@ -14,7 +14,10 @@ from ..standings import straddles_cutoff, tied_groups, tournament_standings
 
 @login_required
 def draws(request, slug: str):
-    """Ties that no computed tiebreaker separates, each with a form to record the draw's order."""
+    """Ties that no computed tiebreaker separates, each with a form to record the draw's order.
+
+    Each tie names the youngest tied player, who chooses who draws first in a card draw (seed 001 §4).
+    """
     tournament = official_tournament(request.user, slug)
     rows = tournament_standings(tournament)
     groups = tied_groups(rows)
@@ -25,7 +28,8 @@ def draws(request, slug: str):
                                     "nothing was recorded."))
         return redirect("referee-draws", slug=slug)
     tie_forms = []
-    for group in groups:
+    choosers = first_draw_choosers([[row["entry"] for row in group] for group in groups])
+    for group, chooser in zip(groups, choosers):
         players = [(row["entry"], row["player"]) for row in group]
         bound = posted_rank == str(group[0]["rank"])
         form = DrawForm(request.POST if bound else None, players=players, prefix=f"tie{group[0]['rank']}")
@@ -38,7 +42,7 @@ def draws(request, slug: str):
             else:
                 messages.success(request, _("Draw recorded; the standings use it now."))
                 return redirect("referee-draws", slug=slug)
-        tie_forms.append((group, form, straddles_cutoff(group, cutoff)))
+        tie_forms.append((group, form, straddles_cutoff(group, cutoff), chooser))
     recorded = tournament.tiebreak_draws.prefetch_related("places__entry__player").select_related("recorded_by")
     return render(request, "ranking/draws.html", {
         "tournament": tournament, "tie_forms": tie_forms, "draws": recorded, "cutoff": cutoff,

@@ -1,4 +1,4 @@
-"""Penalties, recorded from the referee's tablet."""
+"""Penalties, recorded from the referee's tablet; and the decision on a player warned for collusion again."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -7,30 +7,98 @@ from django.utils.translation import gettext as _
 
 from championships.permissions import is_organizer, official_tournament
 
-from ..forms import PenaltyForm
-from ..penalties import record_penalty
+from ..forms import CollusionRulingForm, PenaltyForm
+from ..models import Penalty
+from ..penalties import (
+    ReusedRequestKey,
+    pending_collusion_rulings,
+    record_lateness,
+    record_penalty,
+    recorded_penalties,
+    rule_on_collusion,
+)
+
+
+def _add_errors(form, error: ValidationError) -> None:
+    if not hasattr(error, "error_dict"):
+        form.add_error(None, error.messages)
+        return
+    for field, problems in error.message_dict.items():
+        form.add_error(field if field in form.fields else None, problems)
+
+
+def _record(request, form) -> bool:
+    """Call the service for the form's kind and say what it did; False when it refused."""
+    data = form.cleaned_data
+    entry = data["entry"]
+    try:
+        if data["kind"] == Penalty.Kind.LATENESS:
+            done = record_lateness(entry.pk, data["minutes"], user=request.user, game=data["game"],
+                                   reason=data["reason"], request_key=data["request_key"])
+        else:
+            penalty = record_penalty(entry.pk, user=request.user, kind=data["kind"], reason=data["reason"],
+                                     vp=data["vp"], game=data["game"], ground=data["ground"],
+                                     partner_id=data["partner"].pk if data["partner"] else None,
+                                     request_key=data["request_key"])
+    except ReusedRequestKey as error:
+        form.add_error(None, error.messages)
+        form.with_new_request_key()
+        return False
+    except ValidationError as error:
+        _add_errors(form, error)
+        return False
+    name = entry.player.name
+    if data["kind"] == Penalty.Kind.LATENESS:
+        if done.not_admitted:
+            messages.warning(request, _("%(player)s arrived %(minutes)d minutes late, more than 15: not admitted.")
+                             % {"player": name, "minutes": done.minutes})
+        elif done.penalty is None:
+            messages.info(request, _("%(player)s was on time: nothing was recorded.") % {"player": name})
+        else:
+            messages.success(request, _("Late arrival recorded for %(player)s: %(minutes)d minutes, 1 VP off.")
+                             % {"player": name, "minutes": done.minutes})
+    elif penalty.kind == Penalty.Kind.COLLUSION:
+        messages.success(request, _("Collusion warning recorded for %(first)s and %(second)s.")
+                         % {"first": name, "second": data["partner"].player.name})
+    else:
+        messages.success(request, _("Penalty recorded for %(player)s.") % {"player": name})
+    return True
 
 
 @login_required
 def penalties(request, slug: str):
     tournament = official_tournament(request.user, slug)
-    form = PenaltyForm(request.POST or None, tournament=tournament)
+    pending = pending_collusion_rulings(tournament)
+    ruling_id = request.POST.get("ruling") if request.method == "POST" else None
+    form = PenaltyForm(request.POST if request.method == "POST" and ruling_id is None else None,
+                       tournament=tournament)
     status = 200
-    if request.method == "POST":
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                record_penalty(data["entry"].pk, user=request.user, kind=data["kind"], reason=data["reason"],
-                               vp=data["vp"], game=data["game"], request_key=data["request_key"])
-            except ValidationError as error:
-                for field, problems in error.message_dict.items():
-                    form.add_error(field if field in form.fields else None, problems)
-            else:
-                messages.success(request, _("Penalty recorded for %(player)s.") % {"player": data["entry"].player.name})
-                return redirect("referee-penalties", slug=slug)
+    rulings = []
+    for item in pending:
+        bound = ruling_id == str(item.warning.pk)
+        ruling_form = CollusionRulingForm(request.POST if bound else None, prefix=f"ruling{item.warning.pk}")
+        if bound:
+            if ruling_form.is_valid():
+                try:
+                    rule_on_collusion(item.warning.pk, user=request.user, **ruling_form.cleaned_data)
+                except ValidationError as error:
+                    _add_errors(ruling_form, error)
+                else:
+                    messages.success(request, _("Decision recorded for %(player)s.")
+                                     % {"player": item.warning.entry.player.name})
+                    return redirect("referee-penalties", slug=slug)
+            status = 422
+        rulings.append((item, ruling_form))
+    if ruling_id is not None and status == 200:
+        messages.warning(request, _("That decision is no longer open (already taken, or the player was "
+                                    "disqualified meanwhile); nothing was recorded."))
+        return redirect("referee-penalties", slug=slug)
+    if form.is_bound:
+        if form.is_valid() and _record(request, form):
+            return redirect("referee-penalties", slug=slug)
         status = 422
-    recorded = tournament.penalties.select_related("entry__player", "game", "recorded_by").order_by("-recorded_at")
     return render(request, "results/penalties.html", {
-        "tournament": tournament, "form": form, "penalties": recorded,
+        "tournament": tournament, "form": form, "penalties": recorded_penalties(tournament), "rulings": rulings,
         "is_organizer": is_organizer(request.user, tournament),
     }, status=status)
+

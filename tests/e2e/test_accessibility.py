@@ -32,6 +32,8 @@ def tournament_day():
     save_entry(second.sheet.pk, SheetInput(dict(zip((s.entry_id for s in seats), [7, 10, 5, 9]))),
                user=organizer, base_version=0)
     record_penalty(entries[5].pk, user=organizer, kind="lateness", vp=1, reason="Arrived 12 minutes late")
+    for other, reason in ((entries[1], "Gave a free ore"), (entries[2], "Port service for a free brick")):
+        record_penalty(entries[0].pk, user=organizer, kind="collusion", partner_id=other.pk, game=game, reason=reason)
     stage = tournament.stages.get()
     generate_seating(stage.pk, user=organizer, seed=3)
     return {
@@ -42,6 +44,8 @@ def tournament_day():
         "seating stage": f"/organize/{tournament.slug}/stages/{stage.pk}/",
         "qualification": f"/organize/{tournament.slug}/qualification/",
         "activity log": f"/organize/{tournament.slug}/activity/",
+        "penalties (a collusion decision pending)": f"/referee/{tournament.slug}/penalties/",
+        "ties and draws": f"/referee/{tournament.slug}/draws/",
     }
 
 

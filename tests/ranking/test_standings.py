@@ -47,7 +47,8 @@ def test_disqualified_player_is_listed_last(django_capture_on_commit_callbacks):
     tournament, entries, referee = tournament_with(8, 1)
     leader = tournament_standings(tournament)[0]
     with django_capture_on_commit_callbacks(execute=True):
-        record_penalty(leader["entry"], user=referee, kind="disqualification", reason="cheating")
+        record_penalty(leader["entry"], user=referee, kind="disqualification", ground="conduct",
+                       reason="abusive behaviour")
     rows = tournament_standings(tournament)
     assert rows[-1]["entry"] == leader["entry"] and rows[-1]["disqualified"]
 

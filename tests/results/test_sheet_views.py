@@ -200,7 +200,7 @@ def test_a_resubmitted_penalty_form_records_one_penalty(client, table):
     url = reverse("referee-penalties", kwargs={"slug": tournament.slug})
     page = client.get(url).content.decode()
     key = page.split('name="request_key" value="')[1].split('"')[0]
-    data = {"entry": table.seats.first().entry_id, "kind": "lateness", "vp": 1, "reason": "12 minutes late",
+    data = {"entry": table.seats.first().entry_id, "kind": "lateness", "minutes": 12, "reason": "12 minutes late",
             "request_key": key}
     assert client.post(url, data).status_code == 302
     assert client.post(url, data).status_code == 302  # the retry after a dropped connection
