@@ -1,10 +1,17 @@
 """Format presets: the championship formats of docs/rules.md §1 as plain data.
 
 An organizer picks one; `services.create_championship_from_preset` turns it into rows that can
-then be edited (dates, cities, numbers).
+then be edited (dates, cities, numbers). Each preset names the seed and section it follows
+(`source`); the two editions of the national rules 2022 (seeds 000 and 001) differ for KSA,
+Jordan and Lebanon, so those countries have one preset per edition: the plain key
+("lebanon-2022") follows edition 001 and the "-edition-000" key edition 000. UAE is the same in
+both editions.
 """
 from dataclasses import dataclass, field
 from datetime import date
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 
 @dataclass(frozen=True)
@@ -38,6 +45,10 @@ class Preset:
     ruleset: str
     age_cutoff: date | None
     tournaments: tuple[TournamentSpec, ...] = field(default_factory=tuple)
+    title: str | Promise = ""
+    """What an organizer picks from, naming the edition of the rules: "Lebanon 2022 (edition 000)"."""
+    source: str = ""
+    """The seed and section the preset follows (docs/rules.md §1, format presets)."""
 
 
 def _qualifier(city: str, day: date, advance: int, name: str = "") -> TournamentSpec:
@@ -63,6 +74,7 @@ PRESETS: dict[str, Preset] = {
         Preset(
             key="uae-2022", short="uae", name="CATAN National Championship UAE {year}", scope="country", country="AE",
             year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
+            title=_("UAE 2022 (editions 000 and 001)"), source="seeds 000 and 001, §3 UAE CNC Format",
             tournaments=(
                 _qualifier("Dubai", date(2022, 6, 11), 8),
                 _qualifier("Abu Dhabi", date(2022, 9, 3), 8),
@@ -72,6 +84,7 @@ PRESETS: dict[str, Preset] = {
         Preset(
             key="ksa-2022", short="ksa", name="CATAN National Championship KSA {year}", scope="country", country="SA",
             year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
+            title=_("KSA 2022 (edition 001)"), source="seed 001, §3 KSA CNC Format",
             tournaments=(
                 _qualifier("Jeddah", date(2022, 6, 18), 2),
                 _qualifier("Riyadh", date(2022, 6, 24), 2),
@@ -79,14 +92,31 @@ PRESETS: dict[str, Preset] = {
             ),
         ),
         Preset(
+            key="ksa-2022-edition-000", short="ksa", name="CATAN National Championship KSA {year}",
+            scope="country", country="SA", year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
+            title=_("KSA 2022 (edition 000)"), source="seed 000, §3 KSA CNC Format",
+            tournaments=(
+                _qualifier("Jeddah", date(2022, 6, 18), 2),
+                _qualifier("Riyadh", date(2022, 9, 10), 2),
+                _cnc_finals("Riyadh", date(2022, 9, 11), 4, final_game=False),
+            ),
+        ),
+        Preset(
             key="jordan-2022", short="jordan", name="CATAN National Championship Jordan {year}", scope="country",
-            country="JO",
-            year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
+            country="JO", year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
+            title=_("Jordan 2022 (edition 001)"), source="seed 001, §3 JORDAN CNC Format",
             tournaments=(_cnc_finals("Amman", date(2022, 8, 5), None),),
+        ),
+        Preset(
+            key="jordan-2022-edition-000", short="jordan", name="CATAN National Championship Jordan {year}",
+            scope="country", country="JO", year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
+            title=_("Jordan 2022 (edition 000)"), source="seed 000, §3 JORDAN CNC Format",
+            tournaments=(_cnc_finals("Amman", date(2022, 9, 2), None),),
         ),
         Preset(
             key="lebanon-2022", short="lebanon", name="CATAN National Championship Lebanon {year}", scope="country",
             country="LB", year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
+            title=_("Lebanon 2022 (edition 001)"), source="seed 001, §3 LEBANON CNC Format",
             tournaments=(
                 _qualifier("", date(2022, 7, 2), 8, name="1st qualifier"),
                 _qualifier("", date(2022, 7, 23), 8, name="2nd qualifier"),
@@ -95,8 +125,20 @@ PRESETS: dict[str, Preset] = {
             ),
         ),
         Preset(
+            # The English text names no city for the finals; the Arabic one of the same page says Beirut.
+            key="lebanon-2022-edition-000", short="lebanon", name="CATAN National Championship Lebanon {year}",
+            scope="country", country="LB", year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
+            title=_("Lebanon 2022 (edition 000)"), source="seed 000, §3 LEBANON CNC Format",
+            tournaments=(
+                _qualifier("Batroun", date(2022, 7, 9), 8),
+                _qualifier("Beirut", date(2022, 8, 27), 8),
+                _cnc_finals("Beirut", date(2022, 9, 10), 16),
+            ),
+        ),
+        Preset(
             key="world-championship", short="cwc", name="CATAN World Championship {year}", scope="world", country=None,
             year=2025, ruleset="cwc-2025", age_cutoff=None,
+            title=_("World Championship 2025"), source="seed 004, §1.1 Tournament Format",
             tournaments=(
                 TournamentSpec(
                     kind="world", name="World Championship", city="", date=None,
@@ -111,6 +153,7 @@ PRESETS: dict[str, Preset] = {
         Preset(
             key="lord-of-catan", short="lord-of-catan", name="Lord of Catan {year}", scope="club", country=None,
             year=2026, ruleset="lord-of-catan", age_cutoff=None,
+            title=_("Lord of Catan (club)"), source="seed 003, Tournament structure (3 rounds)",
             tournaments=(
                 TournamentSpec(
                     kind="club", name="Lord of Catan", city="", date=None,

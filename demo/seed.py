@@ -1,43 +1,74 @@
-"""A living demo: a UAE-style championship with two qualifiers, rebuilt the same way on every run.
+"""A living demo of every format, rebuilt the same way on every run.
 
-Dubai is finished (seating and every result signed off); Abu Dhabi is in progress (game 1 signed
-off, game 2 half entered, game 3 planned). Everything goes through the same services as the app.
+- A UAE-style national championship (`cnc-2022`, seed 001 §3): Dubai is finished (seating and
+  every result signed off); Abu Dhabi is in progress (game 1 signed off, game 2 half entered,
+  game 3 planned).
+- A finished world championship (`cwc-2025`, seed 004 §1.1): 32 players from 19 countries, four
+  preliminary games, the semifinals seated by the seed chart, the final.
+- A finished Lord of Catan club tournament (`lord-of-catan`, seed 003): a ranking round of 12
+  tables, 16 to the semifinals (the 12 table winners and the 4 best second places by tempo), the
+  final.
+
+Everything goes through the same services as the app. Ties that decide who goes on or where
+they sit are settled by a recorded drawing of lots in an order fixed by the demo's seed.
 """
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import time
+from datetime import date, datetime, time, timedelta
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db import transaction
 
-from championships.models import Championship, Player, Relationship, StaffRole, Tournament
+from championships.models import Championship, Player, Relationship, StaffRole, Stage, Tournament
 from championships.roster import parse_roster
 from championships.services import assign_staff, create_championship_from_preset, enter_players, register_players
-from results.publishing import publish_game
+from ranking.qualification import seat_seeded_stage
+from ranking.standings import compute_standings, tied_groups
+from results.draws import record_draw
+from results.models import CollusionRuling, Penalty, TiebreakDraw
+from results.publishing import publish_game, record_play_order, records_play_order
 from results.sheets import SheetInput, save_entry, sign, sign_off
 from scheduling.models import Game, Table
 from scheduling.services import generate_seating
 
 DEMO_SLUG = "demo-uae-championship"
+WORLD_SLUG = "demo-world-championship"
+CLUB_SLUG = "demo-lord-of-catan"
+DEMO_SLUGS = (DEMO_SLUG, WORLD_SLUG, CLUB_SLUG)
 DEMO_EMAIL_DOMAIN = "@example.org"
 ROSTER = Path(__file__).with_name("players.csv")
+WORLD_ROSTER = Path(__file__).with_name("world_players.csv")
+CLUB_ROSTER = Path(__file__).with_name("club_players.csv")
 LOGINS = {"organizer": "organizer-demo", "referee": "referee-demo"}
+SEATING_BUDGET = 20_000
+"""Candidate swaps for the seating search of the world and club events: ample for 32 or 48 players, and fast."""
+
+Result = Callable[[random.Random, int], list[int]]
+Times = Callable[[random.Random, Game], tuple[time, time]]
 
 
 @dataclass(frozen=True)
 class DemoSummary:
     championship: Championship
+    """The national championship (the first of `championships`)."""
     tournaments: list[Tournament]
+    """Its tournaments."""
     logins: dict[str, str]
+    championships: list[Championship]
+    """Every demo championship: national, world, club."""
 
 
 def _remove_previous_demo() -> None:
-    championship = Championship.objects.filter(slug=DEMO_SLUG).first()
-    if championship is not None:
-        for tournament in championship.tournaments.all():
-            tournament.games.all().delete()
+    for championship in Championship.objects.filter(slug__in=DEMO_SLUGS):
+        tournaments = championship.tournaments.all()
+        # What staff recorded while trying the demo protects its entries: draws, rulings, penalties go first.
+        TiebreakDraw.objects.filter(tournament__in=tournaments).delete()
+        CollusionRuling.objects.filter(warning__tournament__in=tournaments).delete()
+        Penalty.objects.filter(tournament__in=tournaments).delete()
+        Game.objects.filter(tournament__in=tournaments).delete()
         championship.delete()
     demo_players = Player.objects.filter(email__endswith=DEMO_EMAIL_DOMAIN)
     Relationship.objects.filter(player_a__in=demo_players).delete()
@@ -60,17 +91,33 @@ def seed_demo() -> DemoSummary:
     organizer = _staff_user("organizer", LOGINS["organizer"])
     organizer.user_permissions.add(Permission.objects.get(codename="add_championship",
                                                           content_type__app_label="championships"))
-    championship = create_championship_from_preset("uae-2022", user=organizer, year=2026,
-                                                   name="Demo UAE Championship 2026")
-    championship.slug = DEMO_SLUG
+    referee = _staff_user("referee", LOGINS["referee"])
+    championship, tournaments = _national(organizer, referee)
+    world = _world(organizer, referee)
+    club = _club(organizer, referee)
+    return DemoSummary(championship, tournaments, LOGINS, [championship, world, club])
+
+
+def _demo_championship(preset: str, slug: str, name: str, year: int, organizer) -> Championship:
+    championship = create_championship_from_preset(preset, user=organizer, year=year, name=name)
+    championship.slug = slug
     championship.save(update_fields=["slug"])
+    return championship
+
+
+def _roster(path: Path, organizer) -> dict[int, Player]:
+    return register_players(parse_roster(path.read_text(encoding="utf-8")), user=organizer)
+
+
+def _national(organizer, referee) -> tuple[Championship, list[Tournament]]:
+    """Seed 001 §3 (UAE): two qualifiers of three games, the top 8 of each to the finals."""
+    championship = _demo_championship("uae-2022", DEMO_SLUG, "Demo UAE Championship 2026", 2026, organizer)
     dubai, abu_dhabi, finals = championship.tournaments.order_by("date")
 
-    players = list(register_players(parse_roster(ROSTER.read_text(encoding="utf-8")), user=organizer).items())
+    players = list(_roster(ROSTER, organizer).items())
     enter_players(dubai, dict(players[:26]), user=organizer)
     enter_players(abu_dhabi, dict(players[21:]), user=organizer)
 
-    referee = _staff_user("referee", LOGINS["referee"])
     for tournament in (dubai, abu_dhabi):
         assign_staff(referee, StaffRole.Role.REFEREE, user=organizer, tournament=tournament)
 
@@ -84,7 +131,76 @@ def seed_demo() -> DemoSummary:
     game_one, game_two = Game.objects.filter(tournament=abu_dhabi).order_by("number")[:2]
     _play(game_one, organizer, referee, rng, tables=None)
     _play(game_two, organizer, referee, rng, tables=3, sign_off_first=2)
-    return DemoSummary(championship, [dubai, abu_dhabi, finals], LOGINS)
+    return championship, [dubai, abu_dhabi, finals]
+
+
+def _world(organizer, referee) -> Championship:
+    """Seed 004 §1.1: four preliminary games, the top 16 at the seed chart's four semifinal tables, the final."""
+    championship = _demo_championship("world-championship", WORLD_SLUG, "Demo World Championship 2025", 2025,
+                                      organizer)
+    (world,) = championship.tournaments.all()
+    _finished_event(world, date(2025, 11, 14), WORLD_ROSTER, organizer, referee, random.Random(2025), _distinct_result)
+    return championship
+
+
+def _club(organizer, referee) -> Championship:
+    """Seed 003: one ranking game, 16 to the semifinals by wins, second places and tempo, the final."""
+    championship = _demo_championship("lord-of-catan", CLUB_SLUG, "Demo Lord of Catan 2026", 2026, organizer)
+    (club,) = championship.tournaments.all()
+    _finished_event(club, date(2026, 3, 20), CLUB_ROSTER, organizer, referee, random.Random(3), _distinct_result)
+    return championship
+
+
+def _finished_event(tournament: Tournament, day: date, roster: Path, organizer, referee, rng: random.Random,
+                    result: Result) -> None:
+    """Enter the roster, play the scheduled first stage, then seat and play each seeded stage by rank."""
+    tournament.date, tournament.status = day, Tournament.Status.RUNNING
+    tournament.save(update_fields=["date", "status"])
+    enter_players(tournament, _roster(roster, organizer), user=organizer)
+    assign_staff(referee, StaffRole.Role.REFEREE, user=organizer, tournament=tournament)
+    first, *seeded = tournament.stages.order_by("order")
+    generate_seating(first.pk, user=organizer, seed=11, budget=SEATING_BUDGET)
+    for game in Game.objects.filter(stage=first).order_by("number"):
+        _play_chosen_order(game, organizer, referee, rng, result)
+    for stage in seeded:
+        _settle_ties(tournament, stage, referee, rng)
+        game = seat_seeded_stage(stage.pk, user=organizer)
+        _play_chosen_order(game, organizer, referee, rng, result)
+    tournament.status = Tournament.Status.FINISHED
+    tournament.save(update_fields=["status"])
+
+
+def _play_chosen_order(game: Game, organizer, referee, rng: random.Random, result: Result) -> None:
+    """Publish the game, record the play order its players chose where they choose it, and play every table.
+
+    Seeded tables: chair, colour and play order in seed order (seed 004 §1.1.5-1.1.6). Lord of Catan:
+    the players settle seats and a 2d6 roll decides who starts, in every game (seed 003).
+    """
+    publish_game(game.pk, user=organizer)
+    if records_play_order(game):
+        for table in Table.objects.filter(game=game).order_by("number"):
+            order = list(table.seats.order_by("position").values_list("entry_id", flat=True))
+            rng.shuffle(order)
+            record_play_order(table.pk, order, user=referee)
+    _play(game, organizer, referee, rng, tables=None, result=result, times=_times)
+
+
+def _settle_ties(tournament: Tournament, stage: Stage, referee, rng: random.Random) -> None:
+    """Record a drawing of lots for each group still tied where it decides who plays `stage` or where.
+
+    Only a stage seated from the whole ranking needs it (a semifinal's top 16); the final seats the
+    semifinal winners.
+    """
+    previous = tournament.stages.filter(order__lt=stage.order).order_by("-order").first()
+    if previous is None or previous.kind == Stage.Kind.SEMIFINAL:
+        return
+    places = stage.players or 4
+    for group in tied_groups(compute_standings(tournament)):
+        if group[0]["rank"] > places:
+            continue
+        order = sorted(group, key=lambda row: row["player"])
+        rng.shuffle(order)
+        record_draw(tournament, [row["entry"] for row in order], user=referee, method="lots")
 
 
 def _result(rng: random.Random, size: int) -> list[int]:
@@ -94,17 +210,34 @@ def _result(rng: random.Random, size: int) -> list[int]:
     return vps
 
 
+def _distinct_result(rng: random.Random, size: int) -> list[int]:
+    """Like `_result`, but no two players of the table score the same, so no place is shared."""
+    vps = rng.sample(range(2, 10), size - 1)
+    vps.insert(rng.randrange(size), 11 if rng.random() < 0.1 else 10)
+    return vps
+
+
+def _national_times(rng: random.Random, game: Game) -> tuple[time, time]:
+    start = time(10 + 2 * (game.number - 1), rng.choice([0, 5, 10]))
+    return start, time(start.hour + 1, rng.randint(15, 55))
+
+
+def _times(rng: random.Random, game: Game) -> tuple[time, time]:
+    """A game every two hours from 9:00; it lasts 45 to 110 minutes (Lord of Catan ranks by tempo)."""
+    start = datetime(2000, 1, 1, 9) + timedelta(hours=2 * (game.number - 1), minutes=rng.choice([0, 5, 10]))
+    return start.time(), (start + timedelta(minutes=rng.randint(45, 110))).time()
+
+
 def _play(game: Game, organizer, referee, rng: random.Random, *, tables: int | None,
-          sign_off_first: int | None = None) -> None:
+          sign_off_first: int | None = None, result: Result = _result, times: Times = _national_times) -> None:
     """Publish the game and enter the results of its first `tables` tables (all when None)."""
     publish_game(game.pk, user=organizer)
     chosen = list(Table.objects.filter(game=game).order_by("number").select_related("sheet"))[:tables]
     for index, table in enumerate(chosen):
         seats = list(table.seats.order_by("position"))
         sheet = table.sheet
-        start = time(10 + 2 * (game.number - 1), rng.choice([0, 5, 10]))
-        end = time(start.hour + 1, rng.randint(15, 55))
-        data = SheetInput(dict(zip((s.entry_id for s in seats), _result(rng, len(seats)))), None, start, end)
+        start, end = times(rng, game)
+        data = SheetInput(dict(zip((s.entry_id for s in seats), result(rng, len(seats)))), None, start, end)
         sheet = save_entry(sheet.pk, data, user=referee, base_version=0)
         if sign_off_first is not None and index >= sign_off_first:
             continue

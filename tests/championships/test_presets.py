@@ -55,6 +55,55 @@ def test_lebanon_2022_has_three_qualifiers_and_24_finalists():
     assert [r[3] for r in rows[:3]] == [8, 8, 8] and rows[3][4] == 24
 
 
+def test_ksa_2022_edition_000_plays_the_riyadh_qualifier_the_day_before_the_finals():
+    """Seed 000 §3 KSA CNC Format: Jeddah 18 June, Riyadh 10 September, finals in Riyadh on 11 September."""
+    rows = outline(create_championship_from_preset("ksa-2022-edition-000", user=make_admin()))
+    assert rows == [
+        ("qualifier", "Jeddah", date(2022, 6, 18), 2, None, [("preliminary", 3, "scheduled", None)]),
+        ("qualifier", "Riyadh", date(2022, 9, 10), 2, None, [("preliminary", 3, "scheduled", None)]),
+        ("finals", "Riyadh", date(2022, 9, 11), 0, 4, [("preliminary", 1, "scheduled", None)]),
+    ]
+
+
+def test_jordan_2022_edition_000_finals_on_2_september():
+    """Seed 000 §3 JORDAN CNC Format: no qualifiers, finals in Amman on 2 September (001: 5 August)."""
+    assert outline(create_championship_from_preset("jordan-2022-edition-000", user=make_admin())) == [
+        ("finals", "Amman", date(2022, 9, 2), 0, None,
+         [("preliminary", 3, "scheduled", None), ("final", 1, "seeded", 4)]),
+    ]
+
+
+def test_lebanon_2022_edition_000_has_batroun_and_beirut_and_16_finalists():
+    """Seed 000 §3 LEBANON CNC Format: Batroun 9 July, Beirut 27 August, top 8 each, 16 finalists on 10 September.
+
+    The English text names no city for the finals; the Arabic text beside it says Beirut.
+    """
+    championship = create_championship_from_preset("lebanon-2022-edition-000", user=make_admin())
+    assert championship.country.code == "LB" and championship.preset == "lebanon-2022-edition-000"
+    assert outline(championship) == [
+        ("qualifier", "Batroun", date(2022, 7, 9), 8, None, [("preliminary", 3, "scheduled", None)]),
+        ("qualifier", "Beirut", date(2022, 8, 27), 8, None, [("preliminary", 3, "scheduled", None)]),
+        ("finals", "Beirut", date(2022, 9, 10), 0, 16,
+         [("preliminary", 3, "scheduled", None), ("final", 1, "seeded", 4)]),
+    ]
+    assert list(championship.tournaments.order_by("date").values_list("name", flat=True)) == [
+        "Batroun qualifier", "Beirut qualifier", "Championship finals"]
+
+
+def test_both_editions_of_the_national_rules_are_offered_and_named_by_edition():
+    """Seeds 000 and 001 §3: the formats differ for KSA, Jordan and Lebanon, so each has a preset per edition;
+    UAE is the same in both. The plain keys (used by the demo and older championships) follow edition 001."""
+    for country in ("ksa", "jordan", "lebanon"):
+        edition_001, edition_000 = PRESETS[f"{country}-2022"], PRESETS[f"{country}-2022-edition-000"]
+        assert str(edition_001.title).endswith("(edition 001)") and edition_001.source.startswith("seed 001, §3")
+        assert str(edition_000.title).endswith("(edition 000)") and edition_000.source.startswith("seed 000, §3")
+        assert edition_001.tournaments != edition_000.tournaments
+    assert str(PRESETS["lebanon-2022-edition-000"].title) == "Lebanon 2022 (edition 000)"
+    assert PRESETS["uae-2022"].source == "seeds 000 and 001, §3 UAE CNC Format"
+    assert all(preset.title and preset.source for preset in PRESETS.values())
+    assert len({str(preset.title) for preset in PRESETS.values()}) == len(PRESETS)
+
+
 def test_world_championship_stages():
     championship = create_championship_from_preset("world-championship", user=make_admin())
     (world,) = championship.tournaments.all()
