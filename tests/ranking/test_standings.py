@@ -1,4 +1,7 @@
 """Standings from the database: constant queries, caching with invalidation, penalties and draws."""
+import csv
+import io
+
 import pytest
 
 from ranking.standings import compute_standings, tournament_standings
@@ -76,6 +79,16 @@ def test_standings_csv_has_the_same_rows_as_the_page(client):
     lines = response.content.decode("utf-8-sig").strip().splitlines()
     assert lines[0].startswith("rank,player,country,games,wins,total_vp,vp_share")
     assert len(lines) == 1 + 8
+
+
+@pytest.mark.parametrize("name", ["=HYPERLINK(\"http://x\")", "+1+1", "-2", "@SUM(A1)", "\tTab", "\rReturn"])
+def test_a_name_a_spreadsheet_would_run_is_exported_as_text(client, name):
+    tournament, entries, referee = tournament_with(4, 1)
+    entries[0].player.name = name
+    entries[0].player.save()
+    rows = list(csv.reader(io.StringIO(client.get(f"/t/{tournament.slug}/standings.csv").content.decode("utf-8-sig"))))
+    (cell,) = [row[1] for row in rows[1:] if row[1].endswith(name.strip())]
+    assert cell == "'" + name
 
 
 def test_standings_follow_changes_made_in_the_admin_too(django_capture_on_commit_callbacks):
