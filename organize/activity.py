@@ -13,67 +13,13 @@ from django.db.models import QuerySet
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from audit.models import AuditEntry
 from championships.models import Entry, Player, Stage, Tournament
 from results.models import RecordSheet
 from scheduling.models import Game, Table
 
-KIND_LABELS = {
-    "seating": gettext_lazy("Seating"),
-    "sheet": gettext_lazy("Record sheets"),
-    "penalty": gettext_lazy("Penalties"),
-    "draw": gettext_lazy("Tiebreak draws"),
-    "qualification": gettext_lazy("Qualification"),
-    "entry": gettext_lazy("Entries"),
-    "staff": gettext_lazy("Staff"),
-    "admin": gettext_lazy("Edits in the admin"),
-}
-
-DETAIL_LABELS = {
-    "games": gettext_lazy("Games"),
-    "seed": gettext_lazy("Seed"),
-    "friend_conflicts": gettext_lazy("Friend/family conflicts"),
-    "repeat_pairings": gettext_lazy("Repeat pairings"),
-    "position_repeats": gettext_lazy("Repeated positions"),
-    "same_country_tablemates": gettext_lazy("Same-country tablemates"),
-    "order": gettext_lazy("Order"),
-    "tables": gettext_lazy("Tables"),
-    "scores": gettext_lazy("Scores"),
-    "start_time": gettext_lazy("Start time"),
-    "end_time": gettext_lazy("End time"),
-    "signatures_cleared": gettext_lazy("Signatures cleared"),
-    "version": gettext_lazy("Version"),
-    "decision": gettext_lazy("Decision"),
-    "vp": gettext_lazy("VP"),
-    "game": gettext_lazy("Game"),
-    "status": gettext_lazy("Status"),
-    "qualified": gettext_lazy("Qualified"),
-    "replacement": gettext_lazy("Replacement"),
-    "note": gettext_lazy("Note"),
-    "championship": gettext_lazy("Championship"),
-}
-
-OBJECT_LABELS = {
-    "tournament": gettext_lazy("tournament"),
-    "championship": gettext_lazy("championship"),
-    "stage": gettext_lazy("stage"),
-    "entry": gettext_lazy("entry"),
-    "player": gettext_lazy("player"),
-    "country": gettext_lazy("country"),
-    "relationship": gettext_lazy("relationship"),
-    "staffrole": gettext_lazy("staff role"),
-    "game": gettext_lazy("game"),
-    "table": gettext_lazy("table"),
-}
-"""What an edit in the admin was made to, in words (the models' own names are not translated)."""
-
-HIDDEN_DETAILS = {"entry", "seat", "player", "kind", "reason", "user", "role"}
-"""Internal ids, and what the description or the reason column already says."""
-
-NO_DETAILS = {"seating.published", "seating.unpublished", "entry.registered", "entry.not_admitted", "staff.assigned"}
-"""Actions whose description says everything their before/after hold."""
+from .activity_labels import DETAIL_LABELS, HIDDEN_DETAILS, KIND_LABELS, NO_DETAILS, OBJECT_LABELS
 
 
 @dataclass(frozen=True)

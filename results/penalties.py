@@ -29,6 +29,7 @@ from championships.permissions import require_official
 from scheduling.models import Game, Seat
 
 from .models import CollusionRuling, Penalty, RecordSheet
+from .selectors import REPEATED_COLLUSION, collusion_warnings
 from .signals import announce_after_commit
 
 DEDUCTING = (Penalty.Kind.LATENESS, Penalty.Kind.VP_DEDUCTION)
@@ -38,8 +39,6 @@ ADMITTED_MINUTES = 15
 """The latest a player may arrive after the official start and still play (seed 001 §6)."""
 MAX_MINUTES_LATE = 24 * 60
 SIGNED_BY_ALL = (RecordSheet.Status.SIGNED, RecordSheet.Status.SIGNED_OFF)
-REPEATED_COLLUSION = 2
-"""From the second collusion warning of a player on, the referee decides whether to disqualify."""
 
 
 class ReusedRequestKey(ValidationError):
@@ -307,14 +306,6 @@ def record_lateness(entry_id: int, minutes: int, *, user, game: Game | None = No
         return Lateness(entry, minutes, not_admitted=True)
 
 
-def collusion_warnings(entry: Entry, up_to: Penalty | None = None) -> int:
-    """How many collusion warnings the player has (up to and including `up_to`)."""
-    warnings = Penalty.objects.filter(entry=entry, kind=Penalty.Kind.COLLUSION)
-    if up_to is not None:
-        warnings = warnings.filter(pk__lte=up_to.pk)
-    return warnings.count()
-
-
 def rule_on_collusion(warning_id: int, *, user, disqualify: bool, reason: str) -> CollusionRuling:
     """Record the referee's decision on a repeated collusion warning, either way (seed 001 §6).
 
@@ -357,50 +348,3 @@ def rule_on_collusion(warning_id: int, *, user, disqualify: bool, reason: str) -
             "entry": entry.pk, "player": entry.player.name, "collusion_warnings": count, "disqualified": disqualify,
             "game": warning.game.number if warning.game else None}, reason=reason)
     return ruling
-
-
-# Reads for the penalties page.
-
-@dataclass(frozen=True)
-class PendingRuling:
-    """A player warned for collusion again, with no decision yet on disqualifying them."""
-
-    warning: Penalty
-    """The latest collusion warning, the one the decision is about."""
-    warnings: list[Penalty]
-    """All the player's collusion warnings, oldest first, each with `partner` (the other player's name)."""
-
-    @property
-    def count(self) -> int:
-        return len(self.warnings)
-
-
-def _name_partners(penalties: list[Penalty]) -> None:
-    """Give each collusion warning `partner`, the name of the other player of its incident (None otherwise)."""
-    players: dict[uuid.UUID, list[tuple[int, str]]] = {}
-    for penalty in penalties:
-        if penalty.incident is not None:
-            players.setdefault(penalty.incident, []).append((penalty.pk, penalty.entry.player.name))
-    for penalty in penalties:
-        penalty.partner = next((name for pk, name in players.get(penalty.incident, []) if pk != penalty.pk), None)
-
-
-def pending_collusion_rulings(tournament) -> list[PendingRuling]:
-    """Players still in the tournament whose latest collusion warning is a repeat with no decision yet."""
-    warnings = list(Penalty.objects.filter(tournament=tournament, kind=Penalty.Kind.COLLUSION)
-                    .select_related("entry__player", "game", "ruling").order_by("pk"))
-    _name_partners(warnings)
-    by_entry: dict[int, list[Penalty]] = {}
-    for warning in warnings:
-        by_entry.setdefault(warning.entry_id, []).append(warning)
-    return [PendingRuling(own[-1], own) for own in by_entry.values()
-            if len(own) >= REPEATED_COLLUSION and not hasattr(own[-1], "ruling")
-            and own[-1].entry.status != Entry.Status.DISQUALIFIED]
-
-
-def recorded_penalties(tournament) -> list[Penalty]:
-    """The tournament's penalties, newest first; a collusion warning carries `partner` (the other player's name)."""
-    penalties = list(tournament.penalties.select_related("entry__player", "game", "recorded_by")
-                     .order_by("-recorded_at", "-pk"))
-    _name_partners(penalties)
-    return penalties

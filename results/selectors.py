@@ -1,12 +1,13 @@
 """Reads for the referee's screens and the seating API: plain view data, loaded in a fixed number of queries."""
+import uuid
 from dataclasses import dataclass
 
 from django.db.models import Count, Prefetch
 
-from championships.models import Stage, Tournament
+from championships.models import Entry, Stage, Tournament
 from scheduling.models import Game, Seat, Table
 
-from .models import RecordSheet, Score, SheetRevision, Signature
+from .models import Penalty, RecordSheet, Score, SheetRevision, Signature
 
 
 def current_game(games: list[Game]) -> Game | None:
@@ -106,3 +107,60 @@ def game_seating(game: Game) -> dict:
         result.append({"number": table.number, "status": sheet.status if sheet else RecordSheet.Status.DRAFT,
                        "seats": seats})
     return {"game": game.number, "stage": game.stage.kind, "status": game.status, "tables": result}
+
+
+REPEATED_COLLUSION = 2
+"""From a player's second collusion warning the referee decides on disqualification (001 §6)."""
+
+
+def collusion_warnings(entry: Entry, up_to: Penalty | None = None) -> int:
+    """How many collusion warnings the player has (up to and including `up_to`)."""
+    warnings = Penalty.objects.filter(entry=entry, kind=Penalty.Kind.COLLUSION)
+    if up_to is not None:
+        warnings = warnings.filter(pk__lte=up_to.pk)
+    return warnings.count()
+
+
+@dataclass(frozen=True)
+class PendingRuling:
+    """A player warned for collusion again, with no decision yet on disqualifying them."""
+
+    warning: Penalty
+    """The latest collusion warning, the one the decision is about."""
+    warnings: list[Penalty]
+    """All the player's collusion warnings, oldest first, each with `partner` (the other player's name)."""
+
+    @property
+    def count(self) -> int:
+        return len(self.warnings)
+
+
+def _name_partners(penalties: list[Penalty]) -> None:
+    """Give each collusion warning `partner`, the name of the other player of its incident (None otherwise)."""
+    players: dict[uuid.UUID, list[tuple[int, str]]] = {}
+    for penalty in penalties:
+        if penalty.incident is not None:
+            players.setdefault(penalty.incident, []).append((penalty.pk, penalty.entry.player.name))
+    for penalty in penalties:
+        penalty.partner = next((name for pk, name in players.get(penalty.incident, []) if pk != penalty.pk), None)
+
+
+def pending_collusion_rulings(tournament) -> list[PendingRuling]:
+    """Players still in the tournament whose latest collusion warning is a repeat with no decision yet."""
+    warnings = list(Penalty.objects.filter(tournament=tournament, kind=Penalty.Kind.COLLUSION)
+                    .select_related("entry__player", "game", "ruling").order_by("pk"))
+    _name_partners(warnings)
+    by_entry: dict[int, list[Penalty]] = {}
+    for warning in warnings:
+        by_entry.setdefault(warning.entry_id, []).append(warning)
+    return [PendingRuling(own[-1], own) for own in by_entry.values()
+            if len(own) >= REPEATED_COLLUSION and not hasattr(own[-1], "ruling")
+            and own[-1].entry.status != Entry.Status.DISQUALIFIED]
+
+
+def recorded_penalties(tournament) -> list[Penalty]:
+    """The tournament's penalties, newest first; a collusion warning carries `partner` (the other player's name)."""
+    penalties = list(tournament.penalties.select_related("entry__player", "game", "recorded_by")
+                     .order_by("-recorded_at", "-pk"))
+    _name_partners(penalties)
+    return penalties

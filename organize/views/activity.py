@@ -11,7 +11,8 @@ from championships.models import Tournament
 from championships.permissions import organized_tournament
 from core.csv_export import csv_response
 
-from ..activity import KIND_LABELS, described, described_in_chunks
+from ..activity import described, described_in_chunks
+from ..activity_labels import KIND_LABELS
 
 PER_PAGE = 50
 

@@ -9,14 +9,8 @@ from championships.permissions import is_organizer, official_tournament
 
 from ..forms import CollusionRulingForm, PenaltyForm
 from ..models import Penalty
-from ..penalties import (
-    ReusedRequestKey,
-    pending_collusion_rulings,
-    record_lateness,
-    record_penalty,
-    recorded_penalties,
-    rule_on_collusion,
-)
+from ..penalties import ReusedRequestKey, record_lateness, record_penalty, rule_on_collusion
+from ..selectors import pending_collusion_rulings, recorded_penalties
 
 
 def _add_errors(form, error: ValidationError) -> None:

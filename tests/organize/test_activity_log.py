@@ -13,7 +13,8 @@ from audit.models import AuditEntry
 from audit.services import record_change
 from championships.models import Entry, Tournament
 from championships.services import enter_player
-from organize.activity import KIND_LABELS, described
+from organize.activity import described
+from organize.activity_labels import KIND_LABELS
 from organize.views.activity import PER_PAGE
 from results.draws import record_draw
 from results.penalties import record_penalty

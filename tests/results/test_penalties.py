@@ -14,13 +14,8 @@ from championships.models import Entry
 from organize.activity import described
 from ranking.standings import compute_standings
 from results.models import CollusionRuling, Penalty, RecordSheet
-from results.penalties import (
-    ReusedRequestKey,
-    pending_collusion_rulings,
-    record_lateness,
-    record_penalty,
-    rule_on_collusion,
-)
+from results.penalties import ReusedRequestKey, record_lateness, record_penalty, rule_on_collusion
+from results.selectors import pending_collusion_rulings
 from results.sheets import SheetInput, save_entry, sign
 from tests.factories import make_entries, make_game, make_official, make_tournament, play
 
