@@ -191,6 +191,11 @@ def _describe(entry: AuditEntry, context: _Context) -> ActivityRow:
         said = _Said(_("Seating published"))
     elif action == "seating.unpublished":
         said = _Said(_("Seating taken back to be planned again"))
+    elif action == "seating.status_repaired":
+        said = (_Said(_("Game status repaired from its record sheets: every table is signed off, the game is finished"))
+                if after.get("status") == Game.Status.FINISHED else
+                _Said(_("Game status repaired from its record sheets: a table is not signed off, the game is "
+                        "published again")))
     elif action == "seating.play_order":
         said = _Said(_("Play order recorded: %(order)s"),
                      order=[context.entry_name(pk) for pk in after.get("order", [])])

@@ -53,5 +53,6 @@ OBJECT_LABELS = {
 HIDDEN_DETAILS = {"entry", "seat", "player", "kind", "reason", "user", "role"}
 """Internal ids, and what the description or the reason column already says."""
 
-NO_DETAILS = {"seating.published", "seating.unpublished", "entry.registered", "entry.not_admitted", "staff.assigned"}
+NO_DETAILS = {"seating.published", "seating.unpublished", "seating.status_repaired", "entry.registered",
+              "entry.not_admitted", "staff.assigned"}
 """Actions whose description says everything their before/after hold."""

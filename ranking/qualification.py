@@ -88,6 +88,7 @@ def advance_qualifiers(qualifier_id: int, *, user) -> list[Entry]:
         qualifier = Tournament.objects.select_for_update().get(pk=qualifier_id)
         require_organizer(user, qualifier)
         finals = finals_of(qualifier)
+        require_organizer(user, finals)  # the entries are written into the finals
         if finals.entries.filter(source_tournament=qualifier).exists():
             raise ValidationError(_("The qualifiers of %(t)s are already in the finals.") % {"t": qualifier.name})
         _require_finished(qualifier.games.all(), _("Sending players to the finals"))
@@ -124,6 +125,7 @@ def replace_finalist(finalist_id: int, *, user) -> Entry | None:
         qualifier = finalist.source_tournament
         if qualifier is None:
             raise ValidationError(_("%(p)s did not qualify through a qualifier.") % {"p": finalist.player.name})
+        require_organizer(user, qualifier)  # the substitute is taken from the qualifier's standings
         if hasattr(finalist, "replaced_by"):
             raise ValidationError(_("%(p)s has already been replaced.") % {"p": finalist.player.name})
         if finals.games.exclude(status=Game.Status.PLANNED).exists():

@@ -11,6 +11,7 @@ from audit.services import record_change
 from championships.models import Entry, Stage, Tournament
 from championships.permissions import require_official
 
+from .limits import length_errors
 from .models import TiebreakDraw, TiebreakDrawPlace
 from .signals import announce_after_commit
 
@@ -29,6 +30,7 @@ def record_draw(tournament: Tournament, entry_ids: list[int], *, user, method: s
     names = dict(Entry.objects.filter(tournament=tournament, pk__in=entry_ids).values_list("pk", "player__name"))
     if len(names) != len(set(entry_ids)):
         errors["order"] = [_("Every player of the draw must be entered in this tournament.")]
+    errors.update(length_errors(note=note.strip()))
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():

@@ -8,12 +8,10 @@ from django.utils.translation import gettext_lazy as _
 from championships.models import Entry
 from scheduling.models import Game
 
+from .limits import SIGNATURE_IMAGE_MAX, TEXT_MAX
 from .models import Penalty, Signature, TiebreakDraw
 from .penalties import MAX_MINUTES_LATE
 from .sheets import SheetInput
-
-TEXT_MAX = 2000
-"""The longest reason, decision or note a form takes (a paragraph; the database keeps any length)."""
 
 
 class SheetForm(forms.Form):
@@ -69,7 +67,7 @@ class SignatureForm(forms.Form):
     entry = forms.IntegerField(widget=forms.HiddenInput)
     version = forms.IntegerField(widget=forms.HiddenInput)
     method = forms.ChoiceField(choices=Signature.Method.choices, widget=forms.HiddenInput)
-    image = forms.CharField(required=False, widget=forms.HiddenInput, max_length=60_000)
+    image = forms.CharField(required=False, widget=forms.HiddenInput, max_length=SIGNATURE_IMAGE_MAX)
     decision = forms.CharField(label=_("Referee's decision"), required=False, max_length=TEXT_MAX,
                                widget=forms.Textarea(attrs={"rows": 2}))
 

@@ -2,10 +2,14 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Length
+from django.db.models.lookups import LessThanOrEqual
 from django.utils.translation import gettext_lazy as _
 
 from championships.models import Entry, Stage, Tournament
 from scheduling.models import Game, Seat, Table
+
+from .limits import SIGNATURE_IMAGE_MAX, TEXT_MAX
 
 
 class RecordSheet(models.Model):
@@ -88,6 +92,10 @@ class Signature(models.Model):
             models.CheckConstraint(
                 condition=~Q(method="overruled") | ~Q(decision=""), name="signature_overrule_has_decision",
             ),
+            models.CheckConstraint(condition=LessThanOrEqual(Length("decision"), TEXT_MAX),
+                                  name="signature_decision_length"),
+            models.CheckConstraint(condition=LessThanOrEqual(Length("image"), SIGNATURE_IMAGE_MAX),
+                                  name="signature_image_length"),
         ]
 
     def __str__(self) -> str:
@@ -117,6 +125,8 @@ class SheetRevision(models.Model):
             models.CheckConstraint(
                 condition=~Q(kind="corrected") | ~Q(reason=""), name="revision_correction_has_reason",
             ),
+            models.CheckConstraint(condition=LessThanOrEqual(Length("reason"), TEXT_MAX),
+                                  name="revision_reason_length"),
         ]
 
     def __str__(self) -> str:
@@ -170,6 +180,8 @@ class Penalty(models.Model):
             models.CheckConstraint(condition=~Q(kind="vp_deduction") | Q(vp__gte=1), name="penalty_deduction_positive"),
             models.CheckConstraint(condition=~Q(kind="lateness") | Q(vp=1), name="penalty_lateness_one_vp"),
             models.CheckConstraint(condition=~Q(reason=""), name="penalty_has_reason"),
+            models.CheckConstraint(condition=LessThanOrEqual(Length("reason"), TEXT_MAX),
+                                  name="penalty_reason_length"),
             models.CheckConstraint(
                 condition=Q(kind="disqualification", ground__in=["rules", "conduct"])
                 | (~Q(kind="disqualification") & Q(ground="")),
@@ -202,7 +214,11 @@ class CollusionRuling(models.Model):
 
     class Meta:
         ordering = ["decided_at"]
-        constraints = [models.CheckConstraint(condition=~Q(reason=""), name="collusion_ruling_has_reason")]
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="collusion_ruling_has_reason"),
+            models.CheckConstraint(condition=LessThanOrEqual(Length("reason"), TEXT_MAX),
+                                  name="collusion_ruling_reason_length"),
+        ]
 
     def __str__(self) -> str:
         decision = _("disqualified") if self.disqualification_id else _("not disqualified")
@@ -225,6 +241,9 @@ class TiebreakDraw(models.Model):
 
     class Meta:
         ordering = ["recorded_at"]
+        constraints = [
+            models.CheckConstraint(condition=LessThanOrEqual(Length("note"), TEXT_MAX), name="draw_note_length"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_method_display()} · {self.tournament}"

@@ -28,6 +28,7 @@ from championships.models import ACTIVE_STATUSES, Entry
 from championships.permissions import require_official
 from scheduling.models import Game, Seat
 
+from .limits import length_errors
 from .models import CollusionRuling, Penalty, RecordSheet
 from .selectors import REPEATED_COLLUSION, collusion_warnings
 from .signals import announce_after_commit
@@ -143,6 +144,7 @@ def record_penalty(entry_id: int, *, user, kind: str, reason: str, vp: int = 0, 
             errors["kind"] = [_("Choose a kind of penalty.")]
         if not reason:
             errors["reason"] = [_("Give the reason for the penalty.")]
+        errors.update(length_errors(reason=reason))
         if kind == Penalty.Kind.LATENESS and vp != LATENESS_VP:
             errors["vp"] = [_("A late arrival costs exactly 1 VP (up to 15 minutes late; later, the player is not "
                               "admitted).")]
@@ -262,6 +264,7 @@ def record_lateness(entry_id: int, minutes: int, *, user, game: Game | None = No
             errors["minutes"] = [_("Give the minutes late as a number from 0 to %(max)d.") % {"max": MAX_MINUTES_LATE}]
         if game is not None and game.tournament_id != entry.tournament_id:
             errors["game"] = [_("That game belongs to another tournament.")]
+        errors.update(length_errors(reason=reason.strip()))
         if errors:
             raise ValidationError(errors)
         if minutes == 0:
@@ -335,6 +338,7 @@ def rule_on_collusion(warning_id: int, *, user, disqualify: bool, reason: str) -
             errors["__all__"] = [_("%(player)s is already disqualified.") % {"player": entry.player.name}]
         if not reason:
             errors["reason"] = [_("Give the reason for the decision.")]
+        errors.update(length_errors(reason=reason))
         if errors:
             raise ValidationError(errors)
         disqualification = None

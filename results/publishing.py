@@ -15,6 +15,8 @@ from scheduling import services as scheduling
 from scheduling.models import Game, Table
 
 from .models import RecordSheet, Score
+from .sheets import game_is_complete
+from .signals import announce_after_commit
 
 
 def open_sheet(table: Table) -> RecordSheet:
@@ -53,6 +55,7 @@ def publish_game(game_id: int, *, user) -> Game:
 def unpublish_game(game_id: int, *, user) -> Game:
     """Back to planned (a late withdrawal), as long as no result has been entered at any of its tables."""
     with transaction.atomic():
+        _lock_sheets(game_id)
         game = Game.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=game_id)
         require_organizer(user, game.tournament)
         if game.status != Game.Status.PUBLISHED:
@@ -65,6 +68,39 @@ def unpublish_game(game_id: int, *, user) -> Game:
         scheduling.mark_planned(game)
         record_change(user, game.tournament_id, "seating.unpublished", game,
                       before={"status": Game.Status.PUBLISHED}, after={"status": game.status})
+    return game
+
+
+def _lock_sheets(game_id: int) -> list[RecordSheet]:
+    """Lock the game's sheets (in id order) before the game itself: the order `sheets.sign_off` takes them."""
+    return list(RecordSheet.objects.select_for_update(of=("self",)).filter(table__game_id=game_id).order_by("pk"))
+
+
+def reconcile_game_status(game_id: int, *, user) -> Game:
+    """Repair a game whose status disagrees with its sheets: finished iff every table's sheet is signed off.
+
+    A published or finished game only; a game that agrees with its sheets is left alone (no audit
+    entry), so a repeated request changes nothing.
+    """
+    with transaction.atomic():
+        _lock_sheets(game_id)
+        game = Game.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=game_id)
+        require_organizer(user, game.tournament)
+        if game.status == Game.Status.PLANNED:
+            raise ValidationError(_("Game %(n)d is not published yet: it has no record sheets to agree with.")
+                                  % {"n": game.number})
+        wanted = Game.Status.FINISHED if game_is_complete(game.pk) else Game.Status.PUBLISHED
+        if game.status == wanted:
+            return game
+        before = game.status
+        if wanted == Game.Status.FINISHED:
+            scheduling.mark_finished(game)
+        else:
+            scheduling.mark_published(game)
+        game.status = wanted
+        record_change(user, game.tournament_id, "seating.status_repaired", game,
+                      before={"status": before}, after={"status": wanted})
+        announce_after_commit(game.tournament_id)
     return game
 
 

@@ -22,8 +22,9 @@ from engines.ranking.timing import game_minutes
 from engines.ranking.validation import WINNING_VP, check_table, valid_vp, winner_flags
 from engines.rulesets import ruleset_for
 from scheduling import services as scheduling
-from scheduling.models import Game
+from scheduling.models import Game, Table
 
+from .limits import SIGNATURE_IMAGE_MAX, length_errors
 from .models import RecordSheet, Score, SheetRevision, Signature
 from .signals import announce_after_commit
 
@@ -198,6 +199,8 @@ def sign(sheet_id: int, entry_id: int, *, user, method: str, version: int, image
             raise ValidationError({"decision": _("Write down the decision that overrules the refusal.")})
         if method == Signature.Method.DRAWN and not image.strip():
             raise ValidationError({"image": _("Draw the signature, or confirm by tapping.")})
+        if too_long := {**length_errors(decision=decision.strip()), **length_errors(SIGNATURE_IMAGE_MAX, image=image)}:
+            raise ValidationError(too_long)
         signature = Signature.objects.create(
             sheet=sheet, entry_id=entry_id, method=method, image=image, decision=decision.strip(),
             recorded_by=user, signed_at=timezone.now(), sheet_version=version,
@@ -233,12 +236,20 @@ def sign_off(sheet_id: int, *, user, version: int) -> RecordSheet:
         _new_revision(sheet, SheetRevision.Kind.SIGNED_OFF, user, data)
         sheet.save()
         record_change(user, tournament.pk, "sheet.signed_off", sheet, after=data)
-        game = sheet.table.game
-        if not RecordSheet.objects.filter(table__game=game).exclude(status=RecordSheet.Status.SIGNED_OFF).exists() \
-                and game.tables.count() == RecordSheet.objects.filter(table__game=game).count():
+        # Lock order: the sheet, then its game. Every sign-off of the game takes the game's lock before
+        # deciding whether it was the last, so two last tables signed off at once cannot both see the
+        # other still open (each check runs after the other has committed).
+        game = Game.objects.select_for_update(of=("self",)).get(pk=sheet.table.game_id)
+        if game.status == Game.Status.PUBLISHED and game_is_complete(game.pk):
             scheduling.mark_finished(game)
         announce_after_commit(tournament.pk)
     return sheet
+
+
+def game_is_complete(game_id: int) -> bool:
+    """Whether every table of the game has a signed-off sheet (a game of no tables is not complete)."""
+    tables = Table.objects.filter(game_id=game_id)
+    return tables.exists() and not tables.exclude(sheet__status=RecordSheet.Status.SIGNED_OFF).exists()
 
 
 def correct(sheet_id: int, data: SheetInput, *, user, reason: str, base_version: int) -> RecordSheet:
@@ -258,6 +269,8 @@ def correct(sheet_id: int, data: SheetInput, *, user, reason: str, base_version:
             raise StaleSheet(sheet)
         if not reason.strip():
             raise ValidationError({"reason": _("Give the reason for the correction.")})
+        if too_long := length_errors(reason=reason.strip()):
+            raise ValidationError(too_long)
         winner = _validated(sheet, scores, data)
         _refuse_winner_change_after_seeding(sheet, scores, winner)
         before = snapshot(sheet, scores)

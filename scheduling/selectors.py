@@ -45,7 +45,7 @@ def _tables_of(games: Iterable[Game]) -> list[tuple[tuple[int, ...], ...]]:
 def stage_games(stage: Stage) -> list[Game]:
     """The stage's games with tables and seats (players and countries) loaded, in game order."""
     seats = Seat.objects.select_related("entry__player__country").order_by("position")
-    tables = Table.objects.order_by("number").prefetch_related(Prefetch("seats", seats))
+    tables = Table.objects.order_by("number").select_related("sheet").prefetch_related(Prefetch("seats", seats))
     return list(Game.objects.filter(stage=stage).order_by("number").prefetch_related(Prefetch("tables", tables)))
 
 
@@ -141,6 +141,9 @@ class GameView:
     """The layout token a swap form carries; empty for published games (no swaps)."""
     players: list[tuple[int, str]]
     """(entry id, name) of everyone seated, by name: the swap form's choices."""
+    status_disagrees: bool = False
+    """A published or finished game whose status is not what its record sheets say (finished exactly when
+    every table's sheet is signed off): the organizer may repair it."""
 
 
 @dataclass(frozen=True)
@@ -153,6 +156,12 @@ class StagePage:
     """(game, name, name) of each declared pair that shares a table."""
     distinct_positions: bool
     """The ruleset's seating goals include distinct positions and country spread."""
+
+
+def _sheets_complete(game: Game) -> bool:
+    """Every table of the game has a signed-off record sheet (from the tables and sheets `stage_games` loaded)."""
+    tables = list(game.tables.all())
+    return bool(tables) and all(getattr(t, "sheet", None) is not None and t.sheet.is_locked for t in tables)
 
 
 def stage_page(stage: Stage) -> StagePage:
@@ -169,7 +178,8 @@ def stage_page(stage: Stage) -> StagePage:
         seated = sorted(((row.seat.entry_id, row.seat.entry.player.name) for t in tables for row in t.seats),
                         key=lambda pair: pair[1])
         layout = _token((row.seat.entry_id, t.table.number, row.seat.position) for t in tables for row in t.seats)
-        views.append(GameView(game, tables, layout if planned else "", seated if planned else []))
+        views.append(GameView(game, tables, layout if planned else "", seated if planned else [],
+                              not planned and (game.status == Game.Status.FINISHED) != _sheets_complete(game)))
     opponents = sorted(((names[p], [names[o] for o in others]) for p, others in
                         (report.opponents.items() if report else [])), key=lambda row: row[0])
     conflicts = [(game, names[a], names[b]) for game, (a, b) in (report.friend_conflicts if report else [])]

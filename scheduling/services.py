@@ -137,7 +137,8 @@ def swap_seats(game_id: int, first_entry: int, second_entry: int, *, user, layou
 
 
 def mark_published(game: Game) -> None:
-    """Part of `results.publishing.publish_game`, which locks the game, checks permission and opens the sheets."""
+    """Part of `results.publishing.publish_game`, which locks the game, checks permission and opens the sheets
+    (and of `results.publishing.reconcile_game_status`, for a finished game with a sheet not signed off)."""
     game.status = Game.Status.PUBLISHED
     game.save(update_fields=["status"])
 
@@ -149,7 +150,8 @@ def mark_planned(game: Game) -> None:
 
 
 def mark_finished(game: Game) -> None:
-    """Part of `results.sheets.sign_off`, once every table of the game is signed off."""
+    """Part of `results.sheets.sign_off`, once every table of the game is signed off (and of
+    `results.publishing.reconcile_game_status`, which repairs a game whose status disagrees with its sheets)."""
     Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
 
 

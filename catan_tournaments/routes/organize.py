@@ -17,6 +17,8 @@ urlpatterns = [
     path("<slug:slug>/stages/<int:stage_id>/games/<int:game_id>/publish/", publishing.publish, name="game-publish"),
     path("<slug:slug>/stages/<int:stage_id>/games/<int:game_id>/unpublish/", publishing.unpublish,
          name="game-unpublish"),
+    path("<slug:slug>/stages/<int:stage_id>/games/<int:game_id>/repair-status/", publishing.repair_status,
+         name="game-repair-status"),
     path("<slug:slug>/stages/<int:stage_id>/seed/", qualification.seed_stage, name="stage-seed"),
     path("<slug:slug>/qualification/", qualification.qualification, name="qualification"),
     path("<slug:slug>/qualification/advance/", qualification.advance, name="qualification-advance"),

@@ -1,4 +1,4 @@
-"""The organizer publishes a game (its record sheets open) or takes it back before any result."""
+"""The organizer publishes a game (its record sheets open), takes it back before any result, or repairs its status."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -8,7 +8,7 @@ from django.views.decorators.http import require_POST
 
 from scheduling.models import Game
 
-from ..publishing import publish_game, unpublish_game
+from ..publishing import publish_game, reconcile_game_status, unpublish_game
 
 
 @login_required
@@ -34,4 +34,23 @@ def unpublish(request, slug: str, stage_id: int, game_id: int):
         messages.error(request, " ".join(error.messages))
     else:
         messages.success(request, _("Game %(n)d is planned again: re-plan it, then publish it.") % {"n": game.number})
+    return redirect("stage-seating", slug=slug, stage_id=stage_id)
+
+
+@login_required
+@require_POST
+def repair_status(request, slug: str, stage_id: int, game_id: int):
+    game = get_object_or_404(Game, pk=game_id, stage_id=stage_id, tournament__slug=slug)
+    before = game.status
+    try:
+        game = reconcile_game_status(game.pk, user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        if game.status == before:
+            messages.info(request, _("Game %(n)d already agrees with its record sheets: nothing was changed.")
+                          % {"n": game.number})
+        else:
+            messages.success(request, _("Game %(n)d is now %(status)s, as its record sheets say.")
+                             % {"n": game.number, "status": game.get_status_display()})
     return redirect("stage-seating", slug=slug, stage_id=stage_id)

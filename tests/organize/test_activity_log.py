@@ -18,7 +18,7 @@ from organize.activity_labels import KIND_LABELS
 from organize.views.activity import PER_PAGE
 from results.draws import record_draw
 from results.penalties import record_penalty
-from results.publishing import unpublish_game
+from results.publishing import reconcile_game_status, unpublish_game
 from tests.factories import (
     make_admin,
     make_entries,
@@ -256,6 +256,21 @@ def test_descriptions_of_the_seating_and_an_unknown_action(cup):
     with override("ar"):
         arabic = described([rows["seating.unpublished"].entry])[0]
     assert arabic.what != "Seating taken back to be planned again"
+
+
+def test_a_repaired_game_status_is_told_in_words(cup):
+    from scheduling.models import Game
+
+    tournament, organizer, referee = cup
+    entries = make_entries(tournament, 4)
+    game = make_game(tournament, [entries])
+    play(game.tables.get(), [10, 7, 6, 5], referee)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.PUBLISHED)
+    reconcile_game_status(game.pk, user=organizer)
+    (row,) = described(AuditEntry.objects.filter(action="seating.status_repaired"))
+    assert row.known and row.details == []
+    assert row.description == ("Game 1: Game status repaired from its record sheets: every table is signed off, "
+                               "the game is finished")
 
 
 @pytest.fixture

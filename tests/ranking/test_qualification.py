@@ -2,7 +2,7 @@
 from datetime import time
 
 import pytest
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 
 from audit.models import AuditEntry
 from championships.models import Entry, Tournament
@@ -392,3 +392,39 @@ def test_a_replacement_takes_the_withdrawn_finalists_place_but_never_goes_beyond
     with pytest.raises(ValidationError, match=f"{finals.name} has no place left: nobody can take P0's place."):
         replace_finalist(second.pk, user=organizer)
     assert Entry.objects.get(pk=second.pk).status == Entry.Status.REGISTERED  # nothing changed
+
+
+def test_an_organizer_of_the_qualifier_alone_cannot_write_into_the_finals(uae, organizer):
+    dubai, _, finals = uae
+    players = [make_player(f"P{i}") for i in range(8)]
+    play_game(dubai, entered(dubai, players), 1, [[10, 8, 6, 4], [10, 7, 5, 3]], organizer)
+    local = make_official(dubai, role="organizer")
+    with pytest.raises(PermissionDenied):
+        advance_qualifiers(dubai.pk, user=local)
+    assert not finals.entries.exists()
+    assert not AuditEntry.objects.filter(action="qualification.advanced").exists()
+
+
+def test_an_organizer_of_the_finals_alone_cannot_draw_a_replacement_from_a_qualifier(uae, organizer):
+    dubai, _, finals = uae
+    players = [make_player(f"P{i}") for i in range(8)]
+    play_game(dubai, entered(dubai, players), 1, [[10, 8, 6, 4], [10, 7, 5, 3]], organizer)
+    first, _second = advance_qualifiers(dubai.pk, user=organizer)
+    finals_only = make_official(finals, role="organizer")
+    with pytest.raises(PermissionDenied):
+        replace_finalist(first.pk, user=finals_only)
+    assert Entry.objects.get(pk=first.pk).status == Entry.Status.REGISTERED
+    assert finals.entries.count() == 2
+    assert not AuditEntry.objects.filter(action="qualification.replaced").exists()
+
+
+def test_an_organizer_of_the_whole_championship_advances_and_replaces(uae, organizer):
+    from championships.services import assign_staff
+
+    dubai, _, finals = uae
+    players = [make_player(f"P{i}") for i in range(8)]
+    play_game(dubai, entered(dubai, players), 1, [[10, 8, 6, 4], [10, 7, 5, 3]], organizer)
+    chief = make_user("chief")
+    assign_staff(chief, "organizer", championship=dubai.championship, user=make_admin())
+    first, _second = advance_qualifiers(dubai.pk, user=chief)
+    assert replace_finalist(first.pk, user=chief).player.name == "P1"

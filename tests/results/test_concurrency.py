@@ -92,3 +92,56 @@ def test_concurrent_sign_offs_lock_once(table):
     sheet = RecordSheet.objects.get(table=table)
     assert sheet.is_locked and sheet.version == 2
     assert AuditEntry.objects.filter(action="sheet.signed_off").count() == 1
+
+
+GAME_TABLES = 4
+ROUNDS = 5
+
+
+def _signed_but_open(tournament, number, referee):
+    """A game of GAME_TABLES tables, every sheet entered and signed by all, none signed off yet."""
+    from results.sheets import SheetInput, save_entry, sign
+
+    entries = make_entries(tournament, 4 * GAME_TABLES)
+    game = make_game(tournament, [entries[i:i + 4] for i in range(0, len(entries), 4)], number=number)
+    sheets = []
+    for table in game.tables.order_by("number"):
+        seats = list(table.seats.order_by("position"))
+        sheet = save_entry(table.sheet.pk, SheetInput(dict(zip((s.entry_id for s in seats), [10, 7, 6, 5]))),
+                           user=referee, base_version=0)
+        for seat in seats:
+            sheet = sign(sheet.pk, seat.entry_id, user=referee, method="tap", version=sheet.version)
+        sheets.append(sheet)
+    return game, sheets
+
+
+def test_the_last_tables_signed_off_at_once_finish_the_game_every_time():
+    """Each sign-off decides "was this the last table?" under the game's lock, so two (or more) last
+    tables signed off at the same moment cannot each see the others open and leave the game published."""
+    from results.sheets import sign_off
+    from scheduling.models import Game
+
+    tournament = make_tournament(slug="race", games=ROUNDS)
+    referee = make_official(tournament)
+    for number in range(1, ROUNDS + 1):
+        game, sheets = _signed_but_open(tournament, number, referee)
+        barrier = threading.Barrier(len(sheets))
+        errors = []
+
+        def submit(sheet, barrier=barrier, errors=errors):
+            barrier.wait()
+            try:
+                sign_off(sheet.pk, user=referee, version=sheet.version)
+            except Exception as error:  # reported below
+                errors.append(error)
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=submit, args=(sheet,)) for sheet in sheets]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert not errors, errors
+        assert RecordSheet.objects.filter(table__game=game, status="signed_off").count() == GAME_TABLES
+        assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED, f"round {number}"

@@ -6,10 +6,10 @@ from django.urls import reverse
 from audit.models import AuditEntry
 from championships.models import StaffRole
 from results.models import RecordSheet, Score
-from results.publishing import publish_game, record_play_order, unpublish_game
+from results.publishing import publish_game, reconcile_game_status, record_play_order, unpublish_game
 from scheduling.models import Game, Seat
 from scheduling.services import generate_seating
-from tests.factories import make_entries, make_game, make_official, make_tournament
+from tests.factories import make_entries, make_game, make_official, make_tournament, play
 
 pytestmark = pytest.mark.django_db
 
@@ -103,3 +103,57 @@ def test_national_and_world_scheduled_games_keep_the_play_order_of_the_seating(c
     with pytest.raises(ValidationError, match="play order of a scheduled game comes from the seating"):
         record_play_order(table.pk, entries[::-1], user=referee)
     assert list(table.seats.order_by("position").values_list("entry_id", flat=True)) == entries
+
+
+@pytest.fixture
+def stuck():
+    """A game of two tables, both signed off, left published as the sign-off race used to leave it."""
+    tournament = make_tournament(slug="stuck")
+    entries = make_entries(tournament, 8)
+    game = make_game(tournament, [entries[:4], entries[4:]])
+    referee = make_official(tournament, "referee")
+    for table in game.tables.all():
+        play(table, [10, 7, 6, 5], referee)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.PUBLISHED)
+    return game, make_official(tournament, "organizer"), referee
+
+
+def test_an_organizer_repairs_a_game_left_published_after_every_sheet_is_signed_off(stuck):
+    game, organizer, _referee = stuck
+    assert reconcile_game_status(game.pk, user=organizer).status == Game.Status.FINISHED
+    assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+    entry = AuditEntry.objects.get(action="seating.status_repaired")
+    assert (entry.before, entry.after, entry.user) == ({"status": "published"}, {"status": "finished"}, organizer)
+    reconcile_game_status(game.pk, user=organizer)  # agrees now: nothing happens
+    assert AuditEntry.objects.filter(action="seating.status_repaired").count() == 1
+
+
+def test_a_finished_game_with_an_open_sheet_goes_back_to_published(stuck):
+    game, organizer, _referee = stuck
+    RecordSheet.objects.filter(table__game=game, table__number=2).update(
+        status="signed", signed_off_by=None, signed_off_at=None)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    assert reconcile_game_status(game.pk, user=organizer).status == Game.Status.PUBLISHED
+    entry = AuditEntry.objects.get(action="seating.status_repaired")
+    assert (entry.before, entry.after) == ({"status": "finished"}, {"status": "published"})
+
+
+def test_only_an_organizer_repairs_a_game_status(stuck):
+    game, _organizer, referee = stuck
+    with pytest.raises(PermissionDenied):
+        reconcile_game_status(game.pk, user=referee)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.PUBLISHED
+    assert not AuditEntry.objects.filter(action="seating.status_repaired").exists()
+
+
+def test_the_stage_page_offers_the_repair_only_for_a_game_that_disagrees(client, stuck):
+    game, organizer, _referee = stuck
+    client.force_login(organizer)
+    page = reverse("stage-seating", kwargs={"slug": "stuck", "stage_id": game.stage_id})
+    repair = reverse("game-repair-status", kwargs={"slug": "stuck", "stage_id": game.stage_id, "game_id": game.pk})
+    assert repair in client.get(page).content.decode()
+    response = client.post(repair, follow=True)
+    html = response.content.decode()
+    assert "Game 1 is now finished, as its record sheets say." in html
+    assert repair not in html
+    assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
