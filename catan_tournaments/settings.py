@@ -43,6 +43,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "core.security.SecurityHeadersMiddleware",  # CSP, Permissions-Policy, no-store on staff pages
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -82,16 +83,35 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# Redis must answer quickly or not at all: the cache is an optimisation (standings fall back to the
+# database), so a stopped or frozen Redis costs a request at most a fraction of a second, not a hang.
+REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=0.5)  # seconds, to connect and for each reply
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT},
+    }}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Standings are cached under a generation token that each change replaces, and also expire after this
+# many seconds, so an invalidation lost while Redis was unreachable heals within the bound.
+STANDINGS_CACHE_SECONDS = env.int("STANDINGS_CACHE_SECONDS", default=60)
 
 # Celery: with no broker configured, tasks run eagerly in the calling process.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or None
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
+# A broker that is down makes enqueuing fail within seconds (kombu's OperationalError) instead of
+# retrying for ever: connect and reply timeouts on the Redis sockets, and one retry when publishing.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5, "max_retries": 1}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.5, "interval_max": 0.5}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
+CELERY_REDIS_SOCKET_TIMEOUT = 5
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True  # the worker itself keeps trying until the broker is back
 CELERY_TASK_TRACK_STARTED = True
 CELERY_IMPORTS = ["catan_tournaments.tasks"]
 CELERY_BEAT_SCHEDULE = {
@@ -105,7 +125,9 @@ AUTHENTICATION_BACKENDS = [
 AXES_VERBOSE = False
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = 0.25  # hours
-AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+# Lock the pair (this username from this address): failures from one address cannot lock a staff
+# member out from everywhere else.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_IPWARE_PROXY_COUNT = env.int("PROXY_COUNT", default=0)
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -154,16 +176,32 @@ SECURE_SSL_REDIRECT = not DEBUG
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # probed over plain HTTP inside the deployment
 SECURE_HSTS_SECONDS = 0 if DEBUG else env.int("SECURE_HSTS_SECONDS", default=31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
-SECURE_HSTS_PRELOAD = not DEBUG
+# Preloading is a commitment for the whole domain and its subdomains: only on request.
+SECURE_HSTS_PRELOAD = not DEBUG and env.bool("HSTS_PRELOAD", default=False)
+# Not preloading is the deliberate default, so `check --deploy` need not warn about it.
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Sent by core.security.SecurityHeadersMiddleware. The templates have no inline script or style
+# (htmx's indicator style is switched off in base.html), so everything comes from this origin.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+    "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
+PERMISSIONS_POLICY = (
+    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), "
+    "payment=(), usb=()"
+)
+NO_STORE_PATH_PREFIXES = ["/referee/", "/organize/", "/accounts/", "/admin/"]  # staff pages: Cache-Control: no-store
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"forbidden_without_traceback": {"()": "core.logging.ForbiddenWithoutTraceback"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.request": {"filters": ["forbidden_without_traceback"]}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }

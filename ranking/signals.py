@@ -15,7 +15,7 @@ from .standings import invalidate_standings
 
 def _after_commit(tournament_ids) -> None:
     for tournament_id in set(tournament_ids):
-        transaction.on_commit(lambda pk=tournament_id: invalidate_standings(pk))
+        transaction.on_commit(lambda pk=tournament_id: invalidate_standings(pk), robust=True)
 
 
 @receiver(results_changed)

@@ -3,12 +3,19 @@
 A fixed handful of queries whatever the number of players; the result is cached per tournament
 under a generation token that every sign-off, correction, penalty or draw replaces, so a reader
 racing an invalidation can never store a stale ranking under the new token.
+
+The cache is an optimisation, never a dependency: when it fails, standings are computed from the
+database and an invalidation that cannot reach it is logged, not raised into the request that
+committed the change. Cached standings also expire after `STANDINGS_CACHE_SECONDS`, so a lost
+invalidation heals within that bound.
 """
+import logging
 import uuid
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Sum
 
@@ -17,6 +24,8 @@ from engines.ranking.advancement import final_classification
 from engines.ranking.engine import SeatResult, Standing, TableResult, rank, straddles, tie_groups
 from engines.ranking.timing import game_minutes
 from results.models import Penalty, RecordSheet, Score, TiebreakDrawPlace
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -116,18 +125,32 @@ def _generation_key(tournament_id: int) -> str:
 
 
 def tournament_standings(tournament: Tournament, stage: Stage | None = None) -> list[dict]:
-    """Cached standings; recomputed after any change to the tournament's results."""
-    generation = cache.get_or_set(_generation_key(tournament.pk), uuid.uuid4().hex, timeout=None)
-    key = f"standings:{tournament.pk}:{stage.pk if stage else 'all'}:{generation}"
-    rows = cache.get(key)
+    """Cached standings; recomputed after any change to the tournament's results, or from the
+    database alone while the cache is unreachable."""
+    try:
+        generation = cache.get_or_set(_generation_key(tournament.pk), uuid.uuid4().hex, timeout=None)
+        key = f"standings:{tournament.pk}:{stage.pk if stage else 'all'}:{generation}"
+        rows = cache.get(key)
+    except Exception as error:  # any backend's connection or timeout error: the database still answers
+        logger.warning("Standings cache unavailable (%r); computing tournament %s from the database.",
+                       error, tournament.pk)
+        return compute_standings(tournament, stage)
     if rows is None:
         rows = compute_standings(tournament, stage)
-        cache.set(key, rows, timeout=24 * 3600)
+        try:
+            cache.set(key, rows, timeout=settings.STANDINGS_CACHE_SECONDS)
+        except Exception as error:
+            logger.warning("Could not cache the standings of tournament %s (%r).", tournament.pk, error)
     return rows
 
 
 def invalidate_standings(tournament_id: int) -> None:
-    cache.set(_generation_key(tournament_id), uuid.uuid4().hex, timeout=None)
+    """Replace the generation token; runs after the change committed, so it must never fail the request."""
+    try:
+        cache.set(_generation_key(tournament_id), uuid.uuid4().hex, timeout=None)
+    except Exception as error:
+        logger.warning("Could not invalidate the standings of tournament %s (%r); cached standings expire "
+                       "within %s seconds.", tournament_id, error, settings.STANDINGS_CACHE_SECONDS)
 
 
 def tied_groups(rows: list[dict]) -> list[tuple[dict, ...]]:

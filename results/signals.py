@@ -10,4 +10,5 @@ results_changed = Signal()
 
 
 def announce_after_commit(tournament_id: int) -> None:
-    transaction.on_commit(lambda: results_changed.send(sender=None, tournament_id=tournament_id))
+    # robust: a failing receiver is logged by Django, never raised into the request that committed.
+    transaction.on_commit(lambda: results_changed.send(sender=None, tournament_id=tournament_id), robust=True)

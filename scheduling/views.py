@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from kombu.exceptions import OperationalError
 
 from championships.models import Stage
 from championships.permissions import organized_tournament, require_organizer
@@ -56,6 +57,10 @@ def generate(request, slug: str, stage_id: int):
         task = generate_seating_task.delay(stage.pk, form.cleaned_data["seed"], request.user.pk, request.LANGUAGE_CODE)
     except ValidationError as error:  # raised here when the task ran in-process
         messages.error(request, " ".join(error.messages))
+        return redirect("stage-seating", slug=slug, stage_id=stage.pk)
+    except OperationalError:  # the broker is down or frozen: the settings make this fail within seconds
+        messages.error(request, _("The background worker cannot be reached, so the seating was not planned. "
+                                  "Try again in a minute."))
         return redirect("stage-seating", slug=slug, stage_id=stage.pk)
     if not task.ready():
         cache.set(_task_key(task.id), stage.pk, timeout=3600)

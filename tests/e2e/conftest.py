@@ -41,8 +41,12 @@ def tablet(browser, live_server):
     """A tablet-sized page (portrait) talking to the live test server over plain HTTP."""
     context = browser.new_context(viewport={"width": 820, "height": 1180}, has_touch=True, base_url=live_server.url)
     page = context.new_page()
+    blocked = []  # the Content-Security-Policy must not block anything the pages use
+    page.on("console", lambda message: blocked.append(message.text)
+            if "Content Security Policy" in message.text else None)
     yield page
     context.close()
+    assert not blocked, blocked
 
 
 @pytest.fixture(scope="session")

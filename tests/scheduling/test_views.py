@@ -55,6 +55,22 @@ def test_a_clear_message_when_the_stage_cannot_be_seated(client):
     assert "5 players cannot be seated" in response.content.decode()
 
 
+def test_an_unreachable_worker_is_a_message_not_a_server_error(client, monkeypatch):
+    from kombu.exceptions import OperationalError
+
+    tournament = make_tournament(slug="seat-cup", games=1)
+    make_entries(tournament, 8)
+    client.force_login(make_official(tournament, "organizer"))
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:1. Connection refused.")
+
+    monkeypatch.setattr("scheduling.views.generate_seating_task.delay", broker_down)
+    response = client.post(stage_url(tournament.stages.get(), "stage-generate"), {"seed": 1}, follow=True)
+    assert response.status_code == 200 and "background worker cannot be reached" in response.content.decode()
+    assert not tournament.games.exists()
+
+
 @pytest.mark.parametrize("role", ["referee", None])
 def test_only_organizers_plan_seating(client, stage, role):
     user = make_official(stage.tournament, role) if role else make_official(make_tournament(), "organizer")

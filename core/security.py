@@ -1,0 +1,29 @@
+"""Response headers every page gets: a Content-Security-Policy, a Permissions-Policy, and no caching of staff pages.
+
+Django's SecurityMiddleware sends HSTS, nosniff and the referrer policy; this adds what it does not.
+The policies are settings (`CONTENT_SECURITY_POLICY`, `PERMISSIONS_POLICY`) so a deployment can tighten
+them; `NO_STORE_PATH_PREFIXES` names the staff areas whose pages no browser or proxy may keep, with or
+without a language prefix (`/ar/referee/…`).
+"""
+import re
+
+from django.conf import settings
+from django.utils.cache import add_never_cache_headers
+
+
+class SecurityHeadersMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+        languages = "|".join(re.escape(code) for code, _name in settings.LANGUAGES)
+        prefixes = "|".join(re.escape(p.strip("/")) for p in settings.NO_STORE_PATH_PREFIXES)
+        self.no_store = re.compile(rf"^/(?:(?:{languages})/)?(?:{prefixes})/")
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if settings.CONTENT_SECURITY_POLICY:
+            response.headers.setdefault("Content-Security-Policy", settings.CONTENT_SECURITY_POLICY)
+        if settings.PERMISSIONS_POLICY:
+            response.headers.setdefault("Permissions-Policy", settings.PERMISSIONS_POLICY)
+        if self.no_store.match(request.path_info):
+            add_never_cache_headers(response)  # Cache-Control: max-age=0, no-cache, no-store, must-revalidate, private
+        return response
