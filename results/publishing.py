@@ -27,6 +27,14 @@ def open_sheet(table: Table) -> RecordSheet:
     return sheet
 
 
+def _open_sheets(game: Game) -> None:
+    """A sheet with its score rows at every table of the game that has none: two inserts, whatever its size."""
+    tables = list(game.tables.filter(sheet__isnull=True).prefetch_related("seats"))
+    sheets = RecordSheet.objects.bulk_create(RecordSheet(table=table) for table in tables)
+    Score.objects.bulk_create(Score(sheet=sheet, seat=seat) for sheet, table in zip(sheets, tables)
+                              for seat in table.seats.all())
+
+
 def require_referee(tournament: Tournament) -> None:
     """A tournament is arbitrated by at least one referee (seed 001 §5): no game is played without one."""
     if not StaffRole.objects.filter(tournament=tournament, role=StaffRole.Role.REFEREE).exists():
@@ -45,8 +53,7 @@ def publish_game(game_id: int, *, user) -> Game:
             return game
         require_referee(game.tournament)
         scheduling.mark_published(game)
-        for table in game.tables.all():
-            open_sheet(table)
+        _open_sheets(game)
         record_change(user, game.tournament_id, "seating.published", game,
                       before={"status": Game.Status.PLANNED}, after={"status": game.status})
     return game
