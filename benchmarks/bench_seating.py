@@ -1,10 +1,14 @@
 """Seating engine figures: the tournament-sized targets, social golfer instances, and the peer.
 
-Run from anywhere: `python benchmarks/bench_seating.py` (about 35 s on 2 cores). Prints one
-line per figure: quality counts (friend conflicts, repeat pairings, position repeats,
-same-country tablemates), seconds (best of a few runs for the fast ones) and the target. The
-peer is krcg.seating (simulated annealing, VEKN rules), run on the same 128-player instance;
-without krcg installed that line says so.
+Run from anywhere: `python benchmarks/bench_seating.py` (about three minutes on 2 shared cores,
+half of it krcg). Prints one line per figure: quality counts (friend conflicts, repeat pairings,
+position repeats, same-country tablemates), seconds (best of a few runs for the fast ones) and
+the target. "Search only" patches out the algebraic (affine) start: what is left is the tabu
+search and, when it stays above its bound, the rotational search of designs.py. For 20 players ×
+6 games it prints the repeats found, the bound the engine proves (engines/seating/exact.py) and
+the gap. The peer is krcg.seating (simulated annealing, VEKN rules), run on the same 128-player
+instance and on two social golfer instances; without krcg installed those lines say so. The
+growth curve 64 → 4,096 players is bench_seating_scale.py.
 """
 import random
 import sys
@@ -21,7 +25,8 @@ from engines.seating.engine import SeatingProblem, SeatingResult, assess, seat  
 # 30 countries, uneven, the largest 32: every table of every game needs exactly one of its players.
 COUNTRY_SIZES = [32, 15, 9, 7, 6, 5, 5, 4, 4, 4, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1]
 PEER_ITERATIONS = 20_000
-MOONSHOT_BUDGET = 40_000_000
+MOONSHOT_BUDGET = 20_000_000
+SEARCH_ONLY_BUDGET = 10_000_000
 
 
 def random_pairs(players: list[str], count: int, rng: random.Random) -> tuple[tuple[str, str], ...]:
@@ -101,6 +106,24 @@ def peer(problem: SeatingProblem, ours: float) -> None:
           if not all_zero(report) else f"speed ratio: krcg.seating takes {seconds / ours:.0f}× as long")
 
 
+def peer_social(problem: SeatingProblem, ours: int) -> None:
+    """krcg on a social golfer instance (tables of 4, no friends or countries): repeats only."""
+    try:
+        from krcg import seating as krcg_seating
+    except ImportError:
+        print("  peer krcg.seating: not installed (pip install krcg) — comparison skipped")
+        return
+    players = list(problem.players)
+    rounds = [krcg_seating.Round([players[i:i + 4] for i in range(0, len(players), 4)])
+              for _ in range(problem.games)]
+    start = time.perf_counter()
+    best, _ = krcg_seating.optimise(rounds, PEER_ITERATIONS, fixed=0)
+    seconds = time.perf_counter() - start
+    report = assess(problem, tuple(tuple(tuple(table) for table in round_) for round_ in best))
+    print(f"  peer krcg.seating on {len(players)} players × {problem.games} games ({PEER_ITERATIONS} "
+          f"iterations): {report.repeat_pairings} repeats in {seconds:.1f} s (this engine: {ours})")
+
+
 def main() -> int:
     started = time.perf_counter()
     world = world_128()
@@ -123,13 +146,21 @@ def main() -> int:
              result.report.repeat_pairings == 0 and (games != 7 or seconds < 5))
     # The same instances without the algebraic start: the general search on its own.
     with mock.patch.object(seating_search, "affine_design", return_value=None):
-        for games in (7, 8):
-            result, seconds = timed(1, lambda games=games: seat(numbered(32, games), budget=MOONSHOT_BUDGET // 4))
+        for games in (7, 8, 9):
+            result, seconds = timed(1, lambda games=games: seat(numbered(32, games), budget=SEARCH_ONLY_BUDGET))
             line(f"social golfer 8-4-{games}, search only (no algebraic start)", result, seconds,
                  "0 repeats", result.report.repeat_pairings == 0)
     result, seconds = timed(1, lambda: seat(numbered(32, 10), budget=MOONSHOT_BUDGET))
     line(f"social golfer 8-4-10 moonshot (budget {MOONSHOT_BUDGET:,} swaps)", result, seconds, "0 repeats",
          result.report.repeat_pairings == 0)
+
+    result, seconds = timed(1, lambda: seat(numbered(20, 6), budget=MOONSHOT_BUDGET // 4))
+    report = result.report
+    print(f"20 players (5 tables), 6 games: {report.repeat_pairings} repeats found, at least "
+          f"{report.repeat_bound} proven unavoidable (gap {report.repeat_pairings - report.repeat_bound}) "
+          f"in {seconds:.1f} s; fewest possible proven: {'yes' if report.fewest_repeats_proven else 'no'}")
+    peer_social(numbered(20, 6), report.repeat_pairings)
+    peer_social(numbered(32, 9), 0)
 
     result, seconds = timed(3, lambda: seat(numbered(13, 4)))
     line("13 players (1×4 + 3×3 tables), 4 games", result, seconds, "0 repeats",

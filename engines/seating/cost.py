@@ -6,33 +6,60 @@ priority always outweigh everything below it:
     friends at one table > repeat pairings > repeated positions (cwc) > compatriots (cwc)
     > uneven share of 3-player tables.
 
-Pair terms are looked up in flat tables indexed by a per-pair "code" (kind × meetings), so a
-candidate swap costs a dozen list look-ups and no allocation.
+Pair data is sparse: a dict keyed p*n+q (both orders) holds a "code" (kind × meetings) only for
+pairs that are declared friends or have met, so memory and set-up grow with the seats, not with
+the square of the players. Compatriots need no pair table at all: a country id per player is
+compared at the table. A candidate swap costs a dozen look-ups and no allocation.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 Assignment = list[list[list[int]]]  # games → tables → player ids in seat (position) order
 
 POSITIONS = 4
+# Up to this many players the pair codes of a seating sit in a flat n×n list (the fastest
+# look-up, 2 MB at most); above it in a dict holding only the pairs that met or are friends.
+DENSE_PLAYERS = 512
+
+
+class SparseCodes(dict):
+    """Pair codes of a large stage: a pair never seen together reads as 0 and takes no room."""
+
+    def __missing__(self, key: int) -> int:
+        return 0
 
 
 @dataclass(frozen=True)
 class Instance:
-    """The problem in integer form: players are 0..n-1, pair data is flat n×n."""
+    """The problem in integer form: players are 0..n-1, pair keys p*n+q are stored in both orders.
+
+    `country` gives each player a country id; a player without one (or every player, when the
+    rules do not ask for country spread) has an id of their own, so equal ids mean compatriots.
+    """
 
     n: int
     games: int
     sizes: tuple[int, ...]
-    friend: bytearray
-    compatriot: bytearray
-    met: list[int]
+    friends: frozenset[int]
+    country: list[int]
+    met: dict[int, int]
     history_positions: list[list[int]]
     history_threes: list[int]
     distinct_positions: bool
     seed: int
+
+
+def country_lower_bound(country: list[int], tables: int) -> int:
+    """Same-country tablemates one game cannot avoid: a country larger than the number of tables
+    must double up (pigeonhole, spread as evenly as possible)."""
+    forced = 0
+    for members in Counter(country).values():
+        most, crowded = divmod(members, tables)
+        forced += crowded * (most + 1) * most // 2 + (tables - crowded) * most * (most - 1) // 2
+    return forced
 
 
 class Model:
@@ -44,36 +71,36 @@ class Model:
         self.track = track_positions
         has_threes = 3 in sizes
         self.has_threes = has_threes
-        pair_slots = games * sum(s * (s - 1) // 2 for s in sizes) + sum(inst.met) // 2
+        planned_slots = games * sum(s * (s - 1) // 2 for s in sizes)
+        pair_slots = planned_slots + sum(inst.met.values()) // 2
         played = [games + len(h) for h in inst.history_positions]
         most_threes = [games + h for h in inst.history_threes]
         spread_max = sum(k**3 for k in most_threes) if has_threes else 0
         positions_on = inst.distinct_positions and (track_positions or has_threes)
         positions_max = sum(played) if positions_on else 0
-        compatriots_on = any(inst.compatriot)
+        compatriots_on = len(set(inst.country)) < n
         w_spread = 1
         w_country = w_spread * (spread_max + 1)
-        w_position = w_country * ((pair_slots if compatriots_on else 0) + 1)
+        w_position = w_country * ((planned_slots if compatriots_on else 0) + 1)
         w_repeat = w_position * (positions_max + 1)
         w_friend = w_repeat * (pair_slots + 1)
         self.w_friend, self.w_repeat, self.w_position = w_friend, w_repeat, w_position
+        # Compatriots cost per planned game they share a table in (played games are past).
+        self.w_country = w_country if compatriots_on else 0
 
-        span = games + max(inst.met, default=0) + 2
+        span = games + max(inst.met.values(), default=0) + 2
         self.span = span
 
         def pair_cost(kind: int, count: int) -> int:
-            return (
-                w_repeat * max(0, count - 1)
-                + (w_friend * count if kind & 1 else 0)
-                + (w_country * count if kind & 2 else 0)
-            )
+            return w_repeat * max(0, count - 1) + (w_friend * count if kind else 0)
 
-        self.value = [pair_cost(k, c) for k in range(4) for c in range(span)]
-        self.add = [pair_cost(k, c + 1) - pair_cost(k, c) for k in range(4) for c in range(span)]
-        self.rem = [pair_cost(k, c) - pair_cost(k, c - 1) if c else 0 for k in range(4) for c in range(span)]
-        self.base = [
-            (inst.friend[i] | (inst.compatriot[i] << 1)) * span + inst.met[i] for i in range(n * n)
-        ]
+        self.value = [pair_cost(k, c) for k in range(2) for c in range(span)]
+        self.add = [pair_cost(k, c + 1) - pair_cost(k, c) for k in range(2) for c in range(span)]
+        self.rem = [pair_cost(k, c) - pair_cost(k, c - 1) if c else 0 for k in range(2) for c in range(span)]
+        base = dict(inst.met)
+        for key in inst.friends:
+            base[key] = span + inst.met.get(key, 0)
+        self.base = base
 
         # A player at 3-player tables more than 3 times must repeat a position: a cheap proxy
         # while positions are not tracked exactly.
@@ -95,50 +122,60 @@ class Model:
         # Repeats already in the played games stay; with more games than positions some
         # position must repeat (only 3 positions exist when every table has 3 players).
         self.position_bound = 0
+        largest = max(sizes)
         for p, k in enumerate(played):
             past = self.history_use[p * POSITIONS:(p + 1) * POSITIONS]
-            widest = max([*sizes, *(i + 1 for i, u in enumerate(past) if u)])
+            widest = max([largest, *(i + 1 for i, u in enumerate(past) if u)])
             if track_positions:
                 self.position_bound += max(k - widest, sum(max(0, u - 1) for u in past))
-        self.lower_bound = self._lower_bound(inst) + w_position * self.position_bound
+        self.country_bound = games * country_lower_bound(inst.country, self.tables) if compatriots_on else 0
+        self.lower_bound = (
+            self._lower_bound(inst) + w_position * self.position_bound + self.w_country * self.country_bound
+        )
 
     def _lower_bound(self, inst: Instance) -> int:
         """A pair-and-table cost no schedule can beat, so the search can stop when it gets there."""
         n, games = self.n, self.games
-        base, value = self.base, self.value
-        constant = sum(value[base[i * n + j]] for i in range(n) for j in range(i + 1, n))
+        value = self.value
+        constant = sum(value[c] for key, c in self.base.items() if key // n < key % n)
         smallest = min(self.sizes) - 1
-        friend_need, repeat_excess = [], 0
+        friends = [0] * n
+        for key in inst.friends:
+            friends[key // n] += 1
+        met_slots = [0] * n
         history_repeats = history_friends = 0
-        for p in range(n):
-            row = p * n
-            friends = sum(inst.friend[row:row + n])
-            friend_need.append(games * max(0, smallest - (n - 1 - friends)))
-            repeat_excess += max(0, sum(inst.met[row:row + n]) + games * smallest - (n - 1))
-            for q in range(p + 1, n):
-                met = inst.met[row + q]
+        for key, met in inst.met.items():
+            p, q = divmod(key, n)
+            met_slots[p] += met
+            if p < q:
                 history_repeats += max(0, met - 1)
-                history_friends += met if inst.friend[row + q] else 0
+                history_friends += met if key in inst.friends else 0
+        friend_need = [games * max(0, smallest - (n - 1 - f)) for f in friends]
+        repeat_excess = sum(max(0, m + games * smallest - (n - 1)) for m in met_slots)
         friends_new = max(max(friend_need, default=0), (sum(friend_need) + 1) // 2)
-        # A table of s players meets the T tables of an earlier game: when s > T some of them
-        # sat together there (pigeonhole), and each such meeting is a repeat.
-        count = self.tables
-        overlap = 0
+        repeats = max(history_repeats, (repeat_excess + 1) // 2, (games - 1) * self.overlap())
+        self.repeat_bound = repeats
+        pairs = max(constant, self.w_friend * (history_friends + friends_new) + self.w_repeat * repeats)
+        # 3-player seats go to the least loaded players first: optimal for a convex cost.
+        tables = sum(self.unary[k] for k in inst.history_threes)
+        if self.has_threes:
+            loads = sorted(inst.history_threes)
+            for _ in range(games):
+                seats = 3 * self.sizes.count(3)
+                for p in range(seats):
+                    tables += self.enter_three[loads[p]]
+                    loads[p] += 1
+                loads.sort()
+        return pairs + tables
+
+    def overlap(self) -> int:
+        """Repeats between any two games: a table of s players meets the T tables of another
+        game, and when s > T some of them sat together there (pigeonhole)."""
+        count, overlap = self.tables, 0
         for s in self.sizes:
             most, crowded = divmod(s, count)
             overlap += crowded * (most + 1) * most // 2 + (count - crowded) * most * (most - 1) // 2
-        repeats = max(history_repeats, (repeat_excess + 1) // 2, (games - 1) * overlap)
-        pairs = max(constant, self.w_friend * (history_friends + friends_new) + self.w_repeat * repeats)
-        # 3-player seats go to the least loaded players first: optimal for a convex cost.
-        loads = list(inst.history_threes)
-        tables = sum(self.unary[k] for k in loads)
-        taken = [0] * n
-        for _ in range(games * self.sizes.count(3) * 3):
-            p = min((q for q in range(n) if taken[q] < games), key=lambda q: loads[q])
-            tables += self.enter_three[loads[p]]
-            loads[p] += 1
-            taken[p] += 1
-        return pairs + tables
+        return overlap
 
 
 class State:
@@ -150,9 +187,12 @@ class State:
         self.inst = inst
         self.tables = [[list(table) for table in game] for game in assignment]
         self.where = [[0] * n for _ in assignment]
-        code = list(model.base)
+        country = inst.country
+        touched = dict(model.base)  # every pair whose code is not 0, with its code
+        get = touched.get
         threes = list(inst.history_threes)
         use = list(model.history_use)
+        compatriots = 0
         for g, game in enumerate(self.tables):
             where = self.where[g]
             for t, table in enumerate(game):
@@ -162,43 +202,63 @@ class State:
                     use[p * POSITIONS + seat] += 1
                 for i, p in enumerate(table):
                     for q in table[i + 1:]:
-                        code[p * n + q] += 1
-                        code[q * n + p] += 1
+                        touched[p * n + q] = touched[q * n + p] = get(p * n + q, 0) + 1
+                        compatriots += country[p] == country[q]
+        if n <= DENSE_PLAYERS:
+            code: list[int] | SparseCodes = [0] * (n * n)
+            for key, c in touched.items():
+                code[key] = c
+        else:
+            code = SparseCodes(touched)
         self.code, self.threes, self.use = code, threes, use
         self.conflicts: list[int] = []
-        self.slot = [-1] * (n * n)
-        value, base, rem = model.value, model.base, model.rem
+        self.slot: dict[int, int] = {}
+        value = model.value
         cost = 0
-        for p in range(n):
-            for q in range(p + 1, n):
-                i = p * n + q
-                cost += value[code[i]]
-                if code[i] > base[i] and rem[code[i]] > 0:
-                    self.slot[i] = len(self.conflicts)
-                    self.conflicts.append(i)
-        cost += sum(model.unary[k] for k in threes)
+        for key, c in touched.items():
+            p, q = divmod(key, n)
+            if p < q:
+                cost += value[c]
+                if self._conflicting(key, p, q, c):
+                    self.slot[key] = len(self.conflicts)
+                    self.conflicts.append(key)
+        cost += model.w_country * compatriots + sum(model.unary[k] for k in threes)
         self.excess = sum(max(0, k - 1) for k in use) if model.track else 0
+        # Players who play some position twice (kept only while positions are tracked).
+        self.clashing = (
+            {p for p in range(n) if max(use[p * POSITIONS:(p + 1) * POSITIONS]) > 1} if model.track else set()
+        )
         self.cost = cost + model.w_position * self.excess
+
+    def _conflicting(self, key: int, p: int, q: int, code: int) -> bool:
+        """The pair shares a table in a planned game and pays for it (friends, repeat, compatriots)."""
+        model = self.model
+        return code > model.base.get(key, 0) and (
+            model.rem[code] > 0 or (model.w_country > 0 and self.inst.country[p] == self.inst.country[q])
+        )
 
     def _bump(self, p: int, q: int, step: int) -> None:
         model, code, n = self.model, self.code, self.model.n
-        i, j = p * n + q, q * n + p
+        i = p * n + q
         old = code[i]
         new = old + step
-        code[i] = code[j] = new
+        code[i] = code[q * n + p] = new
         self.cost += model.value[new] - model.value[old]
-        k = i if p < q else j
-        conflict = new > model.base[k] and model.rem[new] > 0
+        if self.inst.country[p] == self.inst.country[q]:
+            self.cost += model.w_country * step
+        k = i if p < q else q * n + p
+        conflict = self._conflicting(k, min(p, q), max(p, q), new)
         slot = self.slot
-        if conflict and slot[k] < 0:
+        at = slot.get(k, -1)
+        if conflict and at < 0:
             slot[k] = len(self.conflicts)
             self.conflicts.append(k)
-        elif not conflict and slot[k] >= 0:
+        elif not conflict and at >= 0:
             last = self.conflicts.pop()
             if last != k:
-                self.conflicts[slot[k]] = last
-                slot[last] = slot[k]
-            slot[k] = -1
+                self.conflicts[at] = last
+                slot[last] = at
+            del slot[k]
 
     def swap(self, g: int, a: int, b: int) -> None:
         """a and b exchange seats in game g (each takes the other's table and position)."""
@@ -234,6 +294,10 @@ class State:
                 self.excess += (use[row + new] > 0) - (use[row + old] > 1)
                 use[row + old] -= 1
                 use[row + new] += 1
+                if max(use[row:row + POSITIONS]) > 1:
+                    self.clashing.add(p)
+                else:
+                    self.clashing.discard(p)
             self.cost += model.w_position * (self.excess - before)
 
     def snapshot(self) -> Assignment:

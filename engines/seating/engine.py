@@ -15,10 +15,11 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from .cost import Instance
+from .exact import repeat_free
 from .positions import colour_positions, shuffle_positions
 from .search import refine_positions, search_tables
 
@@ -28,6 +29,9 @@ Game = tuple[Table, ...]
 Pair = tuple[Player, Player]
 
 DEFAULT_TIME_LIMIT = 60.0
+# Up to this many players a schedule left with repeats is checked by exhaustive search for
+# whether any schedule could avoid them all (a few seconds at 20, far more above).
+EXACT_PLAYERS = 20
 
 
 class SeatingError(ValueError):
@@ -116,6 +120,14 @@ class QualityReport:
     same_country_tablemates: int
     opponents: Mapping[Player, tuple[Player, ...]]
     seconds: float = 0.0
+    # Repeat pairings no schedule of the stage can avoid, as far as the engine proved it
+    # (pigeonhole counts, and for small stages an exhaustive search); None: not computed.
+    repeat_bound: int | None = None
+
+    @property
+    def fewest_repeats_proven(self) -> bool:
+        """The repeat pairings are proven the fewest possible (0 always is)."""
+        return self.repeat_bound is not None and self.repeat_pairings <= self.repeat_bound
 
 
 @dataclass(frozen=True)
@@ -146,14 +158,17 @@ def seat(
 ) -> SeatingResult:
     """Plan `problem.games` games.
 
-    `budget` caps the candidate swaps the search evaluates (None: about a second or two at
-    most); it, not the clock, decides the result, so a seed always gives the same schedule.
-    `time_limit` (seconds) is only a safety net. `progress` hears the share of the search done.
+    `budget` caps the candidate swaps the search evaluates (None: a default that grows with
+    the seats to plan, a second or two at most on a tournament-sized stage); it, not the clock,
+    decides the result, so a seed always gives the same schedule. `time_limit` (seconds) is
+    only a safety net. `progress` hears the share of the search budget used, rising, now and
+    then during the search and 1.0 at the end (most stages end early at their lower bound).
+    The report's `repeat_bound` is the number of repeats proven unavoidable.
     """
     started = time.perf_counter()
     instance = _instance(problem)
     deadline = started + time_limit
-    seated = search_tables(instance, budget=budget, deadline=deadline, progress=progress)
+    seated, model = search_tables(instance, budget=budget, deadline=deadline, progress=progress)
     rng = random.Random(f"positions:{problem.seed}")
     if problem.distinct_positions:
         coloured = colour_positions(instance, seated, rng)
@@ -163,9 +178,19 @@ def seat(
     players = problem.players
     games = tuple(tuple(tuple(players[i] for i in table) for table in game) for game in seated)
     schedule = Schedule(games=games, first_game=problem.first_game)
+    report = assess(problem, schedule)
+    bound = model.repeat_bound
+    if report.repeat_pairings > bound and _provable(problem) and repeat_free(len(players), problem.games) is False:
+        bound = max(bound, 1)
     if progress is not None:
         progress(1.0)
-    return SeatingResult(schedule, assess(problem, schedule, seconds=time.perf_counter() - started))
+    return SeatingResult(schedule, replace(report, seconds=time.perf_counter() - started, repeat_bound=bound))
+
+
+def _provable(problem: SeatingProblem) -> bool:
+    """Small fresh stages at tables of 4, where `exact.repeat_free` decides in a few seconds."""
+    count = len(problem.players)
+    return not problem.history and count % 4 == 0 and count <= EXACT_PLAYERS
 
 
 def reseat(
@@ -281,46 +306,41 @@ def final_table(players: Sequence[Player]) -> Table:
 
 
 def _instance(problem: SeatingProblem) -> Instance:
-    """Translate the problem to integer ids and flat arrays for the search."""
+    """Translate the problem to integer ids and sparse pair data for the search."""
     players = problem.players
     index = {p: i for i, p in enumerate(players)}
     n = len(players)
-    friend = bytearray(n * n)
+    friends = set()
     for a, b in problem.relations:
         i, j = index[a], index[b]
-        friend[i * n + j] = friend[j * n + i] = 1
-    compatriot = bytearray(n * n)
+        friends.update((i * n + j, j * n + i))
+    ids: dict[str, int] = {}
+    country = [-1 - i for i in range(n)]
     if problem.spread_countries:
-        by_country: dict[str, list[int]] = {}
         for p, i in index.items():
-            country = problem.countries.get(p)
-            if country:
-                by_country.setdefault(country, []).append(i)
-        for members in by_country.values():
-            for i in members:
-                for j in members:
-                    if i != j:
-                        compatriot[i * n + j] = 1
-    met = [0] * (n * n)
+            name = problem.countries.get(p)
+            if name:
+                country[i] = ids.setdefault(name, len(ids))
+    met: dict[int, int] = {}
     history_positions: list[list[int]] = [[] for _ in range(n)]
     history_threes = [0] * n
     for game in problem.history:
         for table in game:
-            ids = [index.get(p, -1) for p in table]
-            for position, i in enumerate(ids, 1):
+            ids_at = [index.get(p, -1) for p in table]
+            for position, i in enumerate(ids_at, 1):
                 if i < 0:
                     continue
                 history_positions[i].append(position)
                 history_threes[i] += len(table) == 3
-                for j in ids:
+                for j in ids_at:
                     if j >= 0 and j != i:
-                        met[i * n + j] += 1
+                        met[i * n + j] = met.get(i * n + j, 0) + 1
     return Instance(
         n=n,
         games=problem.games,
         sizes=table_sizes(n),
-        friend=friend,
-        compatriot=compatriot,
+        friends=frozenset(friends),
+        country=country,
         met=met,
         history_positions=history_positions,
         history_threes=history_threes,

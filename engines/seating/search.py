@@ -4,20 +4,26 @@ The cost of a seating comes from `cost` (one integer, priorities folded in by we
 construction (most constrained player first) or an algebraic design when one fits, then runs a
 conflict-directed tabu search over swaps of two players of one game, in the manner of Dotú &
 Van Hentenryck's social golfer search: every swap touching a conflicting pair is evaluated and
-the best non-tabu one is taken, even uphill. Positions are a list index: a swap moves each
-player into the other's seat, and with positions tracked a swap may stay within one table.
-Everything random comes from one seeded generator and budgets count evaluated swaps, so a seed
-always gives the same schedule.
+the best non-tabu one is taken, even uphill. When that first search stays above its lower
+bound, small stages also start from a rotational schedule (`designs.rotational_design`).
+Positions are a list index: a swap moves each player into the other's seat, and with positions
+tracked a swap may stay within one table.
+
+Work grows with the seats, not with the square of the players: pair data is sparse above
+`cost.DENSE_PLAYERS`, and beyond `TABLES_PER_MOVE` tables a player placed or moved looks at a
+seeded sample of tables. Everything random comes from one seeded generator and budgets count
+evaluated swaps, so a seed always gives the same schedule.
 """
 
 from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from collections.abc import Callable
 
-from .cost import POSITIONS, Assignment, Instance, Model, State
-from .designs import affine_design
+from .cost import POSITIONS, Assignment, Instance, Model, SparseCodes, State
+from .designs import affine_design, rotational_design
 from .positions import colour_positions
 
 # Conflicting pairs examined per step: all of them when few (the best move), a sample when many
@@ -35,56 +41,118 @@ KEEP_SIZES_SHARE = 0.5
 # Independent constructions the budget is shared between (later ones only run when the earlier
 # ones stopped above the lower bound).
 RESTARTS = 4
-# Default budget in candidate swaps evaluated: about a second of pure Python; the position
-# repair after it gets half as much.
+# Default budget in candidate swaps evaluated: about a second of pure Python, more on stages
+# with more seats to plan; the position repair after it gets half as much.
 DEFAULT_BUDGET = 2_000_000
+SWAPS_PER_SEAT = 200
+# Tabu lists up to this many (game, player, table, seat) entries are flat lists, larger ones sparse.
+DENSE_TABU = 1 << 21
+# Up to this many players a search that stays above its bound also tries a rotational
+# schedule (designs.rotational_design: a few seconds at most at this size).
+ROTATION_PLAYERS = 64
+# Beyond this many tables a player placed or moved looks at a seeded sample of them: on large
+# stages a conflict-free table is almost always among a few dozen, and a step stays cheap.
+TABLES_PER_MOVE = 48
 
 
 def _greedy(model: Model, inst: Instance, rng: random.Random) -> Assignment:
     """Game by game, most constrained player first, each to its cheapest table with room.
 
-    The 3-player seats of a game go to the players who have had the fewest so far.
+    The 3-player seats of a game go to the players who have had the fewest so far. On large
+    stages a player looks at a sample of the emptiest open tables first and takes the first
+    that costs nothing, so that a run of compatriots is dealt out to different tables.
     """
     n, sizes, count = model.n, model.sizes, model.tables
-    add, enter_three = model.add, model.enter_three
-    code = list(model.base)
+    add, w_country = model.add, model.w_country
+    country = inst.country
+    code = dict(model.base)
+    get = code.get
     threes = list(inst.history_threes)
     three_seats = 3 * sizes.count(3)
+    small = count <= TABLES_PER_MOVE
+    # Pairs a player should not sit with: friends, compatriots, everyone met so far.
+    members = Counter(country)
+    constrained = [members[country[p]] - 1 if w_country else 0 for p in range(n)]
+    for key, c in code.items():
+        if add[c] > 0:
+            constrained[key // n] += 1
     assignment: Assignment = []
     for _ in range(model.games):
         tie = list(range(n))
         rng.shuffle(tie)
         at_three = set(sorted(range(n), key=lambda p: (threes[p], tie[p]))[:three_seats])
-        hardness = [sum(1 for q in range(n) if add[code[p * n + q]] > 0) for p in range(n)]
         tables: list[list[int]] = [[] for _ in range(count)]
-        for p in sorted(range(n), key=lambda p: (-hardness[p], tie[p])):
-            row = p * n
-            start = rng.randrange(count)
+        # Open tables by size and by how many already sit there.
+        filling = {size: [[t for t in range(count) if sizes[t] == size]] + [[] for _ in range(size - 1)]
+                   for size in (3, 4)}
+        slot = [0] * count
+        for levels in filling.values():
+            for i, t in enumerate(levels[0]):
+                slot[t] = i
+        for p in sorted(range(n), key=lambda p: (-constrained[p], tie[p])):
+            row, own = p * n, country[p]
+            size = 3 if p in at_three else 4
+            levels = filling[size]
             best_table, best_cost = -1, 0
-            for step in range(count):
-                t = (start + step) % count
-                table = tables[t]
-                if len(table) == sizes[t] or (sizes[t] == 3) != (p in at_three):
+            if small:
+                start = rng.randrange(count)
+                rotation = [(start + step) % count for step in range(count)]
+                pools = [[t for t in rotation if sizes[t] == size and len(tables[t]) < size]]
+            else:
+                pools = levels
+            for pool in pools:
+                room = len(pool)
+                if not room:
                     continue
-                cost = enter_three[threes[p]] if sizes[t] == 3 else 0
-                for q in table:
-                    cost += add[code[row + q]]
-                if best_table < 0 or cost < best_cost:
-                    best_table, best_cost = t, cost
-            table = tables[best_table]
+                if room <= TABLES_PER_MOVE:
+                    candidates = pool
+                else:  # drawn one by one: the first draw nearly always costs nothing
+                    candidates = (pool[rng.randrange(room)] for _ in range(TABLES_PER_MOVE))
+                for t in candidates:
+                    cost = 0
+                    for q in tables[t]:
+                        cost += add[get(row + q, 0)]
+                        if country[q] == own:
+                            cost += w_country
+                    if best_table < 0 or cost < best_cost:
+                        best_table, best_cost = t, cost
+                        if not cost:
+                            break
+                if best_table >= 0 and not best_cost:
+                    break
+            t = best_table
+            table = tables[t]
             for q in table:
-                code[row + q] += 1
-                code[q * n + p] += 1
+                key = row + q
+                before = get(key, 0)
+                code[key] = code[q * n + p] = before + 1
+                if not add[before]:
+                    constrained[p] += 1
+                    constrained[q] += 1
+            pool = levels[len(table)]
+            last = pool.pop()
+            if last != t:
+                pool[slot[t]] = last
+                slot[last] = slot[t]
             table.append(p)
-            threes[p] += sizes[best_table] == 3
+            threes[p] += sizes[t] == 3
+            if len(table) < sizes[t]:
+                slot[t] = len(levels[len(table)])
+                levels[len(table)].append(t)
         assignment.append(tables)
     return assignment
 
 
+def default_budget(inst: Instance) -> int:
+    """Evaluated swaps when the caller names no budget: grows with the seats to plan."""
+    return max(DEFAULT_BUDGET, SWAPS_PER_SEAT * inst.n * inst.games)
+
+
 def search_tables(
     inst: Instance, *, budget: int | None, deadline: float, progress: Callable[[float], None] | None = None,
-) -> Assignment:
-    """Best seating found within the budget, over a few restarts from fresh constructions.
+) -> tuple[Assignment, Model]:
+    """Best seating found within the budget, over a few restarts from fresh constructions, and
+    the cost model it was measured with (its lower bound tells whether it is proven best).
 
     Positions are searched with the tables only when earlier games or 3-player tables constrain
     them; otherwise a colouring of the final tables is perfect for up to 4 games (see
@@ -93,13 +161,29 @@ def search_tables(
     track = inst.distinct_positions and (any(inst.history_positions) or 3 in inst.sizes)
     model = Model(inst, track_positions=track)
     rng = random.Random(inst.seed)
-    total = DEFAULT_BUDGET if budget is None else budget
+    total = default_budget(inst) if budget is None else budget
     best: State | None = None
+    done = 0
+    heard = 0.0
+
+    def report(work: int) -> None:
+        nonlocal heard
+        share = min(1.0, (done + work) / max(1, total))
+        if progress is not None and share > heard:  # a step may overrun its phase's budget
+            heard = share
+            progress(share)
+
     for attempt in range(RESTARTS):
         share = total // RESTARTS
         starts = [_greedy(model, inst, rng)]
-        if attempt == 0 and not any(inst.history_positions) and set(model.sizes) == {4}:
+        fresh = not any(inst.history_positions) and set(model.sizes) == {4}
+        if attempt == 0 and fresh:
             design = affine_design(model.n, model.games, rng)
+            if design is not None:
+                starts.append(design)
+        if attempt == 1 and fresh and model.n <= ROTATION_PLAYERS and best.cost - model.lower_bound >= model.w_repeat:
+            # The first search left repeats above the bound: try a schedule with a cyclic symmetry.
+            design = rotational_design(model.n, model.games, rng)
             if design is not None:
                 starts.append(design)
         if track:
@@ -108,18 +192,24 @@ def search_tables(
         if model.has_threes:
             # First keep the construction's even rotation of 3-player seats and look for the
             # best tables within it; only then let players trade table sizes too.
-            kept = _tabu(state, rng, int(share * KEEP_SIZES_SHARE), deadline, keep_sizes=True)
+            kept_share = int(share * KEEP_SIZES_SHARE)
+            kept = _tabu(state, rng, kept_share, deadline, keep_sizes=True, report=report)
             state = State(model, inst, kept)
-            share -= int(share * KEEP_SIZES_SHARE)
+            share -= kept_share
+            done += kept_share
         if state.cost > model.lower_bound:
-            state = State(model, inst, _tabu(state, rng, share, deadline))
+            state = State(model, inst, _tabu(state, rng, share, deadline, report=report))
+        done += share
         if best is None or state.cost < best.cost:
             best = state
-        if progress is not None:
-            progress((attempt + 1) / RESTARTS)
+        report(0)
         if best.cost <= model.lower_bound or time.perf_counter() > deadline:
             break
-    return best.snapshot()
+        if model.tables > TABLES_PER_MOVE and not best.conflicts:
+            # A large stage with no pair conflict left: another construction lands in the same
+            # place, and what is left (play order, 3-player seats) is the position repair's.
+            break
+    return best.snapshot(), model
 
 
 def refine_positions(
@@ -132,8 +222,19 @@ def refine_positions(
     if state.excess <= model.position_bound:
         return state.snapshot()
     rng = random.Random(f"refine:{inst.seed}")
-    budget = DEFAULT_BUDGET // 2 if budget is None else budget
+    budget = default_budget(inst) // 2 if budget is None else budget
     return _tabu(state, rng, budget, deadline, positions_only=True)
+
+
+def _clashing_seat(state: State, rng: random.Random) -> tuple[int, int] | None:
+    """A (game, player) whose position repeats, at random."""
+    if not state.clashing:
+        return None
+    clashing = sorted(state.clashing)
+    p = clashing[rng.randrange(len(clashing))]
+    row, use = p * POSITIONS, state.use
+    games = [g for g in range(state.model.games) if use[row + state.tables[g][state.where[g][p]].index(p)] > 1]
+    return games[rng.randrange(len(games))], p
 
 
 def _tabu(
@@ -144,42 +245,48 @@ def _tabu(
     *,
     positions_only: bool = False,
     keep_sizes: bool = False,
+    report: Callable[[int], None] | None = None,
 ) -> Assignment:
     """Conflict-directed tabu search over seat swaps of two players in one game.
 
-    `positions_only` stops as soon as positions no longer repeat (the rest is already
-    optimised); `keep_sizes` only swaps players between tables of the same size.
+    `positions_only` only reorders players within their tables, never uphill (a walk along
+    chains of equal cost), and stops as soon as positions no longer repeat; `keep_sizes` only
+    swaps players between tables of the same size. On large stages a mover tries a sample of
+    the tables (its own included), so a step costs the same at any size. `report` hears the
+    work done now and then.
     """
     model = state.model
     n, count, sizes, games, track = model.n, model.tables, model.sizes, model.games, model.track
-    add, rem, w_position = model.add, model.rem, model.w_position
+    add, rem, w_position, w_country = model.add, model.rem, model.w_position, model.w_country
     enter_three, leave_three = model.enter_three, model.leave_three
+    country = state.inst.country
     code, threes, use, conflicts = state.code, state.threes, state.use, state.conflicts
     lower, position_bound = model.lower_bound, model.position_bound
     best_cost, best, best_excess = state.cost, state.snapshot(), state.excess
     seats = POSITIONS if track else 1
-    tabu = [0] * (games * n * count * seats)
-    own = [0] * n
+    sampled = count > TABLES_PER_MOVE
+    # With sampled tables the best move of one conflict is as good as it gets: a step stays cheap.
+    pairs_per_step = 1 if sampled else PAIRS_PER_STEP
+    everywhere = range(count)
+    tabu_size = games * n * count * seats
+    tabu: list[int] | SparseCodes = [0] * tabu_size if tabu_size <= DENSE_TABU else SparseCodes()
     work = it = since = 0
     while work < budget and best_cost > lower and not (positions_only and best_excess <= position_bound):
         it += 1
         work += 1
-        if it & 255 == 0 and time.perf_counter() > deadline:
-            break
+        if it & 255 == 0:
+            if time.perf_counter() > deadline:
+                break
+            if report is not None and it & 4095 == 0:
+                report(work)
         groups: dict[int, set[int]] = {}
         fix_positions = track and state.excess > position_bound and (not conflicts or rng.random() < 0.5)
         if fix_positions:
-            for p in rng.sample(range(n), n):
-                row = p * POSITIONS
-                clashing = [
-                    g for g in range(games)
-                    if use[row + state.tables[g][state.where[g][p]].index(p)] > 1
-                ]
-                if clashing:
-                    groups[clashing[rng.randrange(len(clashing))]] = {p}
-                    break
+            found = _clashing_seat(state, rng)
+            if found is not None:
+                groups[found[0]] = {found[1]}
         elif conflicts:
-            picked = conflicts if len(conflicts) <= PAIRS_PER_STEP else rng.sample(conflicts, PAIRS_PER_STEP)
+            picked = conflicts if len(conflicts) <= pairs_per_step else rng.sample(conflicts, pairs_per_step)
             for k in picked:
                 p, q = divmod(k, n)
                 for g in range(games):
@@ -194,22 +301,28 @@ def _tabu(
         best_delta, moves = None, []
         for g, movers in groups.items():
             where, tables = state.where[g], state.tables[g]
-            for table in tables:
-                for b in table:
-                    s, row = 0, b * n
-                    for y in table:
-                        if y != b:
-                            s += rem[code[row + y]]
-                    own[b] = s
+            own: dict[int, int] = {}
             for a in sorted(movers):
                 ta = where[a]
                 at = tables[ta]
                 seat_a = at.index(a) if track else 0
                 rest = [x for x in at if x != a]
-                row_a, use_a = a * n, a * POSITIONS
-                leave_a = own[a]
+                row_a, use_a, country_a = a * n, a * POSITIONS, country[a]
+                leave_a = 0
+                for x in rest:
+                    leave_a += rem[code[row_a + x]]
+                    if w_country and country[x] == country_a:
+                        leave_a += w_country
                 size_a = sizes[ta]
-                for tb in range(count):
+                if positions_only:
+                    candidates = [ta]  # the tables are final: only play orders change
+                elif sampled:
+                    candidates = rng.sample(everywhere, TABLES_PER_MOVE)
+                    if track:
+                        candidates.append(ta)
+                else:
+                    candidates = everywhere
+                for tb in candidates:
                     if keep_sizes and sizes[tb] != size_a:
                         continue
                     bt = tables[tb]
@@ -222,6 +335,8 @@ def _tabu(
                         join = 0
                         for y in bt:
                             join += add[code[row_a + y]]
+                            if w_country and country[y] == country_a:
+                                join += w_country
                     size_b = sizes[tb]
                     if size_a == size_b:
                         unary_a = 0
@@ -235,10 +350,23 @@ def _tabu(
                         if join is None:
                             d = 0
                         else:
-                            row_b = b * n
-                            d = join - add[code[row_a + b]] - leave_a - own[b] + unary_a
+                            row_b, country_b = b * n, country[b]
+                            own_b = own.get(b)
+                            if own_b is None:
+                                own_b = 0
+                                for y in bt:
+                                    if y != b:
+                                        own_b += rem[code[row_b + y]]
+                                        if w_country and country[y] == country_b:
+                                            own_b += w_country
+                                own[b] = own_b
+                            d = join - add[code[row_a + b]] - leave_a - own_b + unary_a
+                            if w_country and country_b == country_a:
+                                d -= w_country
                             for x in rest:
                                 d += add[code[row_b + x]]
+                                if w_country and country[x] == country_b:
+                                    d += w_country
                             if size_a != size_b:
                                 d += leave_three[threes[b]] if size_b == 3 else enter_three[threes[b]]
                         if track:
@@ -252,7 +380,7 @@ def _tabu(
                                 continue
                         else:
                             seat_b = 0
-                        if best_delta is not None and d > best_delta:
+                        if (best_delta is not None and d > best_delta) or (positions_only and d > 0):
                             continue
                         if cost + d >= best_cost and (
                             tabu[((g * n + a) * count + tb) * seats + seat_b] > it

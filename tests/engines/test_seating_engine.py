@@ -337,3 +337,79 @@ def test_progress_is_reported_in_order_and_ends_complete():
     problem = SeatingProblem(players=tuple(range(13)), games=4, seed=1)
     seat(problem, progress=heard.append)
     assert heard == sorted(heard) and heard[-1] == 1.0 and all(0 < x <= 1 for x in heard)
+
+
+# --- large stages ------------------------------------------------------------------------------
+
+def cwc_stage(count: int, seed: int = 1) -> SeatingProblem:
+    """The benchmark family: 20 countries, one declared pair per four players, cwc-2025 goals."""
+    import random
+
+    rng = random.Random(count)
+    players = tuple(f"W{i:05d}" for i in range(count))
+    shuffled = list(players)
+    rng.shuffle(shuffled)
+    return world(
+        players, 4, seed=seed,
+        countries={p: f"C{rng.randrange(20):02d}" for p in players},
+        relations=tuple((shuffled[2 * i], shuffled[2 * i + 1]) for i in range(count // 4)),
+    )
+
+
+@pytest.mark.parametrize("count", [256, 1024])
+def test_large_cwc_stages_are_seated_without_any_conflict(count):
+    """Below and above the size where pair codes turn sparse (512 players)."""
+    problem = cwc_stage(count)
+    result = seat(problem)
+    check_shape(problem, result.schedule)
+    report = result.report
+    assert (len(report.friend_conflicts), report.repeat_pairings, report.position_repeats,
+            report.same_country_tablemates) == (0, 0, 0, 0)
+
+
+def test_large_stages_are_deterministic_per_seed():
+    first, again, other = (seat(cwc_stage(1024, seed)).schedule for seed in (3, 3, 4))
+    assert first == again
+    assert first != other
+
+
+def test_a_large_stage_is_replanned_after_a_played_game():
+    problem = cwc_stage(1024)
+    played = seat(SeatingProblem(players=problem.players, games=1, seed=2)).schedule.games
+    later = world(problem.players, 3, history=played, seed=2, countries=problem.countries,
+                  relations=problem.relations)
+    result = reseat(later, withdrawn=problem.players[:4], arrived=("late 1", "late 2", "late 3", "late 4"))
+    report = result.report
+    assert (len(report.friend_conflicts), report.repeat_pairings, report.position_repeats,
+            report.same_country_tablemates) == (0, 0, 0, 0)
+    assert len(report.opponents["late 4"]) == 3 * 3  # three tablemates in each planned game
+
+
+# --- hard social golfer instances ----------------------------------------------------------------
+
+def test_thirty_two_players_nine_games_without_a_repeat():
+    result = seat(SeatingProblem(players=names(32), games=9, seed=0))
+    assert result.report.repeat_pairings == 0
+    assert result.report.fewest_repeats_proven
+
+
+@pytest.mark.parametrize("count, games", [(32, 9), (24, 7), (20, 5)])
+def test_the_rotational_search_finds_repeat_free_schedules_without_algebra(count, games):
+    import random
+
+    from engines.seating.designs import rotational_design
+
+    schedule = rotational_design(count, games, random.Random(0))
+    assert schedule is not None and len(schedule) == games
+    for game in schedule:
+        assert sorted(p for table in game for p in table) == list(range(count))
+        assert all(len(table) == 4 for table in game)
+    assert max(pair_meetings(schedule).values()) == 1
+
+
+def test_search_alone_seats_thirty_two_players_nine_games_without_a_repeat(monkeypatch):
+    from engines.seating import search
+
+    monkeypatch.setattr(search, "affine_design", lambda *args: None)
+    result = seat(SeatingProblem(players=names(32), games=9, seed=0), budget=400_000)
+    assert result.report.repeat_pairings == 0

@@ -18,6 +18,10 @@ from engines.rulesets import RULESETS
 from engines.seating.csv_files import read_players, read_relations
 from engines.seating.engine import QualityReport, SeatingProblem, seat, table_sizes
 
+MAX_GAMES = 100
+"""More games than any stage plays (at most 20): a bigger number is a typing error, and planning
+millions of games would run until the machine runs out of memory."""
+
 
 class Command(BaseCommand):
     help = (
@@ -44,6 +48,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if options["games"] < 1:
             self._fail([f"--games: must be at least 1, not {options['games']}"])
+        if options["games"] > MAX_GAMES:
+            self._fail([f"--games: must be at most {MAX_GAMES}, not {options['games']}"])
         try:
             roster = read_players(options["players"])
             relations = read_relations(options["relations"], roster.players) if options["relations"] else ()
@@ -89,7 +95,7 @@ def describe(problem: SeatingProblem, report: QualityReport, rules: str | None) 
         f" (rules {rules or 'none'}, seed {problem.seed})",
         f"friend conflicts: {len(report.friend_conflicts)}",
         *(f"  game {game}: {a} and {b} share a table" for game, (a, b) in report.friend_conflicts),
-        f"repeated pairings: {report.repeat_pairings}",
+        f"repeated pairings: {report.repeat_pairings}" + _repeats_note(report),
         *(f"  {a} and {b} meet {times} times" for (a, b), times in report.repeated_pairs),
         f"position repeats: {report.position_repeats}"
         + ("" if problem.distinct_positions else " (distinct positions not asked for)"),
@@ -98,3 +104,13 @@ def describe(problem: SeatingProblem, report: QualityReport, rules: str | None) 
         f"seconds: {report.seconds:.2f}",
     ]
     return "\n".join(lines)
+
+
+def _repeats_note(report: QualityReport) -> str:
+    """"Fewest possible" only when proven; otherwise what is proven unavoidable."""
+    if not report.repeat_pairings or report.repeat_bound is None:
+        return ""
+    if report.fewest_repeats_proven:
+        return " (the fewest possible, proven)"
+    return (f" (at least {report.repeat_bound} cannot be avoided, proven; whether fewer than "
+            f"{report.repeat_pairings} are possible is not established)")
