@@ -86,11 +86,15 @@ REDIS_URL = env.str("REDIS_URL", default="")
 # Redis must answer quickly or not at all: the cache is an optimisation (standings fall back to the
 # database), so a stopped or frozen Redis costs a request at most a fraction of a second, not a hang.
 REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=0.5)  # seconds, to connect and for each reply
+# After a failure the cache is skipped this many seconds, so a frozen Redis costs one call a timeout, not
+# every call of every request (core/cache.py).
+REDIS_RETRY_SECONDS = env.float("REDIS_RETRY_SECONDS", default=5)
 if REDIS_URL:
     CACHES = {"default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "core.cache.FailFastRedisCache",
         "LOCATION": REDIS_URL,
-        "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT},
+        "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT,
+                    "retry_seconds": REDIS_RETRY_SECONDS},
     }}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -128,6 +132,7 @@ AXES_COOLOFF_TIME = 0.25  # hours
 # Lock the pair (this username from this address): failures from one address cannot lock a staff
 # member out from everywhere else.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_USERNAME_CALLABLE = "catan_tournaments.signin.attempted_username"  # at most the 255 characters axes stores
 AXES_IPWARE_PROXY_COUNT = env.int("PROXY_COUNT", default=0)
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -148,7 +153,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))  # collectstatic's target
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_URL = "media/"
 MEDIA_ROOT = BASE_DIR / "media"
