@@ -7,6 +7,7 @@ from audit.admin import AuditedAdminMixin
 
 from .eligibility import check_can_enter, check_can_officiate
 from .models import Championship, Country, Entry, Player, Relationship, StaffRole, Stage, Tournament
+from .services import unique_slug
 
 
 @admin.register(Country)
@@ -111,10 +112,38 @@ class TournamentAdmin(AuditedAdminMixin, admin.ModelAdmin):
     inlines = [StageInline, StaffInline, EntryInline]
 
 
+class TournamentInlineForm(forms.ModelForm):
+    """The slug may be left empty: it is then made from the championship's and the tournament's names."""
+
+    class Meta:
+        model = Tournament
+        fields = ["name", "slug", "kind", "ruleset", "city", "date", "status", "advance_count"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["slug"].required = False
+        self.fields["slug"].help_text = _("Leave empty to make one from the names.")
+
+
+class TournamentInlineFormSet(forms.BaseInlineFormSet):
+    def clean(self):
+        """Derive missing slugs, unique among the new rows too (two rows named alike get -2, -3)."""
+        super().clean()
+        taken = {form.cleaned_data.get("slug") for form in self.forms if getattr(form, "cleaned_data", None)}
+        for form in self.forms:
+            data = getattr(form, "cleaned_data", None)
+            if not data or data.get("DELETE") or data.get("slug") or not data.get("name"):
+                continue
+            slug = unique_slug(Tournament, f"{self.instance.name} {data['name']}", also_taken=taken)
+            taken.add(slug)
+            form.cleaned_data["slug"] = form.instance.slug = slug
+
+
 class TournamentInline(admin.TabularInline):
     model = Tournament
+    form = TournamentInlineForm
+    formset = TournamentInlineFormSet
     extra = 0
-    fields = ["name", "kind", "city", "date", "status", "advance_count"]
     show_change_link = True
 
 
@@ -124,6 +153,7 @@ class ChampionshipAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_filter = ["scope", "year"]
     search_fields = ["name"]
     prepopulated_fields = {"slug": ["name"]}
+    readonly_fields = ["preset"]
     inlines = [TournamentInline]
 
 

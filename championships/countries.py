@@ -1,4 +1,7 @@
 """Countries are created on first use from the ISO 3166 list, so no fixture has to be kept."""
+import unicodedata
+from functools import lru_cache
+
 from django.core.exceptions import ValidationError
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -15,3 +18,35 @@ def country_for_code(code: str) -> Country:
         name = countries.name(code)
     country, _created = Country.objects.get_or_create(code=code, defaults={"name": name})
     return country
+
+
+LANGUAGE_CODES = ("en", "ar", "he", "fa")
+"""The site's languages: a country may be written in any of them in a registration list."""
+
+
+@lru_cache(maxsize=1)
+def _codes_by_name() -> dict[str, str]:
+    """Every ISO 3166 country's name in each site language (and its alpha-2 and alpha-3 codes) → alpha-2 code."""
+    found: dict[str, str] = {}
+    for language in LANGUAGE_CODES:
+        with translation.override(language):
+            for code, name in countries:
+                found.setdefault(_folded(str(name)), code)
+    for code, _name in countries:
+        found.setdefault(_folded(code), code)
+        found.setdefault(_folded(countries.alpha3(code)), code)
+    return found
+
+
+def _folded(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def country_code_for(text: str) -> str | None:
+    """The alpha-2 code a person meant by a code (AE, ARE) or a name in any site language; None if unknown."""
+    return _codes_by_name().get(_folded(text)) if text.strip() else None
+
+
+def country_choices() -> list[tuple[str, str]]:
+    """Every ISO 3166 country as (code, name) in the current language, sorted by that name."""
+    return [(code, str(name)) for code, name in countries]

@@ -30,8 +30,11 @@ def check_age(player: Player, tournament: Tournament) -> None:
 
 
 def officiating_roles(user_id: int, tournament: Tournament):
-    """Roles that make a user staff of this tournament, directly or through its championship."""
-    scope = Q(tournament=tournament)
+    """Roles that make a user staff of this tournament, directly or through its championship.
+
+    A tournament not saved yet (an admin form being filled in) has roles only through its championship.
+    """
+    scope = Q(tournament=tournament) if tournament.pk else Q(pk__in=[])
     if tournament.championship_id:
         scope |= Q(championship_id=tournament.championship_id)
     return StaffRole.objects.filter(scope, user_id=user_id)
@@ -56,6 +59,9 @@ def check_can_enter(player: Player, tournament: Tournament) -> None:
 def check_can_officiate(user_id: int, *, tournament: Tournament | None = None,
                         championship: Championship | None = None) -> None:
     """Refuse a staff role to someone entered as a player where it applies (one tournament or all of a championship)."""
+    scope = tournament if tournament is not None else championship
+    if scope is None or scope.pk is None:
+        return  # not saved yet: nobody is entered in it
     where = {"tournament": tournament} if tournament is not None else {"tournament__championship": championship}
     entered = (Entry.objects.filter(player__user_id=user_id, **where)
                .select_related("player", "tournament").first())

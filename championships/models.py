@@ -1,5 +1,6 @@
 """Who plays and in which event: players, championships, tournaments, stages, entries, staff."""
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
@@ -8,6 +9,14 @@ from engines.rulesets import RULESETS
 
 RULESET_CHOICES = [(ruleset.key, _(ruleset.name)) for ruleset in RULESETS.values()]
 """Read from the one ruleset registry; the names are translated in the catalogs."""
+
+RESERVED_SLUGS = frozenset({"new", "championships"})
+"""Words the organizer's URLs use next to slugs (`/organize/new/`, `/organize/championships/…`): no slug may be one."""
+
+
+def validate_not_reserved(slug: str) -> None:
+    if slug in RESERVED_SLUGS:
+        raise ValidationError(_("“%(slug)s” is reserved for the site's own pages: choose another.") % {"slug": slug})
 
 
 class Country(models.Model):
@@ -79,7 +88,7 @@ class Championship(models.Model):
         CLUB = "club", _("club series")
 
     name = models.CharField(_("name"), max_length=200)
-    slug = models.SlugField(unique=True)
+    slug = models.SlugField(_("short name in addresses"), unique=True, validators=[validate_not_reserved])
     scope = models.CharField(_("scope"), max_length=10, choices=Scope.choices, default=Scope.COUNTRY)
     country = models.ForeignKey(Country, models.PROTECT, null=True, blank=True, verbose_name=_("country"))
     year = models.PositiveSmallIntegerField(_("year"))
@@ -88,11 +97,16 @@ class Championship(models.Model):
         help_text=_("Players must have reached the minimum age on this date."),
     )
     minimum_age = models.PositiveSmallIntegerField(_("minimum age"), default=18)
-    preset = models.CharField(_("format preset"), max_length=40, blank=True)
+    preset = models.CharField(
+        _("format preset"), max_length=40, blank=True, editable=False,
+        help_text=_("The preset it was created from, if any; presets create tournaments only at /organize/new/."),
+    )
 
     class Meta:
         ordering = ["-year", "name"]
         constraints = [
+            models.CheckConstraint(condition=~Q(slug="") & ~Q(slug__in=sorted(RESERVED_SLUGS)),
+                                   name="championship_slug_given"),
             models.CheckConstraint(
                 condition=~Q(scope="country") | Q(country__isnull=False), name="national_championship_has_country",
             ),
@@ -120,7 +134,7 @@ class Tournament(models.Model):
         verbose_name=_("championship"),
     )
     name = models.CharField(_("name"), max_length=200)
-    slug = models.SlugField(unique=True)
+    slug = models.SlugField(_("short name in addresses"), unique=True, validators=[validate_not_reserved])
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     city = models.CharField(_("city"), max_length=100, blank=True)
     venue = models.CharField(_("venue"), max_length=200, blank=True)
@@ -142,6 +156,9 @@ class Tournament(models.Model):
     class Meta:
         ordering = ["date", "name"]
         constraints = [
+            models.CheckConstraint(condition=~Q(slug="") & ~Q(slug__in=sorted(RESERVED_SLUGS)),
+                                   name="tournament_slug_given"),
+            models.CheckConstraint(condition=~Q(ruleset=""), name="tournament_ruleset_given"),
             models.CheckConstraint(
                 condition=Q(kind="club") | Q(championship__isnull=False), name="tournament_in_championship",
             ),
@@ -194,6 +211,7 @@ class Entry(models.Model):
         CHECKED_IN = "checked_in", _("checked in")
         NOT_ADMITTED = "not_admitted", _("not admitted")
         WITHDRAWN = "withdrawn", _("withdrawn")
+        NO_SHOW = "no_show", _("did not come")
         DISQUALIFIED = "disqualified", _("disqualified")
 
     tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="entries")
@@ -232,7 +250,7 @@ class Entry(models.Model):
 
 ACTIVE_STATUSES = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN)
 """Entries that still play: seated in the next games, eligible to go on."""
-GONE_STATUSES = (Entry.Status.WITHDRAWN, Entry.Status.NOT_ADMITTED)
+GONE_STATUSES = (Entry.Status.WITHDRAWN, Entry.Status.NOT_ADMITTED, Entry.Status.NO_SHOW)
 """Entries that take no further part and are not ranked unless they played (disqualified ones are listed last)."""
 
 

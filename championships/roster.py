@@ -1,12 +1,45 @@
-"""Registration lists (CSV) read into plain rows, with every problem named by line and column.
+"""Registration lists (CSV or XLSX) read into plain rows, with every problem named by line and column.
 
-Columns: name (required), email, date_of_birth (YYYY-MM-DD), country (ISO 3166 alpha-2) and
-friends_or_family (names of other players in the file, separated by ';').
+Columns: name (required), email, date_of_birth (YYYY-MM-DD, or a date cell in a workbook), country
+(an ISO 3166 code or a country's name in English, Arabic, Hebrew or Persian) and friends_or_family
+(names of other players, separated by ';'). Headers are matched loosely ("Date of birth", "Friends").
+
+The file's shape is checked here, without the database; `championships.registration` then checks
+each row against the players already registered and the tournament they are entered in.
 """
-from dataclasses import dataclass
-from datetime import date
+import io
+import unicodedata
+import zipfile
+from dataclasses import dataclass, field
+from datetime import date, datetime
 
-from engines.csv_input import InputError, InputProblem, read_text
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.utils.translation import gettext as _
+
+from engines.csv_input import InputError, InputProblem, Record, read_text
+
+from .countries import country_code_for
+
+MAX_BYTES = 2 * 1024 * 1024
+"""The largest upload read (a few thousand players fit in far less)."""
+MAX_ROWS = 2000
+MAX_LINES = 20_000
+"""The last line of a workbook read (blank rows count): a sheet reaching further is refused, not truncated."""
+MAX_COLUMNS = 20
+MAX_XLSX_UNPACKED = 40 * 1024 * 1024
+"""A workbook is a zip: refuse one that would unpack to more than this (a zip bomb)."""
+MAX_LENGTHS = {"name": 200, "email": 254, "date_of_birth": 40, "country": 100, "friends_or_family": 1000}
+"""The longest cell read per column; the first two are the Player fields' own maximums."""
+COLUMNS = tuple(MAX_LENGTHS)
+ALIASES = {
+    "full name": "name", "player": "name", "e-mail": "email", "mail": "email",
+    "date of birth": "date_of_birth", "date-of-birth": "date_of_birth", "dob": "date_of_birth",
+    "birth date": "date_of_birth", "birthdate": "date_of_birth", "born": "date_of_birth",
+    "nationality": "country", "friends": "friends_or_family", "family": "friends_or_family",
+    "friends or family": "friends_or_family", "friends/family": "friends_or_family",
+    "friends_family": "friends_or_family",
+}
 
 
 @dataclass(frozen=True)
@@ -19,41 +52,233 @@ class RosterRow:
     friends_or_family: tuple[str, ...]
 
 
-def parse_roster(text: str) -> list[RosterRow]:
-    """Read the whole file; raise InputError listing every problem, so one upload fixes them all.
+@dataclass
+class RosterLine:
+    """One row of the file as typed, what it means (None if unreadable) and what is wrong with it."""
 
-    Short rows are read with the missing cells empty, as spreadsheets often write them.
+    line: int
+    cells: dict[str, str]
+    row: RosterRow | None = None
+    problems: list[InputProblem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """Worth knowing but not wrong (an existing player reused), shown in the preview."""
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def name_key(name: str) -> str:
+    """How names are compared: case, width and spacing ignored ("Ann  Lee" is "ann lee")."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def _has_control(text: str) -> bool:
+    return any(unicodedata.category(ch) == "Cc" for ch in text)
+
+
+def read_upload(filename: str, data: bytes) -> tuple[list[Record], list[InputProblem]]:
+    """The rows of an uploaded CSV or XLSX file, by line, with the column names the roster uses.
+
+    Raises InputError when the file as a whole is unusable (too big, not CSV or XLSX, no name column).
     """
-    records, problems = read_text(text, ("name",), ragged=True)
-    rows: list[RosterRow] = []
-    seen: dict[str, int] = {}
-    for line, record in records:
-        name = record["name"]
-        if not name:
-            problems.append(InputProblem(line, "the name is empty", "name"))
+    if len(data) > MAX_BYTES:
+        raise InputError(None, [InputProblem(None, _("The file is larger than %(mb)d MB.") % {"mb": MAX_BYTES >> 20})])
+    if data.startswith(b"\xd0\xcf\x11\xe0"):  # the old binary Excel format (.xls)
+        raise InputError(None, [InputProblem(None, _("Old Excel files (.xls) cannot be read: save the list as .xlsx "
+                                                     "or as CSV UTF-8."))])
+    if data.startswith(b"PK\x03\x04") or filename.lower().endswith((".xlsx", ".xlsm")):
+        records, problems = _xlsx_records(data)
+    else:
+        records, problems = _csv_records(data)
+    if len(records) > MAX_ROWS:
+        raise InputError(None, [InputProblem(None, _("The file has more than %(max)d players; split it.")
+                                             % {"max": MAX_ROWS})])
+    return [(line, _renamed(cells)) for line, cells in records], problems
+
+
+def _renamed(cells: dict[str, str]) -> dict[str, str]:
+    """Cells keyed by the roster's own column names; unknown columns are dropped."""
+    out: dict[str, str] = {}
+    for key, value in cells.items():
+        column = ALIASES.get(" ".join(key.replace("_", " ").split()), key)
+        column = column if column in COLUMNS else ALIASES.get(key, key)
+        if column in COLUMNS and column not in out:
+            out[column] = value
+    return out
+
+
+def _decoded(data: bytes) -> str:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            pass
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise InputError(None, [InputProblem(line, _("This is not UTF-8 text: save the file as “CSV UTF-8” "
+                                                     "or as an Excel workbook (.xlsx)."))]) from None
+
+
+def _csv_records(data: bytes) -> tuple[list[Record], list[InputProblem]]:
+    text = _decoded(data)
+    header = text.split("\n", 1)[0]
+    delimiter = ";" if header.count(";") > header.count(",") else ","
+    records, problems = read_text(text, ("name",), ragged=True, delimiter=delimiter)
+    return [(line, {k.strip().lower(): v for k, v in cells.items()}) for line, cells in records], problems
+
+
+def _cell_text(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, datetime):
+        return value.date().isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def _xlsx_records(data: bytes) -> tuple[list[Record], list[InputProblem]]:
+    """The first sheet of a workbook, read streaming (openpyxl's read-only mode), rows numbered as in Excel."""
+    from openpyxl import load_workbook
+
+    unreadable = InputError(None, [InputProblem(None, _("This file cannot be read as an Excel workbook (.xlsx); "
+                                                        "save it again as .xlsx or as CSV UTF-8."))])
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            if sum(info.file_size for info in archive.infolist()) > MAX_XLSX_UNPACKED:
+                raise InputError(None, [InputProblem(None, _("The workbook unpacks to more than %(mb)d MB.")
+                                                     % {"mb": MAX_XLSX_UNPACKED >> 20})])
+        workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except InputError:
+        raise
+    except Exception:  # noqa: BLE001 - any damage to an untrusted file is the same answer: unreadable
+        raise unreadable from None
+    try:
+        if not workbook.worksheets:
+            raise unreadable
+        sheet = workbook.worksheets[0]
+        if (sheet.max_row or 0) > MAX_LINES:
+            raise InputError(None, [InputProblem(None, _("The sheet reaches row %(n)d; at most %(max)d rows are "
+                                                         "read: delete the rows below the list.")
+                                                 % {"n": sheet.max_row, "max": MAX_LINES})])
+        rows = sheet.iter_rows(max_row=MAX_LINES, max_col=MAX_COLUMNS, values_only=True)
+        header = next(rows, None)
+        columns = [_cell_text(c).lower() for c in header or ()]
+        if "name" not in _renamed(dict.fromkeys(columns, "")):
+            raise InputError(None, [InputProblem(1, _("The first row must name the columns, including “name”."),
+                                                 "name")])
+        records: list[Record] = []
+        for line, values in enumerate(rows, start=2):
+            cells = [_cell_text(v) for v in values]
+            if any(cells):
+                records.append((line, {c: v for c, v in zip(columns, cells) if c}))
+            if len(records) > MAX_ROWS:
+                break
+    except InputError:
+        raise
+    except Exception:  # noqa: BLE001 - see above
+        raise unreadable from None
+    finally:
+        workbook.close()
+    return records, []
+
+
+def check_records(records: list[Record], problems: list[InputProblem] = ()) -> list[RosterLine]:
+    """Each row read and checked on its own and against the others (the database is not consulted).
+
+    `problems` are the reader's (rows it could not read); they are attached to their lines.
+    """
+    lines = [RosterLine(line, {c: cells.get(c, "") for c in COLUMNS}) for line, cells in records]
+    for problem in problems:
+        lines.append(RosterLine(problem.line or 0, {c: "" for c in COLUMNS}, problems=[problem]))
+    lines.sort(key=lambda item: item.line)
+    names: dict[str, int] = {}
+    emails: dict[str, int] = {}
+    for item in lines:
+        if item.problems:
             continue
-        if name.casefold() in seen:
-            problems.append(InputProblem(line, f"{name} is already on line {seen[name.casefold()]}", "name"))
+        _check_line(item, names, emails)
+    for item in lines:
+        if item.row is None:
             continue
-        seen[name.casefold()] = line
-        born = None
-        if record.get("date_of_birth"):
-            try:
-                born = date.fromisoformat(record["date_of_birth"])
-            except ValueError:
-                problems.append(InputProblem(line, f"'{record['date_of_birth']}' is not a date like 1990-05-31",
-                                             "date_of_birth"))
-        country = record.get("country", "").upper()
-        if country and not (len(country) == 2 and country.isalpha()):
-            problems.append(InputProblem(line, f"'{country}' is not a two-letter country code", "country"))
-        friends = tuple(n.strip() for n in record.get("friends_or_family", "").split(";") if n.strip())
-        rows.append(RosterRow(line, name, record.get("email", ""), born, country, friends))
-    for row in rows:
-        for friend in row.friends_or_family:
-            if friend.casefold() not in seen:
-                problems.append(InputProblem(row.line, f"{friend} is not in the file", "friends_or_family"))
-            elif friend.casefold() == row.name.casefold():
-                problems.append(InputProblem(row.line, "a player cannot name themselves", "friends_or_family"))
+        for friend in item.row.friends_or_family:
+            if name_key(friend) == name_key(item.row.name):
+                item.problems.append(InputProblem(item.line, _("a player cannot name themselves"),
+                                                  "friends_or_family"))
+    return lines
+
+
+def _check_line(item: RosterLine, names: dict[str, int], emails: dict[str, int]) -> None:
+    cells, line, found = item.cells, item.line, item.problems
+    for column, value in cells.items():
+        if len(value) > MAX_LENGTHS[column]:
+            found.append(InputProblem(line, _("longer than %(max)d characters") % {"max": MAX_LENGTHS[column]},
+                                      column))
+        elif _has_control(value):
+            found.append(InputProblem(line, _("contains control characters"), column))
+    if found:
+        return
+    name = " ".join(cells["name"].split())
+    if not name:
+        found.append(InputProblem(line, _("the name is empty"), "name"))
+    elif name_key(name) in names:
+        found.append(InputProblem(line, _("%(name)s is already on line %(line)d")
+                                  % {"name": name, "line": names[name_key(name)]}, "name"))
+    else:
+        names[name_key(name)] = line
+    email = cells["email"].strip().lower()
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            found.append(InputProblem(line, _("'%(email)s' is not an email address") % {"email": email}, "email"))
+        else:
+            if email in emails:
+                found.append(InputProblem(line, _("the email %(email)s is already on line %(line)d")
+                                          % {"email": email, "line": emails[email]}, "email"))
+            emails.setdefault(email, line)
+    born = None
+    if cells["date_of_birth"]:
+        try:
+            born = date.fromisoformat(cells["date_of_birth"])
+        except ValueError:
+            found.append(InputProblem(line, _("'%(value)s' is not a date like 1990-05-31")
+                                      % {"value": cells["date_of_birth"]}, "date_of_birth"))
+        else:
+            if not date(1900, 1, 1) <= born <= date.today():
+                found.append(InputProblem(line, _("%(value)s is not a possible date of birth")
+                                          % {"value": born.isoformat()}, "date_of_birth"))
+    country = ""
+    if cells["country"]:
+        country = country_code_for(cells["country"]) or ""
+        if not country:
+            found.append(InputProblem(line, _("'%(value)s' is not a country name or ISO code")
+                                      % {"value": cells["country"]}, "country"))
+    friends = tuple(dict.fromkeys(" ".join(n.split()) for n in cells["friends_or_family"].split(";") if n.strip()))
+    if name:
+        item.row = RosterRow(line, name, email, born, country, friends)
+
+
+def parse_roster(text: str) -> list[RosterRow]:
+    """Read a whole CSV text; raise InputError listing every problem, so one upload fixes them all.
+
+    Short rows are read with the missing cells empty, as spreadsheets often write them. Friends must
+    be in the same file (the import pages also accept players already registered).
+    """
+    records, read_problems = read_text(text, ("name",), ragged=True)
+    lines = check_records([(line, _renamed(cells)) for line, cells in records], read_problems)
+    known = {name_key(item.row.name) for item in lines if item.row}
+    problems = [p for item in lines for p in item.problems]
+    for item in lines:
+        for friend in item.row.friends_or_family if item.row else ():
+            if name_key(friend) not in known:
+                problems.append(InputProblem(item.line, _("%(name)s is not in the file") % {"name": friend},
+                                             "friends_or_family"))
     if problems:
         raise InputError(None, problems)
-    return rows
+    return [item.row for item in lines]

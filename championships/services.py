@@ -3,8 +3,6 @@
 Every function takes the acting `user`, checks their permission, validates, writes inside one
 transaction (a refused change leaves nothing half-written) and records the change in the audit trail.
 """
-from datetime import date
-
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -15,65 +13,39 @@ from audit.services import record_change
 
 from .countries import country_for_code
 from .eligibility import check_can_enter, check_can_officiate
-from .models import Championship, Entry, Player, Relationship, StaffRole, Stage, Tournament
+from .models import RESERVED_SLUGS, Championship, Entry, Player, Relationship, StaffRole, Tournament
 from .permissions import (
     require_championship_creator,
     require_championship_organizer,
     require_organizer,
     require_player_manager,
 )
-from .presets import PRESETS, Preset
-from .roster import RosterRow
+from .roster import RosterRow, name_key
 
 
-def _shifted(day: date | None, years: int) -> date | None:
-    return day.replace(year=day.year + years) if day else None
-
-
-def unique_slug(model, base: str) -> str:
+def unique_slug(model, base: str, also_taken=()) -> str:
+    """A slug made from `base`, free in the table and not in `also_taken`; never a reserved word such as "new"."""
     slug = slugify(base)[:45] or "event"
     candidate, n = slug, 2
-    while model.objects.filter(slug=candidate).exists():
+    while candidate in RESERVED_SLUGS or candidate in also_taken or model.objects.filter(slug=candidate).exists():
         candidate, n = f"{slug}-{n}", n + 1
     return candidate
 
 
-@transaction.atomic
 def create_championship_from_preset(key: str, *, user, year: int | None = None, name: str = "") -> Championship:
-    """Create a championship with its tournaments and stages; dates move to `year` if given.
+    """Create a championship with its tournaments and stages as the preset has them; dates move to `year` if given.
 
-    The user who creates it becomes its organizer.
+    The user who creates it becomes its organizer (`setup.create_championship`).
     """
+    from .formats import plan_from_preset
+    from .setup import create_championship
+
     require_championship_creator(user)
     try:
-        preset: Preset = PRESETS[key]
+        plan = plan_from_preset(key, year=year, name=name)
     except KeyError:
         raise ValidationError({"preset": _("Unknown format preset %(key)s.") % {"key": key}}) from None
-    year = year or preset.year
-    shift = year - preset.year
-    name = name or preset.name.format(year=year)
-    championship = Championship.objects.create(
-        name=name, slug=unique_slug(Championship, name), scope=preset.scope, year=year,
-        country=country_for_code(preset.country) if preset.country else None,
-        age_cutoff=_shifted(preset.age_cutoff, shift), preset=key,
-    )
-    for spec in preset.tournaments:
-        tournament = Tournament.objects.create(
-            championship=championship, name=spec.name, kind=spec.kind, city=spec.city,
-            slug=unique_slug(Tournament, f"{preset.short} {year} {spec.name}"),
-            date=_shifted(spec.date, shift), ruleset=preset.ruleset, advance_count=spec.advance_count,
-            capacity=spec.capacity,
-        )
-        Stage.objects.bulk_create(
-            Stage(tournament=tournament, order=order, kind=stage.kind, name=stage.name, games=stage.games,
-                  seating=stage.seating, players=stage.players)
-            for order, stage in enumerate(spec.stages, start=1)
-        )
-    StaffRole.objects.create(user=user, role=StaffRole.Role.ORGANIZER, championship=championship)
-    record_change(user, None, "championship.created", championship,
-                  after={"preset": key, "name": name, "year": year,
-                         "tournaments": list(championship.tournaments.values_list("name", flat=True))})
-    return championship
+    return create_championship(plan, user=user)
 
 
 @transaction.atomic
@@ -132,26 +104,36 @@ def declare_relationship(one: Player, other: Player, kind: str = Relationship.Ki
 
 
 @transaction.atomic
-def register_players(rows: list[RosterRow], *, user) -> dict[int, Player]:
+def register_players(rows: list[RosterRow], *, user, matches: dict[int, Player] | None = None,
+                     friends: dict[str, Player] | None = None) -> dict[int, Player]:
     """Create or update the players of a parsed roster and declare their relationships.
 
-    Players are matched by email when one is given, otherwise by name. Returns players by line.
+    Players are matched by email when one is given, otherwise by name, unless `matches` (from the
+    import preview) says which registered player a line is; blank cells keep what is registered.
+    Friends are named in the file or, through `friends` (by name key), registered. Returns players by line.
     """
     require_player_manager(user)
+    matches, friends = matches or {}, friends or {}
     by_line: dict[int, Player] = {}
     by_name: dict[str, Player] = {}
     for row in rows:
-        fields = {"name": row.name, "date_of_birth": row.date_of_birth,
-                  "country": country_for_code(row.country) if row.country else None}
-        lookup = {"email": row.email} if row.email else {"name": row.name, "email": ""}
-        player, created = Player.objects.update_or_create(**lookup, defaults=fields)
+        fields = {"name": row.name, **({"date_of_birth": row.date_of_birth} if row.date_of_birth else {}),
+                  **({"country": country_for_code(row.country)} if row.country else {})}
+        player = matches.get(row.line)
+        if player is not None:
+            Player.objects.filter(pk=player.pk).update(**fields)
+            player, created = Player.objects.get(pk=player.pk), False
+        else:
+            lookup = {"email": row.email} if row.email else {"name": row.name, "email": ""}
+            player, created = Player.objects.update_or_create(**lookup, defaults=fields)
         record_change(user, None, "player.registered" if created else "player.updated", player,
                       after={"name": player.name, "email": player.email,
                              "country": row.country or None})
-        by_line[row.line] = by_name[row.name.casefold()] = player
+        by_line[row.line] = by_name[name_key(row.name)] = player
     for row in rows:
         for friend in row.friends_or_family:
-            declare_relationship(by_line[row.line], by_name[friend.casefold()], user=user)
+            other = by_name.get(name_key(friend)) or friends[name_key(friend)]
+            declare_relationship(by_line[row.line], other, user=user)
     return by_line
 
 

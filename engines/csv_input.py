@@ -67,19 +67,22 @@ def read_file(
 
 
 def read_text(
-    text: str, required: tuple[str, ...], *, ragged: bool = False,
+    text: str, required: tuple[str, ...], *, ragged: bool = False, delimiter: str = ",",
 ) -> tuple[list[Record], list[InputProblem]]:
-    """Like read_file, for text already decoded (an upload); the InputError it raises has no file name."""
-    return _records(None, text.removeprefix("\ufeff"), required, ragged)
+    """Like read_file, for text already decoded (an upload); the InputError it raises has no file name.
+
+    `delimiter`: spreadsheets in many locales save "CSV" with semicolons.
+    """
+    return _records(None, text.removeprefix("\ufeff"), required, ragged, delimiter)
 
 
 def _records(
-    path: str | None, text: str, required: tuple[str, ...], ragged: bool,
+    path: str | None, text: str, required: tuple[str, ...], ragged: bool, delimiter: str = ",",
 ) -> tuple[list[Record], list[InputProblem]]:
     """Rows whose cells are all blank are skipped. A row with more or fewer cells than the header is a
     problem, unless `ragged`: then missing cells read as empty and extra cells are ignored.
     """
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     expected = ",".join(required)
     try:
         header = next(reader, None)

@@ -15,8 +15,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from audit.models import AuditEntry
-from championships.models import Entry, Player, Stage, Tournament
-from results.models import RecordSheet
+from championships.models import Entry, Player, StaffRole, Stage, Tournament
+from results.models import Penalty, RecordSheet
 from scheduling.models import Game, Table
 
 from .activity_labels import DETAIL_LABELS, HIDDEN_DETAILS, KIND_LABELS, NO_DETAILS, OBJECT_LABELS
@@ -223,6 +223,10 @@ def _describe(entry: AuditEntry, context: _Context) -> ActivityRow:
         said = _penalty(action.partition(".")[2], after)
         if said is not None and after.get("game"):
             where = _game(after["game"])
+    elif action == "announcement.posted":
+        said = _Said(_("Announcement posted: %(text)s"), text=after.get("text", ""))
+    elif action == "announcement.removed":
+        said = _Said(_("Announcement taken down: %(text)s"), text=before.get("text", ""))
     elif action == "draw.cards":
         said = _Said(_("Development card draw, best first: %(order)s"), order=list(after.get("order", [])))
     elif action == "draw.lots":
@@ -239,6 +243,18 @@ def _describe(entry: AuditEntry, context: _Context) -> ActivityRow:
                 _Said(_("%(player)s cannot attend the finals; nobody was left to take the place"), player=player))
     elif action == "entry.registered":
         said = _Said(_("%(player)s entered"), player=after.get("player", "?"))
+    elif action == "entry.checked_in":
+        said = (_Said(_("%(player)s checked in, %(minutes)s minutes late"), player=after.get("player", "?"),
+                      minutes=_Plain(after["minutes_late"]))
+                if after.get("minutes_late") else _Said(_("%(player)s checked in"), player=after.get("player", "?")))
+    elif action == "entry.check_in_undone":
+        said = _Said(_("Check-in of %(player)s undone"), player=after.get("player", "?"))
+    elif action == "entry.no_show":
+        said = _Said(_("%(player)s did not come"), player=after.get("player", "?"))
+    elif action == "entry.withdrawn":
+        said = _Said(_("%(player)s withdrew"), player=after.get("player", "?"))
+    elif action == "entry.removed":
+        said = _Said(_("%(player)s taken out of the tournament"), player=before.get("player", "?"))
     elif action == "entry.not_admitted":
         said = _Said(_("%(player)s not admitted: %(minutes)s minutes late, more than 15"),
                      player=after.get("player", "?"), minutes=_Plain(after.get("minutes_late", "?")))
@@ -250,6 +266,18 @@ def _describe(entry: AuditEntry, context: _Context) -> ActivityRow:
             said = _Said(_("%(user)s appointed organizer"), user=after.get("user", "?"))
         elif role == "referee":
             said = _Said(_("%(user)s appointed referee"), user=after.get("user", "?"))
+    elif action == "staff.removed":
+        said = _Said(_("%(user)s no longer %(role)s"), user=before.get("user", "?"),
+                     role=_Plain(StaffRole.Role(before["role"]).label if before.get("role") in StaffRole.Role.values
+                                 else "?"))
+    elif action == "staff.account_created":
+        said = _Said(_("Account %(user)s created and sent a set-password link"), user=after.get("user", "?"))
+    elif action == "tournament.status":
+        said = _Said(_("Tournament status: %(status)s"), status=_Plain(_status_label(after.get("status"))))
+    elif action == "tournament.closed":
+        said = _Said(_("Tournament closed by hand"))
+    elif action == "tournament.reopened":
+        said = _Said(_("Tournament reopened: %(status)s"), status=_Plain(_status_label(after.get("status"))))
     elif action == "admin.added":
         said = _Said(_("Added in the admin: %(object)s"), object=context.admin_object(entry))
     elif action == "admin.changed":
@@ -283,6 +311,10 @@ def _penalty(kind: str, after: dict) -> _Said | None:
         if after.get("ground") == "conduct":
             return _Said(_("%(player)s disqualified for breaching the code of conduct"), player=player)
         return _Said(_("%(player)s disqualified"), player=player)
+    if kind == "withdrawn":
+        return _Said(_("Penalty withdrawn (%(kind)s): %(player)s"), player=player,
+                     kind=_Plain(Penalty.Kind(after["withdrawn_kind"]).label
+                                 if after.get("withdrawn_kind") in Penalty.Kind.values else "?"))
     if kind == "collusion_ruling":
         if after.get("disqualified"):
             return _Said(_("Repeated collusion (%(n)s warnings): %(player)s disqualified by the referee's ruling"),
@@ -290,6 +322,10 @@ def _penalty(kind: str, after: dict) -> _Said | None:
         return _Said(_("Repeated collusion (%(n)s warnings): the referee ruled not to disqualify %(player)s"),
                      player=player, n=_Plain(after.get("collusion_warnings", "?")))
     return None
+
+
+def _status_label(status) -> str:
+    return str(Tournament.Status(status).label) if status in Tournament.Status.values else "?"
 
 
 def _qualified(rows) -> list:

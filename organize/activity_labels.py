@@ -9,7 +9,9 @@ KIND_LABELS = {
     "qualification": gettext_lazy("Qualification"),
     "entry": gettext_lazy("Entries"),
     "staff": gettext_lazy("Staff"),
+    "tournament": gettext_lazy("Tournament status"),
     "admin": gettext_lazy("Edits in the admin"),
+    "announcement": gettext_lazy("Announcements"),
 }
 
 DETAIL_LABELS = {
@@ -54,5 +56,7 @@ HIDDEN_DETAILS = {"entry", "seat", "player", "kind", "reason", "user", "role"}
 """Internal ids, and what the description or the reason column already says."""
 
 NO_DETAILS = {"seating.published", "seating.unpublished", "seating.status_repaired", "entry.registered",
-              "entry.not_admitted", "staff.assigned"}
+              "entry.checked_in", "entry.check_in_undone", "entry.no_show", "entry.withdrawn", "entry.removed",
+              "entry.not_admitted", "staff.assigned", "staff.removed", "staff.account_created",
+              "tournament.closed", "announcement.posted", "announcement.removed"}
 """Actions whose description says everything their before/after hold."""

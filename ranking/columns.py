@@ -20,17 +20,22 @@ class Column:
     def label(self) -> str:
         return _(self.metric.label)
 
-    def show(self, value) -> str:
-        """Two decimals, rounded and in the page's number format; the ranking itself compared exact values."""
+    @property
+    def has_decimals(self) -> bool:
+        return self.metric.unit in (Unit.SHARE, Unit.PERCENT, Unit.DECIMAL)
+
+    def show(self, value, places: int = 2) -> str:
+        """Rounded to `places` decimals (two unless neighbours need more) in the page's number format, a
+        no-break space before "%" so it never wraps alone; the ranking itself compared exact values."""
         if value is None:
             return "–"
         unit = self.metric.unit
         if unit == Unit.SHARE:
-            return f"{floatformat(value * 100, 2)} %"
+            return f"{floatformat(value * 100, places)}\u00a0%"
         if unit == Unit.PERCENT:
-            return f"{floatformat(value, 2)} %"
+            return f"{floatformat(value, places)}\u00a0%"
         if unit == Unit.DECIMAL:
-            return floatformat(value, 2)
+            return floatformat(value, places)
         return str(value)
 
     def plain(self, value) -> str:

@@ -2,6 +2,7 @@
 from dataclasses import dataclass, field
 
 from championships.models import ACTIVE_STATUSES, Entry, Tournament
+from scheduling.models import Game
 
 from .columns import Column, standings_columns
 from .standings import straddles_cutoff, tied_groups, tournament_standings
@@ -101,3 +102,23 @@ def standings_page(tournament: Tournament) -> StandingsPage:
     columns = standings_columns(tournament.ruleset)
     return StandingsPage(columns, [(row, [c.show(row[c.key]) for c in columns]) for row in rows],
                          advancing_entries(tournament, rows))
+
+
+PODIUM_PLACES = 3
+
+
+def podium(tournament: Tournament) -> list[dict]:
+    """The first three of the whole event (ties share a place), once its last stage's games are all signed off.
+
+    Empty while any game the stages plan is unplayed or open: the champion is announced only then.
+    The rows are the standings' own (`rank`, `player`, `tied`, …); rank 1 is the champion.
+    """
+    stages = list(tournament.stages.order_by("order"))
+    if not stages:
+        return []
+    last = stages[-1]
+    games = list(last.game_set.values_list("status", flat=True))
+    if len(games) < last.games or any(status != Game.Status.FINISHED for status in games):
+        return []
+    rows = tournament_standings(tournament)
+    return [row for row in rows if row["rank"] <= PODIUM_PLACES and not row.get("disqualified")]

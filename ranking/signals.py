@@ -1,14 +1,18 @@
 """Cached standings follow every change they depend on, whichever path made it (services or admin).
 
 Sheets, penalties and draws announce themselves (`results_changed`); entries, players, tournaments
-and stages can also change in the admin, so their saves are watched here.
+and stages can also change in the admin, so their saves are watched here. The token is also the
+public pages' results version (their ETag), so games (published, finished) and announcements
+replace it too.
 """
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from championships.models import Entry, Player, Stage, Tournament
+from results.models import Announcement
 from results.signals import results_changed
+from scheduling.models import Game
 
 from .standings import invalidate_standings
 
@@ -25,6 +29,8 @@ def _results_changed(sender, tournament_id: int, **kwargs) -> None:
 
 @receiver([post_save, post_delete], sender=Entry)
 @receiver([post_save, post_delete], sender=Stage)
+@receiver([post_save, post_delete], sender=Game)
+@receiver([post_save, post_delete], sender=Announcement)
 def _entry_or_stage_changed(sender, instance, **kwargs) -> None:
     _after_commit([instance.tournament_id])
 

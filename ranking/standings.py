@@ -60,7 +60,8 @@ def load_results(tournament: Tournament, stage: Stage | None = None) -> Results:
 
     entries = {e.pk: e for e in Entry.objects.filter(tournament=tournament).select_related("player__country")}
     deductions = dict(
-        Penalty.objects.filter(tournament=tournament, vp__gt=0).values("entry").annotate(total=Sum("vp"))
+        Penalty.objects.filter(tournament=tournament, vp__gt=0, withdrawn_at__isnull=True).values("entry")
+        .annotate(total=Sum("vp"))
         .values_list("entry", "total")
     )
     draws: dict[int, list[int]] = defaultdict(list)
@@ -124,10 +125,24 @@ def _generation_key(tournament_id: int) -> str:
     return f"standings-generation:{tournament_id}"
 
 
+_lost_invalidations: set[int] = set()
+"""Tournaments whose invalidation this process could not deliver (the cache was down or frozen). Replayed as
+soon as the cache answers again: otherwise pages and ETags built on the old generation stay stale after
+Redis is back, and a browser revalidating its copy keeps getting 304 (`make chaos`, "Redis frozen")."""
+
+
+def _replay_lost_invalidations() -> None:
+    """Raises, like any cache call, while the cache is still unreachable."""
+    for tournament_id in list(_lost_invalidations):
+        cache.set(_generation_key(tournament_id), uuid.uuid4().hex, timeout=None)
+        _lost_invalidations.discard(tournament_id)
+
+
 def tournament_standings(tournament: Tournament, stage: Stage | None = None) -> list[dict]:
     """Cached standings; recomputed after any change to the tournament's results, or from the
     database alone while the cache is unreachable."""
     try:
+        _replay_lost_invalidations()
         generation = cache.get_or_set(_generation_key(tournament.pk), uuid.uuid4().hex, timeout=None)
         key = f"standings:{tournament.pk}:{stage.pk if stage else 'all'}:{generation}"
         rows = cache.get(key)
@@ -148,9 +163,12 @@ def invalidate_standings(tournament_id: int) -> None:
     """Replace the generation token; runs after the change committed, so it must never fail the request."""
     try:
         cache.set(_generation_key(tournament_id), uuid.uuid4().hex, timeout=None)
+        _lost_invalidations.discard(tournament_id)
     except Exception as error:
-        logger.warning("Could not invalidate the standings of tournament %s (%r); cached standings expire "
-                       "within %s seconds.", tournament_id, error, settings.STANDINGS_CACHE_SECONDS)
+        _lost_invalidations.add(tournament_id)
+        logger.warning("Could not invalidate the standings of tournament %s (%r); done as soon as the cache "
+                       "answers again (cached standings expire within %s seconds anyway).",
+                       tournament_id, error, settings.STANDINGS_CACHE_SECONDS)
 
 
 def tied_groups(rows: list[dict]) -> list[tuple[dict, ...]]:
@@ -161,3 +179,17 @@ def tied_groups(rows: list[dict]) -> list[tuple[dict, ...]]:
 def straddles_cutoff(group: Sequence[dict], cutoff: int) -> bool:
     """True when a group of tied rows crosses the places that advance."""
     return straddles(group[0]["rank"], len(group), cutoff)
+
+
+def results_version(tournament_id: int) -> str | None:
+    """The tournament's current generation token: what the public pages' ETags and the live poll compare.
+
+    It changes with everything those pages show (results, penalties, draws, entries, games published or
+    finished, announcements). None while the cache is unreachable: then pages are simply rendered.
+    """
+    try:
+        _replay_lost_invalidations()
+        return cache.get_or_set(_generation_key(tournament_id), uuid.uuid4().hex, timeout=None)
+    except Exception as error:
+        logger.warning("Results version unavailable for tournament %s (%r).", tournament_id, error)
+        return None

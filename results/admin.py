@@ -4,6 +4,7 @@ from django.contrib import admin
 from audit.admin import ReadOnlyAdminMixin
 
 from .models import (
+    Announcement,
     CollusionRuling,
     Penalty,
     RecordSheet,
@@ -90,3 +91,11 @@ class TiebreakDrawPlaceAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["draw", "place", "entry"]
     list_filter = ["draw__tournament"]
     search_fields = ["entry__player__name"]
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Read-only: officials post and remove announcements from the referee desk, where it is audited."""
+
+    list_display = ["tournament", "text", "author", "created"]
+    list_filter = ["tournament"]

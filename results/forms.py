@@ -9,7 +9,7 @@ from championships.models import Entry
 from scheduling.models import Game
 
 from .limits import SIGNATURE_IMAGE_MAX, TEXT_MAX
-from .models import Penalty, Signature, TiebreakDraw
+from .models import ANNOUNCEMENT_MAX, Penalty, Signature, TiebreakDraw
 from .penalties import MAX_MINUTES_LATE
 from .sheets import SheetInput
 
@@ -191,3 +191,11 @@ class DrawForm(forms.Form):
             raise ValidationError(_("Each player takes exactly one place in the draw."))
         cleaned["order"] = order
         return cleaned
+
+
+class AnnouncementForm(forms.Form):
+    """A notice or ruling for everyone, posted from the desk; the announcements service checks the rest."""
+
+    text = forms.CharField(label=_("Announcement to everyone"), max_length=ANNOUNCEMENT_MAX,
+                           widget=forms.Textarea(attrs={"rows": 2}),
+                           help_text=_("Shown on the tournament's public page and on the projector."))

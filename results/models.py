@@ -169,11 +169,23 @@ class Penalty(models.Model):
         null=True, blank=True, unique=True, editable=False,
         help_text=_("Identifies the form submission, so a resubmitted form records the penalty once."),
     )
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    withdrawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, null=True, blank=True, related_name="+",
+                                     verbose_name=_("withdrawn by"))
+    withdrawal_reason = models.TextField(_("reason for the withdrawal"), blank=True)
+    """A mistaken penalty is withdrawn by an organizer, never deleted: it stays on record and no longer counts."""
 
     class Meta:
         ordering = ["recorded_at"]
         verbose_name_plural = _("penalties")
         constraints = [
+            models.CheckConstraint(
+                condition=Q(withdrawn_at__isnull=True, withdrawn_by__isnull=True, withdrawal_reason="")
+                | (Q(withdrawn_at__isnull=False, withdrawn_by__isnull=False) & ~Q(withdrawal_reason="")),
+                name="penalty_withdrawal_complete",
+            ),
+            models.CheckConstraint(condition=LessThanOrEqual(Length("withdrawal_reason"), TEXT_MAX),
+                                   name="penalty_withdrawal_reason_length"),
             models.CheckConstraint(
                 condition=Q(kind__in=["lateness", "vp_deduction"]) | Q(vp=0), name="penalty_vp_only_for_deductions",
             ),
@@ -193,7 +205,7 @@ class Penalty(models.Model):
                 name="penalty_incident_iff_collusion",
             ),
             models.UniqueConstraint(fields=["incident", "entry"], name="penalty_incident_player_once"),
-            models.UniqueConstraint(fields=["entry", "game"], condition=Q(kind="lateness"),
+            models.UniqueConstraint(fields=["entry", "game"], condition=Q(kind="lateness", withdrawn_at__isnull=True),
                                     name="penalty_lateness_once_per_game"),
         ]
 
@@ -261,3 +273,25 @@ class TiebreakDrawPlace(models.Model):
             models.UniqueConstraint(fields=["draw", "entry"], name="draw_entry_unique"),
             models.CheckConstraint(condition=Q(place__gte=1), name="draw_place_positive"),
         ]
+
+
+ANNOUNCEMENT_MAX = 500
+"""The longest announcement: a ruling or notice fits on the projector and on a phone."""
+
+
+class Announcement(models.Model):
+    """A notice or ruling the tournament's officials post to everyone (the seeds' central board)."""
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="announcements")
+    text = models.CharField(_("announcement"), max_length=ANNOUNCEMENT_MAX)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    created = models.DateTimeField(_("posted at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(text=""), name="announcement_has_text"),
+        ]
+
+    def __str__(self) -> str:
+        return self.text[:60]

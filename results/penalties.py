@@ -21,11 +21,13 @@ from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from audit.services import record_change
 from championships.models import ACTIVE_STATUSES, Entry
-from championships.permissions import require_official
+from championships.permissions import require_official, require_organizer
 from scheduling.models import Game, Seat
 
 from .limits import length_errors
@@ -201,7 +203,7 @@ def _check_collusion(entries: dict[int, Entry], entry: Entry, partner_id: int | 
 
 
 def _late_already(entry: Entry, game: Game | None) -> Penalty | None:
-    return Penalty.objects.filter(entry=entry, kind=Penalty.Kind.LATENESS, game=game).first()
+    return Penalty.objects.filter(entry=entry, kind=Penalty.Kind.LATENESS, game=game, withdrawn_at__isnull=True).first()
 
 
 def _lateness_recorded_message(entry: Entry, game: Game | None) -> str:
@@ -352,3 +354,47 @@ def rule_on_collusion(warning_id: int, *, user, disqualify: bool, reason: str) -
             "entry": entry.pk, "player": entry.player.name, "collusion_warnings": count, "disqualified": disqualify,
             "game": warning.game.number if warning.game else None}, reason=reason)
     return ruling
+
+
+def withdraw_penalty(penalty_id: int, *, user, reason: str) -> Penalty:
+    """An organizer withdraws a mistaken penalty: kept on record with who, when and why, it no longer counts.
+
+    A withdrawn late arrival gives the VP back (and clears the minutes late); a withdrawn
+    disqualification lets the player play on. Withdrawing one collusion warning withdraws its
+    incident's other one too. Withdrawing twice changes nothing.
+    """
+    reason = reason.strip()
+    with transaction.atomic():
+        penalty = Penalty.objects.select_related("entry__player", "game", "tournament").get(pk=penalty_id)
+        entry = _locked_entries(penalty.entry_id)[penalty.entry_id]
+        require_organizer(user, penalty.tournament)
+        penalty = Penalty.objects.select_for_update(of=("self",)).select_related("entry__player", "game").get(
+            pk=penalty_id)
+        if penalty.withdrawn_at is not None:
+            return penalty
+        errors = {}
+        if not reason:
+            errors["reason"] = [_("Give the reason for withdrawing the penalty.")]
+        errors.update(length_errors(reason=reason))
+        if errors:
+            raise ValidationError(errors)
+        now = timezone.now()
+        withdrawn = Penalty.objects.filter(Q(pk=penalty.pk) | Q(incident=penalty.incident, incident__isnull=False),
+                                           withdrawn_at__isnull=True)
+        withdrawn.update(withdrawn_at=now, withdrawn_by=user, withdrawal_reason=reason)
+        before, after = {"withdrawn": False}, {"withdrawn": True}
+        if penalty.kind == Penalty.Kind.LATENESS and entry.minutes_late and not Penalty.objects.filter(
+                entry=entry, kind=Penalty.Kind.LATENESS, withdrawn_at__isnull=True).exists():
+            before["minutes_late"], after["minutes_late"] = entry.minutes_late, 0
+            entry.minutes_late = 0
+            entry.save(update_fields=["minutes_late"])
+        if penalty.kind == Penalty.Kind.DISQUALIFICATION and entry.status == Entry.Status.DISQUALIFIED:
+            before["status"] = entry.status
+            entry.status = Entry.Status.CHECKED_IN if entry.checked_in_at else Entry.Status.REGISTERED
+            entry.save(update_fields=["status"])
+            after["status"] = entry.status
+        penalty.refresh_from_db()
+        record_change(user, penalty.tournament_id, "penalty.withdrawn", penalty, before=before,
+                      after=penalty_json(penalty, **after, withdrawn_kind=penalty.kind), reason=reason)
+        announce_after_commit(penalty.tournament_id)
+    return penalty

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from audit.services import record_change
 from championships.models import StaffRole, Stage, Tournament
 from championships.permissions import require_official, require_organizer
+from championships.setup import advance_status
 from engines.rulesets import ruleset_for
 from scheduling import services as scheduling
 from scheduling.models import Game, Table
@@ -40,8 +41,8 @@ def require_referee(tournament: Tournament) -> None:
     if not StaffRole.objects.filter(tournament=tournament, role=StaffRole.Role.REFEREE).exists():
         raise ValidationError(
             _("%(t)s has no referee yet: a tournament needs at least one before its games are published. "
-              "Add one in the Django admin: on the tournament's page, under Staff roles, add their account "
-              "with the role referee.") % {"t": tournament.name})
+              "Invite one on the tournament's staff page (Organize › the tournament › Staff).")
+            % {"t": tournament.name})
 
 
 def publish_game(game_id: int, *, user) -> Game:
@@ -56,6 +57,8 @@ def publish_game(game_id: int, *, user) -> Game:
         _open_sheets(game)
         record_change(user, game.tournament_id, "seating.published", game,
                       before={"status": Game.Status.PLANNED}, after={"status": game.status})
+        advance_status(game.tournament_id, Tournament.Status.RUNNING, user=user,
+                       why=_("Game %(n)d was published.") % {"n": game.number})
     return game
 
 
@@ -144,3 +147,4 @@ def record_play_order(table_id: int, entry_ids: list[int], *, user) -> None:
         open_sheet(table)
         record_change(user, table.game.tournament_id, "seating.play_order", table, before={"order": before},
                       after={"order": list(entry_ids)})
+        announce_after_commit(table.game.tournament_id)  # the public game page shows the new order

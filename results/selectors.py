@@ -115,7 +115,7 @@ REPEATED_COLLUSION = 2
 
 def collusion_warnings(entry: Entry, up_to: Penalty | None = None) -> int:
     """How many collusion warnings the player has (up to and including `up_to`)."""
-    warnings = Penalty.objects.filter(entry=entry, kind=Penalty.Kind.COLLUSION)
+    warnings = Penalty.objects.filter(entry=entry, kind=Penalty.Kind.COLLUSION, withdrawn_at__isnull=True)
     if up_to is not None:
         warnings = warnings.filter(pk__lte=up_to.pk)
     return warnings.count()
@@ -147,7 +147,8 @@ def _name_partners(penalties: list[Penalty]) -> None:
 
 def pending_collusion_rulings(tournament) -> list[PendingRuling]:
     """Players still in the tournament whose latest collusion warning is a repeat with no decision yet."""
-    warnings = list(Penalty.objects.filter(tournament=tournament, kind=Penalty.Kind.COLLUSION)
+    warnings = list(Penalty.objects.filter(tournament=tournament, kind=Penalty.Kind.COLLUSION,
+                                           withdrawn_at__isnull=True)
                     .select_related("entry__player", "game", "ruling").order_by("pk"))
     _name_partners(warnings)
     by_entry: dict[int, list[Penalty]] = {}
@@ -160,7 +161,30 @@ def pending_collusion_rulings(tournament) -> list[PendingRuling]:
 
 def recorded_penalties(tournament) -> list[Penalty]:
     """The tournament's penalties, newest first; a collusion warning carries `partner` (the other player's name)."""
-    penalties = list(tournament.penalties.select_related("entry__player", "game", "recorded_by")
+    penalties = list(tournament.penalties.select_related("entry__player", "game", "recorded_by", "withdrawn_by")
                      .order_by("-recorded_at", "-pk"))
     _name_partners(penalties)
     return penalties
+
+
+ANNOUNCEMENTS_SHOWN = 20
+"""The newest announcements on the desk, the public page and the projector; older ones stay in the audit trail."""
+
+
+def recent_announcements(tournament: Tournament) -> list:
+    """The tournament's newest announcements, newest first, with their authors."""
+    return list(tournament.announcements.select_related("author")[:ANNOUNCEMENTS_SHOWN])
+
+
+def tables_missing_results(tournament, before: int | None = None) -> list[Table]:
+    """Tables of published games whose sheet is not signed off yet (of games numbered below `before`, if given).
+
+    Each with `game`, `sheet` and `seats` (players in play order) loaded; in game and table order.
+    """
+    tables = (Table.objects.filter(game__tournament=tournament, game__status=Game.Status.PUBLISHED)
+              .exclude(sheet__status=RecordSheet.Status.SIGNED_OFF)
+              .select_related("game", "sheet").order_by("game__number", "number")
+              .prefetch_related(Prefetch("seats", Seat.objects.select_related("entry__player").order_by("position"))))
+    if before is not None:
+        tables = tables.filter(game__number__lt=before)
+    return list(tables)

@@ -15,8 +15,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from audit.services import record_change
-from championships.models import Entry, Stage
+from championships.models import Entry, Stage, Tournament
 from championships.permissions import require_official, require_organizer
+from championships.setup import advance_status
 from engines.ranking.problems import render
 from engines.ranking.timing import game_minutes
 from engines.ranking.validation import WINNING_VP, check_table, valid_vp, winner_flags
@@ -242,6 +243,10 @@ def sign_off(sheet_id: int, *, user, version: int) -> RecordSheet:
         game = Game.objects.select_for_update(of=("self",)).get(pk=sheet.table.game_id)
         if game.status == Game.Status.PUBLISHED and game_is_complete(game.pk):
             scheduling.mark_finished(game)
+            if tournament_is_complete(tournament):
+                advance_status(tournament.pk, Tournament.Status.FINISHED, user=user,
+                               why=_("The last table of game %(n)d, the last game, was signed off.")
+                               % {"n": game.number})
         announce_after_commit(tournament.pk)
     return sheet
 
@@ -250,6 +255,14 @@ def game_is_complete(game_id: int) -> bool:
     """Whether every table of the game has a signed-off sheet (a game of no tables is not complete)."""
     tables = Table.objects.filter(game_id=game_id)
     return tables.exists() and not tables.exclude(sheet__status=RecordSheet.Status.SIGNED_OFF).exists()
+
+
+def tournament_is_complete(tournament) -> bool:
+    """Whether every game the tournament's stages plan exists and is finished."""
+    planned = sum(tournament.stages.values_list("games", flat=True))
+    games = Game.objects.filter(tournament=tournament)
+    return planned > 0 and games.filter(status=Game.Status.FINISHED).count() >= planned and not games.exclude(
+        status=Game.Status.FINISHED).exists()
 
 
 def correct(sheet_id: int, data: SheetInput, *, user, reason: str, base_version: int) -> RecordSheet:

@@ -1,8 +1,8 @@
 from django.contrib import admin
 
-from audit.admin import AuditedAdminMixin
+from audit.admin import AuditedAdminMixin, ReadOnlyAdminMixin
 
-from .models import Game, Seat, Table
+from .models import Game, PlanningJob, Seat, Table
 
 
 def _sheet_locked(table: Table | None) -> bool:
@@ -60,3 +60,11 @@ class SeatAdmin(AuditedAdminMixin, admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return not _sheet_locked(obj and obj.table) and super().has_delete_permission(request, obj)
+
+
+@admin.register(PlanningJob)
+class PlanningJobAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Read-only: jobs are started from the stage page and write only their own progress."""
+
+    list_display = ["stage", "status", "players", "seed", "requested_by", "created_at", "finished_at"]
+    list_filter = ["status"]

@@ -1,3 +1,5 @@
+import re
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -8,20 +10,51 @@ class GenerateForm(forms.Form):
                               help_text=_("The same seed gives the same seating; another seed, another one."))
 
 
-class SwapForm(forms.Form):
-    """Two players of one game exchange their seats (table and play-order position)."""
+SEAT_REF = re.compile(r"^\s*(\d{1,4})\s*[.\-/:,·\s]\s*(\d)\s*$")
+"""A seat as the page shows it: table number and position, "12.3" (also 12-3, 12/3, 12 3; any digits)."""
 
-    first = forms.TypedChoiceField(label=_("Player"), coerce=int)
-    second = forms.TypedChoiceField(label=_("swaps seats with"), coerce=int)
+
+def parse_seat(text: str) -> tuple[int, int]:
+    match = SEAT_REF.match(text)
+    if not match:
+        raise ValidationError(_("“%(text)s” is not a seat: write the table number and the position, such as 12.3.")
+                              % {"text": text[:12]})
+    return int(match[1]), int(match[2])
+
+
+class SeatsField(forms.Field):
+    """The seats ticked on the page (checkboxes named `seat`, drawn by the template, not by the form)."""
+
+    widget = forms.MultipleHiddenInput
+
+    def to_python(self, value):
+        return [str(text)[:12] for text in (value or [])[:3]]  # three are enough to say "too many"
+
+
+class SwapForm(forms.Form):
+    """Two seats of one game exchange their players: ticked on the page (`seat`) or typed (`first`, `second`),
+    two in all, so seats on different pages of a large game can be swapped too."""
+
+    seat = SeatsField(required=False)
+    first = forms.CharField(label=_("First seat"), max_length=12, required=False,
+                            widget=forms.TextInput(attrs={"placeholder": "12.3", "inputmode": "decimal",
+                                                          "size": 6, "autocomplete": "off"}))
+    second = forms.CharField(label=_("Second seat"), max_length=12, required=False,
+                             widget=forms.TextInput(attrs={"placeholder": "40.1", "inputmode": "decimal",
+                                                           "size": 6, "autocomplete": "off"}))
     layout = forms.CharField(widget=forms.HiddenInput, max_length=16)
 
-    def __init__(self, *args, game_id: int, players: list[tuple[int, str]], layout: str = "", **kwargs):
-        super().__init__(*args, prefix=f"game{game_id}", initial={"layout": layout}, **kwargs)
-        for name in ("first", "second"):
-            self.fields[name].choices = [("", "---------"), *players]
+    def __init__(self, *args, layout: str = "", **kwargs):
+        super().__init__(*args, initial={"layout": layout}, **kwargs)
 
     def clean(self):
         cleaned = super().clean()
-        if cleaned.get("first") and cleaned.get("first") == cleaned.get("second"):
-            raise ValidationError(_("Choose two different players."))
+        texts = [*cleaned.get("seat", []), *(cleaned.get(k, "").strip() for k in ("first", "second"))]
+        texts = [t for t in texts if t]
+        if len(texts) != 2:
+            raise ValidationError(_("Pick exactly two seats to swap (you picked %(n)d).") % {"n": len(texts)})
+        seats = [parse_seat(t) for t in texts]
+        if seats[0] == seats[1]:
+            raise ValidationError(_("Pick two different seats."))
+        cleaned["seats"] = seats
         return cleaned

@@ -1,9 +1,9 @@
 """Reads of the seating: a stage's problem for the engine, its quality report, and the organizer's pages."""
 import hashlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
 from championships.models import ACTIVE_STATUSES, Entry, Relationship, Stage, Tournament
@@ -11,6 +11,9 @@ from engines.rulesets import ruleset_for
 from engines.seating import engine as seating
 
 from .models import Game, Seat, Table
+
+SIGNED_OFF = "signed_off"
+"""`results.RecordSheet.Status.SIGNED_OFF`, which this lower layer may not import."""
 
 
 @dataclass(frozen=True)
@@ -33,48 +36,54 @@ def first_game_number(stage: Stage) -> int:
     return 1 + sum(earlier.values_list("games", flat=True))
 
 
-def _tables_of(games: Iterable[Game]) -> list[tuple[tuple[int, ...], ...]]:
-    """Games as tuples of tables of entry ids in position order, from prefetched seats."""
-    return [
-        tuple(tuple(seat.entry_id for seat in sorted(table.seats.all(), key=lambda s: s.position))
-              for table in sorted(game.tables.all(), key=lambda t: t.number))
-        for game in games
-    ]
+def _tables_of(games: Sequence[Game]) -> list[tuple[tuple[int, ...], ...]]:
+    """Games as tuples of tables of entry ids in position order, read as plain rows in one query."""
+    tables: dict[int, dict[int, list[int]]] = {g.pk: {} for g in games}
+    if games:
+        for game_id, table, entry in Seat.objects.filter(game__in=games).order_by("table__number", "position") \
+                .values_list("game_id", "table__number", "entry_id"):
+            tables[game_id].setdefault(table, []).append(entry)
+    return [tuple(tuple(seats) for _n, seats in sorted(tables[g.pk].items())) for g in games]
 
 
-def stage_games(stage: Stage) -> list[Game]:
-    """The stage's games with tables and seats (players and countries) loaded, in game order."""
-    seats = Seat.objects.select_related("entry__player__country").order_by("position")
-    tables = Table.objects.order_by("number").select_related("sheet").prefetch_related(Prefetch("seats", seats))
-    return list(Game.objects.filter(stage=stage).order_by("number").prefetch_related(Prefetch("tables", tables)))
+def _relations(tournament_id: int, entry_of_player: dict[int, int]) -> tuple[tuple[int, int], ...]:
+    """Declared friend/family pairs among these players, as entry-id pairs (`entry_of_player`: player → entry).
 
-
-def _relations(entries: Sequence[Entry]) -> tuple[tuple[int, int], ...]:
-    """Declared friend/family pairs among these entries, as entry-id pairs."""
-    entry_of_player = {e.player_id: e.pk for e in entries}
-    pairs = Relationship.objects.filter(player_a__in=entry_of_player.keys(), player_b__in=entry_of_player.keys())
+    Joined through the tournament's entries rather than sent as thousands of ids in the query."""
+    pairs = Relationship.objects.filter(player_a__entries__tournament_id=tournament_id,
+                                        player_b__entries__tournament_id=tournament_id)
     return tuple((entry_of_player[a], entry_of_player[b])
-                 for a, b in pairs.order_by("player_a", "player_b").values_list("player_a", "player_b"))
+                 for a, b in pairs.order_by("player_a", "player_b").values_list("player_a", "player_b")
+                 if a in entry_of_player and b in entry_of_player)
 
 
-def _problem(stage: Stage, entries: Sequence[Entry], games: int, history=(), seed: int = 0) -> seating.SeatingProblem:
+def _problem(stage: Stage, entries: Sequence[int], entry_of_player: dict[int, int], countries: dict[int, str],
+             games: int, history=(), seed: int = 0) -> seating.SeatingProblem:
     ruleset = ruleset_for(stage.tournament.ruleset)
     return seating.SeatingProblem(
-        players=tuple(sorted(e.pk for e in entries)), games=games, relations=_relations(entries),
-        countries={e.pk: e.player.country.code for e in entries if e.player.country},
-        history=tuple(history), distinct_positions=ruleset.distinct_positions,
+        players=tuple(sorted(entries)), games=games, relations=_relations(stage.tournament_id, entry_of_player),
+        countries=countries, history=tuple(history), distinct_positions=ruleset.distinct_positions,
         spread_countries=ruleset.spread_countries, seed=seed,
     )
 
 
+def seatable_entries(tournament_id: int):
+    """The entries the next games seat: once check-in has started (anyone checked in), only those checked in."""
+    entries = Entry.objects.filter(tournament_id=tournament_id)
+    if entries.filter(status=Entry.Status.CHECKED_IN).exists():
+        return entries.filter(status=Entry.Status.CHECKED_IN)
+    return entries.filter(status__in=ACTIVE_STATUSES)
+
+
 def stage_plan(stage: Stage, *, seed: int = 0) -> StagePlan:
     """The seating problem of a stage's not-yet-published games, with the published ones as history."""
-    games = stage_games(stage)
+    games = list(Game.objects.filter(stage=stage).order_by("number"))
     played = [g for g in games if g.status != Game.Status.PLANNED]
     planned = [g for g in games if g.status == Game.Status.PLANNED]
-    entries = Entry.objects.filter(tournament_id=stage.tournament_id, status__in=ACTIVE_STATUSES).select_related(
-        "player__country")
-    problem = _problem(stage, list(entries), max(stage.games - len(played), 1), _tables_of(played), seed)
+    entries = list(seatable_entries(stage.tournament_id).values_list("pk", "player_id", "player__country__code"))
+    problem = _problem(stage, [pk for pk, _p, _c in entries], {p: pk for pk, p, _c in entries},
+                       {pk: code for pk, _p, code in entries if code}, max(stage.games - len(played), 1),
+                       _tables_of(played), seed)
     return StagePlan(problem, played, planned)
 
 
@@ -87,109 +96,179 @@ def layout_token(game: Game) -> str:
     return _token(Seat.objects.filter(game=game).values_list("entry_id", "table__number", "position"))
 
 
-def stage_report(stage: Stage, games: Sequence[Game]) -> seating.QualityReport | None:
-    """The quality report of the stage's seating as it stands in the database (after any swaps)."""
-    if not games:
-        return None
-    tables = _tables_of(games)
-    entries = [seat.entry for game in games for table in game.tables.all() for seat in table.seats.all()]
-    unique = list({e.pk: e for e in entries}.values())
-    return seating.assess(_problem(stage, unique, len(games)), tables)
-
-
-def seat_warnings(stage: Stage, games: Sequence[Game], report: seating.QualityReport) -> dict[int, list[str]]:
-    """Why a seat is highlighted, by seat id: friend/family at the table, a repeat opponent, a compatriot."""
-    friends = {frozenset(pair) for _game, pair in report.friend_conflicts}
-    repeats = {frozenset(pair) for pair, _count in report.repeated_pairs}
-    spread = ruleset_for(stage.tournament.ruleset).spread_countries
-    warnings: dict[int, list[str]] = {}
-    for game in games:
-        for table in game.tables.all():
-            seats = list(table.seats.all())
-            for seat in seats:
-                others = [o for o in seats if o.pk != seat.pk]
-                found = []
-                if any(frozenset((seat.entry_id, o.entry_id)) in friends for o in others):
-                    found.append(_("friend or family at this table"))
-                if any(frozenset((seat.entry_id, o.entry_id)) in repeats for o in others):
-                    found.append(_("meets an opponent again"))
-                country = seat.entry.player.country_id
-                if spread and country and any(o.entry.player.country_id == country for o in others):
-                    found.append(_("a compatriot at this table"))
-                if found:
-                    warnings[seat.pk] = found
-    return warnings
+TABLES_PER_PAGE = 50
+"""Tables of one game shown at once on a large stage's page (200 seats: a phone scrolls, a tablet reads)."""
+OPPONENTS_LIST_MAX = 100
+"""Up to this many players the page lists whom each meets; beyond, the search shows it player by player."""
+SEARCH_MAX = 20
 
 
 @dataclass(frozen=True)
-class SeatRow:
-    seat: Seat
+class SeatView:
+    ref: str
+    """The seat's reference as the organizer types it in the swap form: table.position ("12.3")."""
+    position: int
+    entry_id: int
+    name: str
+    country: str
+    seed: int | None
     warnings: list[str]
 
 
 @dataclass(frozen=True)
 class TableView:
-    table: Table
-    seats: list[SeatRow]
+    number: int
+    seats: list[SeatView]
 
 
 @dataclass(frozen=True)
 class GameView:
     game: Game
-    tables: list[TableView]
-    layout: str
-    """The layout token a swap form carries; empty for published games (no swaps)."""
-    players: list[tuple[int, str]]
-    """(entry id, name) of everyone seated, by name: the swap form's choices."""
-    status_disagrees: bool = False
+    status_disagrees: bool
     """A published or finished game whose status is not what its record sheets say (finished exactly when
     every table's sheet is signed off): the organizer may repair it."""
+    layout: str = ""
+    """The layout token the swap form carries (planned games shown on the page)."""
+    tables: list[TableView] = field(default_factory=list)
+    """The tables shown: all of them, or one page of them on a large stage."""
+    table_page: int = 1
+    page_ranges: list[tuple[int, int, int]] = field(default_factory=list)
+    """(page, first table, last table) of each page of tables, when the game's tables are paged."""
+
+    @property
+    def table_pages(self) -> int:
+        return len(self.page_ranges) or 1
+
+
+@dataclass(frozen=True)
+class PlayerFound:
+    name: str
+    seats: list[tuple[int, int, int, int]]
+    """(game number, table number, position, page of the table) in each game of the stage."""
+    opponents: list[str]
 
 
 @dataclass(frozen=True)
 class StagePage:
     games: list[GameView]
+    shown: list[GameView]
+    """The games whose tables the page shows: every game when the whole stage fits one page, else the chosen one."""
+    paged: bool
     report: seating.QualityReport | None
     opponents: list[tuple[str, list[str]]]
-    """Each player's opponents over the stage, by name."""
+    """Each player's opponents over the stage, by name (small stages only, see `OPPONENTS_LIST_MAX`)."""
+    found: list[PlayerFound]
+    query: str
     friend_conflicts: list[tuple[int, str, str]]
     """(game, name, name) of each declared pair that shares a table."""
     distinct_positions: bool
     """The ruleset's seating goals include distinct positions and country spread."""
+    players: int
 
 
-def _sheets_complete(game: Game) -> bool:
-    """Every table of the game has a signed-off record sheet (from the tables and sheets `stage_games` loaded)."""
-    tables = list(game.tables.all())
-    return bool(tables) and all(getattr(t, "sheet", None) is not None and t.sheet.is_locked for t in tables)
+def _warnings(table: list[tuple[int, int, int | None]], friends: set, repeats: set, country: dict[int, int | None],
+              spread: bool) -> dict[int, list[str]]:
+    """Why a seat is highlighted, by entry: friend/family at the table, a repeat opponent, a compatriot."""
+    found: dict[int, list[str]] = {}
+    for _position, entry, *_rest in table:
+        others = [o for _p, o, *_r in table if o != entry]
+        reasons = []
+        if any(frozenset((entry, o)) in friends for o in others):
+            reasons.append(_("friend or family at this table"))
+        if any(frozenset((entry, o)) in repeats for o in others):
+            reasons.append(_("meets an opponent again"))
+        if spread and country.get(entry) and any(country.get(o) == country[entry] for o in others):
+            reasons.append(_("a compatriot at this table"))
+        if reasons:
+            found[entry] = reasons
+    return found
 
 
-def stage_page(stage: Stage) -> StagePage:
-    """Everything the stage's seating page shows, read in a fixed handful of queries."""
-    games = stage_games(stage)
-    report = stage_report(stage, games)
-    warnings = seat_warnings(stage, games, report) if report else {}
-    names = {seat.entry_id: seat.entry.player.name for g in games for t in g.tables.all() for seat in t.seats.all()}
-    views = []
+def stage_page(stage: Stage, *, game_number: int | None = None, table_page: int = 1, query: str = "") -> StagePage:
+    """Everything the stage's seating page shows, in a fixed handful of queries whatever the stage's size.
+
+    Seats are read as plain rows (no model instances) and only the shown tables are turned into views,
+    so a stage of 3,000 players renders one game's page of tables, not 12,000 seats.
+    """
+    games = list(Game.objects.filter(stage=stage).order_by("number"))
+    number_of = {g.pk: g.number for g in games}
+    rows = sorted(Seat.objects.filter(game__stage=stage).values_list("game_id", "table__number", "position",
+                                                                     "entry_id", "seed"),
+                  key=lambda r: (number_of[r[0]], r[1], r[2]))
+    open_tables = dict(Table.objects.filter(game__stage=stage).exclude(game__status=Game.Status.PLANNED)
+                       .values("game_id").annotate(n=Count("pk", filter=~Q(sheet__status=SIGNED_OFF)))
+                       .values_list("game_id", "n"))
+    tables: dict[int, dict[int, list]] = {g.pk: {} for g in games}
+    for game_id, table, position, entry, seed in rows:
+        tables[game_id].setdefault(table, []).append((position, entry, seed))
+    seated = {r[3] for r in rows}
+    people = {pk: (player, name, code, country) for pk, player, name, code, country in Entry.objects.filter(
+        tournament_id=stage.tournament_id).values_list("pk", "player_id", "player__name", "player__country__code",
+                                                       "player__country_id") if pk in seated}
+    ruleset = ruleset_for(stage.tournament.ruleset)
+    report = None
+    if games:
+        problem = _problem(stage, list(people), {p[0]: pk for pk, p in people.items()},
+                           {pk: p[2] for pk, p in people.items() if p[2]}, len(games))
+        report = seating.assess(problem, [tuple(tuple(e for _p, e, _s in seats) for _n, seats in
+                                                sorted(tables[g.pk].items())) for g in games])
+    name = {pk: p[1] for pk, p in people.items()}
+    paged = len(rows) > 4 * TABLES_PER_PAGE
+    chosen = next((g for g in games if g.number == game_number), None) or next(
+        (g for g in games if g.status == Game.Status.PLANNED), games[0] if games else None)
+    friends = {frozenset(pair) for _game, pair in report.friend_conflicts} if report else set()
+    repeats = {frozenset(pair) for pair, _count in report.repeated_pairs} if report else set()
+    country = {pk: p[3] for pk, p in people.items()}
+    views, shown = [], []
     for game in games:
-        tables = [TableView(table, [SeatRow(seat, warnings.get(seat.pk, [])) for seat in table.seats.all()])
-                  for table in game.tables.all()]
-        planned = game.status == Game.Status.PLANNED
-        seated = sorted(((row.seat.entry_id, row.seat.entry.player.name) for t in tables for row in t.seats),
-                        key=lambda pair: pair[1])
-        layout = _token((row.seat.entry_id, t.table.number, row.seat.position) for t in tables for row in t.seats)
-        views.append(GameView(game, tables, layout if planned else "", seated if planned else [],
-                              not planned and (game.status == Game.Status.FINISHED) != _sheets_complete(game)))
-    opponents = sorted(((names[p], [names[o] for o in others]) for p, others in
-                        (report.opponents.items() if report else [])), key=lambda row: row[0])
-    conflicts = [(game, names[a], names[b]) for game, (a, b) in (report.friend_conflicts if report else [])]
-    return StagePage(views, report, opponents, conflicts, ruleset_for(stage.tournament.ruleset).distinct_positions)
+        disagrees = game.status != Game.Status.PLANNED and (
+            (game.status == Game.Status.FINISHED) != (bool(tables[game.pk]) and not open_tables.get(game.pk, 0)))
+        if paged and game != chosen:
+            views.append(GameView(game, disagrees))
+            continue
+        numbers = sorted(tables[game.pk])
+        chunks = [numbers[i:i + TABLES_PER_PAGE] for i in range(0, len(numbers), TABLES_PER_PAGE)] if paged else []
+        ranges = [(n, chunk[0], chunk[-1]) for n, chunk in enumerate(chunks, 1)] if len(chunks) > 1 else []
+        page = min(max(table_page, 1), len(chunks) or 1)
+        window = chunks[page - 1] if chunks else numbers
+        table_views = []
+        for number in window:
+            seats = tables[game.pk][number]
+            warned = _warnings(seats, friends, repeats, country, ruleset.spread_countries)
+            table_views.append(TableView(number, [
+                SeatView(f"{number}.{position}", position, entry, name[entry], people[entry][2] or "", seed,
+                         warned.get(entry, [])) for position, entry, seed in seats]))
+        layout = ""
+        if game.status == Game.Status.PLANNED:
+            layout = _token((e, n, p) for n, seats in tables[game.pk].items() for p, e, _s in seats)
+        view = GameView(game, disagrees, layout, table_views, page, ranges)
+        views.append(view)
+        shown.append(view)
+    found = _search(query, games, tables, name, report)
+    opponents = []
+    if report and len(people) <= OPPONENTS_LIST_MAX:
+        opponents = sorted(((name[p], [name[o] for o in others]) for p, others in report.opponents.items()),
+                           key=lambda row: row[0])
+    conflicts = [(game, name[a], name[b]) for game, (a, b) in (report.friend_conflicts if report else [])]
+    return StagePage(views, shown, paged, report, opponents, found, query, conflicts, ruleset.distinct_positions,
+                     len(people))
 
 
-def seated_players(game: Game) -> list[tuple[int, str]]:
-    """(entry id, name) of the game's players, by name."""
-    return list(Seat.objects.filter(game=game).order_by("entry__player__name")
-                .values_list("entry_id", "entry__player__name"))
+def _search(query: str, games: Sequence[Game], tables: dict[int, dict[int, list]], name: dict[int, str],
+            report: seating.QualityReport | None) -> list[PlayerFound]:
+    """Players whose name contains the query: where they sit in each game and whom they meet."""
+    needle = query.strip().casefold()
+    if not needle or report is None:
+        return []
+    matches = sorted((n, pk) for pk, n in name.items() if needle in n.casefold())[:SEARCH_MAX]
+    wanted = {pk for _n, pk in matches}
+    where: dict[int, list] = {pk: [] for pk in wanted}
+    for game in games:
+        for number, seats in tables[game.pk].items():
+            for position, entry, _seed in seats:
+                if entry in wanted:
+                    where[entry].append((game.number, number, position, 1 + (number - 1) // TABLES_PER_PAGE))
+    return [PlayerFound(n, where[pk], sorted(name[o] for o in report.opponents.get(pk, ()))) for n, pk in matches]
 
 
 def stages_overview(tournament: Tournament):

@@ -13,12 +13,12 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from audit.services import record_change
-from championships.models import ACTIVE_STATUSES, Entry, Stage
+from championships.models import Stage
 from championships.permissions import require_organizer
 from engines.seating import engine as seating
 
 from .models import Game, Seat, Table
-from .selectors import first_game_number, layout_token, stage_plan
+from .selectors import first_game_number, layout_token, seatable_entries, stage_plan
 
 
 def write_games(stage: Stage, games: Sequence[Sequence[Sequence[int]]], numbers: Sequence[int],
@@ -62,7 +62,7 @@ def free_game_numbers(stage: Stage, played: Sequence[Game]) -> list[int]:
 
 def _seating_message(error: seating.SeatingError, stage: Stage) -> str:
     """The engine's refusal in the organizer's language where it concerns them (the player count)."""
-    count = Entry.objects.filter(tournament_id=stage.tournament_id, status__in=ACTIVE_STATUSES).count()
+    count = seatable_entries(stage.tournament_id).count()
     if count in (0, 1, 2, 5):
         return _("%(n)d players cannot be seated at tables of 3 or 4: a stage needs 3, 4 or at least 6 players.") \
             % {"n": count}
@@ -134,6 +134,22 @@ def swap_seats(game_id: int, first_entry: int, second_entry: int, *, user, layou
             one.entry.player.name: [other.table.number, other.position],
             other.entry.player.name: [one.table.number, one.position]})
     return game
+
+
+def swap_seats_at(game_id: int, first: tuple[int, int], second: tuple[int, int], *, user,
+                  layout: str | None = None) -> Game:
+    """Exchange the players in two seats of a planned game, each given as (table number, position): the
+    two seats the organizer picked on the stage page."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=game_id)
+        require_organizer(user, game.tournament)
+        at = {(table, position): entry for table, position, entry in Seat.objects.filter(
+            game=game, table__number__in=[first[0], second[0]]).values_list("table__number", "position", "entry_id")}
+        missing = [f"{t}.{p}" for t, p in (first, second) if (t, p) not in at]
+        if missing:
+            raise ValidationError(_("Game %(n)d has no seat %(seats)s (a seat is a table number and a position, "
+                                    "such as 12.3).") % {"n": game.number, "seats": ", ".join(missing)})
+        return swap_seats(game.pk, at[first], at[second], user=user, layout=layout)
 
 
 def mark_published(game: Game) -> None:

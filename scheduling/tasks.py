@@ -1,35 +1,56 @@
-"""Background planning of a stage's seating, reporting how far the search has got."""
+"""Where a planning job runs: in the request when the stage is small, else on the Celery worker (with
+Redis) or, in the embedded setup without a broker, on a background thread of the web process."""
+from concurrent.futures import ThreadPoolExecutor
+
 from celery import shared_task
-from django.contrib.auth import get_user_model
-from django.utils import translation
-from django.utils.translation import gettext as _
+from celery.exceptions import WorkerLostError
+from celery.signals import task_failure
+from django.db import connection, transaction
 
-from championships.models import Stage
-from engines.rulesets import ruleset_for
+from . import jobs
+from .models import PlanningJob
 
-from . import services
+INLINE_MAX_PLAYERS = 256
+"""Stages up to this many players are planned within the request: the engine needs about 0.1 s for
+256 players × 4 games on a 2-core machine (0.3 s for 512), so the organizer gets the result at once
+instead of a progress bar that flashes by, with a wide margin below the 10-s limit on slower hardware."""
+
+executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="seating-planner")
+"""The embedded worker: one planning at a time per web process (the search is CPU-bound), others wait."""
 
 
-@shared_task(bind=True)
-def generate_seating_task(self, stage_id: int, seed: int, user_id: int, language: str = "en") -> dict:
-    """`user_id` is the organizer who asked (checked and audited); `language` theirs, so the summary reads in it."""
-    with translation.override(language):
-        return _planned(self, stage_id, seed, get_user_model().objects.get(pk=user_id))
+@shared_task
+def generate_seating_task(job_id: int) -> None:
+    jobs.run_job(job_id)
 
 
-def _planned(task, stage_id: int, seed: int, user) -> dict:
-    def progress(done: float) -> None:
-        if not task.request.is_eager:
-            task.update_state(state="PROGRESS", meta={"done": done})
+@task_failure.connect
+def fail_job_lost_with_its_worker(sender=None, exception=None, args=None, kwargs=None, **_signal):
+    """Celery's main process reports a pool process that died mid-task (SIGKILL, out of memory): its job fails
+    at once with a message instead of showing progress until it is taken as stalled (`make chaos`)."""
+    if getattr(sender, "name", None) != generate_seating_task.name or not isinstance(exception, WorkerLostError):
+        return
+    job_id = args[0] if args else (kwargs or {}).get("job_id")
+    if job_id is None:
+        return
+    jobs.fail_lost(job_id)
+    if not connection.in_atomic_block:
+        connection.close()  # the main process's own connection: its forked pool processes must not share it
 
-    result = services.generate_seating(stage_id, user=user, seed=seed, progress=progress)
-    report = result.report
-    counts = {"s": report.seconds, "f": len(report.friend_conflicts), "r": report.repeat_pairings,
-              "p": report.position_repeats, "c": report.same_country_tablemates}
-    ruleset = ruleset_for(Stage.objects.select_related("tournament").get(pk=stage_id).tournament.ruleset)
-    if ruleset.distinct_positions:
-        message = _("Seating planned in %(s).1f s: %(f)d friend conflicts, %(r)d repeat pairings, "
-                    "%(p)d repeated positions, %(c)d same-country tablemates.") % counts
+
+def _run_on_thread(job_id: int) -> None:
+    try:
+        jobs.run_job(job_id)
+    finally:
+        connection.close()  # the thread's own connection; the pool's thread outlives the request
+
+
+def dispatch(job: PlanningJob) -> None:
+    """Run the job where it belongs (see the module docstring); raises kombu's OperationalError when the
+    broker cannot be reached."""
+    if job.players <= INLINE_MAX_PLAYERS:
+        jobs.run_job(job.pk)
+    elif not generate_seating_task.app.conf.task_always_eager:
+        generate_seating_task.delay(job.pk)
     else:
-        message = _("Seating planned in %(s).1f s: %(f)d friend conflicts, %(r)d repeat pairings.") % counts
-    return {"message": message}
+        transaction.on_commit(lambda: executor.submit(_run_on_thread, job.pk))

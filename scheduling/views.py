@@ -1,12 +1,11 @@
 """The organizer's seating screens: generate a stage's games, follow the progress, read the report, swap."""
-from celery.result import AsyncResult
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from kombu.exceptions import OperationalError
@@ -14,10 +13,9 @@ from kombu.exceptions import OperationalError
 from championships.models import Stage
 from championships.permissions import organized_tournament, require_organizer
 
-from . import selectors, services
+from . import jobs, selectors, services, tasks
 from .forms import GenerateForm, SwapForm
-from .models import Game
-from .tasks import generate_seating_task
+from .models import Game, PlanningJob
 
 
 def _stage(request, slug: str, stage_id: int) -> Stage:
@@ -33,84 +31,96 @@ def seating_overview(request, slug: str):
                   {"tournament": tournament, "stages": selectors.stages_overview(tournament)})
 
 
+def _int(value: str, default: int | None) -> int | None:
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else default
+
+
 @login_required
 def stage_seating(request, slug: str, stage_id: int):
     stage = _stage(request, slug, stage_id)
-    page = selectors.stage_page(stage)
-    games = [(view, SwapForm(game_id=view.game.pk, players=view.players, layout=view.layout) if view.layout else None)
-             for view in page.games]
+    query = request.GET.get("q", "")[:100]
+    page = selectors.stage_page(stage, game_number=_int(request.GET.get("game", ""), None),
+                                table_page=_int(request.GET.get("page", ""), 1), query=query)
+    job = jobs.latest_job(stage)
     return render(request, "scheduling/stage.html", {
-        "tournament": stage.tournament, "stage": stage, "page": page, "games": games,
-        "generate_form": GenerateForm(), "task_id": request.GET.get("task", "")[:64],
+        "tournament": stage.tournament, "stage": stage, "page": page,
+        "shown": [(view, SwapForm(layout=view.layout, auto_id=f"game{view.game.pk}-%s") if view.layout else None)
+                  for view in page.shown],
+        "generate_form": GenerateForm(initial={"seed": job.seed} if job else None),
+        "job": jobs.progress_of(job) if job and job.status != PlanningJob.Status.SUCCEEDED else None,
     })
 
 
 @login_required
 @require_POST
 def generate(request, slug: str, stage_id: int):
+    """Start planning: small stages are planned before the answer, larger ones in the background while the
+    page polls the job's progress (never a request held for the search)."""
     stage = _stage(request, slug, stage_id)
+    back = reverse("stage-seating", args=[slug, stage.pk])
     form = GenerateForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("The seed must be a whole number."))
-        return redirect("stage-seating", slug=slug, stage_id=stage.pk)
+        return redirect(back)
     try:
-        task = generate_seating_task.delay(stage.pk, form.cleaned_data["seed"], request.user.pk, request.LANGUAGE_CODE)
-    except ValidationError as error:  # raised here when the task ran in-process
+        job = jobs.start_planning(stage.pk, user=request.user, seed=form.cleaned_data["seed"],
+                                  language=request.LANGUAGE_CODE)
+    except ValidationError as error:
         messages.error(request, " ".join(error.messages))
-        return redirect("stage-seating", slug=slug, stage_id=stage.pk)
+        return redirect(back)
+    try:
+        tasks.dispatch(job)
     except OperationalError:  # the broker is down or frozen: the settings make this fail within seconds
-        messages.error(request, _("The background worker cannot be reached, so the seating was not planned. "
-                                  "Try again in a minute."))
-        return redirect("stage-seating", slug=slug, stage_id=stage.pk)
-    if not task.ready():
-        cache.set(_task_key(task.id), stage.pk, timeout=3600)
-        return redirect(f"{reverse('stage-seating', args=[slug, stage.pk])}?task={task.id}")
-    messages.success(request, task.get()["message"])
-    return redirect("stage-seating", slug=slug, stage_id=stage.pk)
-
-
-def _task_key(task_id: str) -> str:
-    return f"seating-task:{task_id}"
+        jobs.fail_to_dispatch(job, _("The background worker cannot be reached, so the seating was not planned. "
+                                     "Try again in a minute."))
+    job.refresh_from_db()
+    if job.status == PlanningJob.Status.SUCCEEDED:
+        messages.success(request, job.message)
+    elif job.status == PlanningJob.Status.FAILED:
+        messages.error(request, job.message)
+    else:
+        return redirect(f"{back}?task={job.pk}")
+    return redirect(back)
 
 
 @login_required
 def task_progress(request, slug: str, stage_id: int, task_id: str):
-    """Polled by the page while a large seating is planned in the background."""
+    """Polled by the page while a stage is planned in the background: how far, and when it will be done."""
     stage = _stage(request, slug, stage_id)
-    if cache.get(_task_key(task_id)) != stage.pk:
-        raise Http404("No seating is being planned for this stage under that task.")
-    result = AsyncResult(task_id)
-    if result.successful():
-        messages.success(request, result.result["message"])
+    job = get_object_or_404(PlanningJob, pk=_int(task_id, 0), stage=stage)
+    back = reverse("stage-seating", args=[slug, stage.pk])
+    if job.status == PlanningJob.Status.SUCCEEDED:
+        messages.success(request, job.message)
+        if not request.htmx:
+            return redirect(back)
         response = HttpResponse(status=204)
-        response["HX-Redirect"] = reverse("stage-seating", args=[slug, stage.pk])
+        response["HX-Redirect"] = back
         return response
-    if result.failed():
-        error = result.result
-        return render(request, "scheduling/_progress.html",
-                      {"failed": True, "error": " ".join(getattr(error, "messages", [str(error)]))})
-    info = result.info if isinstance(result.info, dict) else {}
-    return render(request, "scheduling/_progress.html", {
-        "stage": stage, "tournament": stage.tournament, "task_id": task_id,
-        "done": round(100 * info.get("done", 0)), "state": result.state,
-    })
+    if not request.htmx:  # without JavaScript the page itself shows the progress
+        return redirect(back)
+    return render(request, "scheduling/_progress.html",
+                  {"tournament": stage.tournament, "stage": stage, "progress": jobs.progress_of(job)})
 
 
 @login_required
 @require_POST
 def swap(request, slug: str, stage_id: int, game_id: int):
+    """Swap the players of two seats the organizer picked (ticked, or typed as table.position)."""
     stage = _stage(request, slug, stage_id)
     game = get_object_or_404(Game, pk=game_id, stage=stage)
-    form = SwapForm(request.POST, game_id=game.pk, players=selectors.seated_players(game))
+    form = SwapForm(request.POST)
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}) or not back.startswith("/"):
+        back = reverse("stage-seating", args=[slug, stage.pk])
     if form.is_valid():
+        first, second = form.cleaned_data["seats"]
         try:
-            services.swap_seats(game.pk, form.cleaned_data["first"], form.cleaned_data["second"], user=request.user,
-                                layout=form.cleaned_data["layout"])
+            services.swap_seats_at(game.pk, first, second, user=request.user, layout=form.cleaned_data["layout"])
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
         else:
-            messages.success(request, _("Seats swapped in game %(n)d; the report below is updated.")
-                             % {"n": game.number})
+            messages.success(request, _("Seats %(a)s and %(b)s swapped in game %(n)d; the report below is updated.")
+                             % {"a": "{}.{}".format(*first), "b": "{}.{}".format(*second), "n": game.number})
     else:
         messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
-    return redirect("stage-seating", slug=slug, stage_id=stage.pk)
+    return redirect(back)

@@ -26,10 +26,16 @@ def test_no_page_writes_on_get(client):
     client.force_login(make_official(tournament, "organizer"))
     urls = [
         "/", "/t/reads/standings/", "/t/reads/standings.csv", "/api/tournaments/",
+        "/t/reads/", "/t/reads/where/?q=player", "/t/reads/games/1/", "/t/reads/screen/", "/t/reads/version/",
+        f"/t/reads/players/{table.seats.first().entry.player_id}/", f"/c/{tournament.championship.slug}/",
         "/api/tournaments/reads/standings/", "/api/tournaments/reads/games/1/seating/",
         "/referee/", "/referee/reads/", f"/referee/reads/tables/{table.pk}/", "/referee/reads/penalties/",
         "/referee/reads/draws/", "/organize/reads/seating/", f"/organize/reads/stages/{stage.pk}/",
         "/organize/reads/qualification/", "/organize/reads/activity/", "/organize/reads/activity.csv",
+        "/organize/reads/players/", "/organize/reads/players.csv", "/organize/reads/players/add/",
+        "/organize/reads/players/import/", "/organize/reads/relationships/", "/organize/reads/relationships.csv",
+        "/organize/reads/entries/", "/organize/reads/entries.csv", "/organize/reads/check-in/?q=Player",
+        "/organize/reads/check-in.csv",
         # a POST-only action opened by GET redirects to the sheet instead of acting
         f"/referee/reads/tables/{table.pk}/sign-off/",
     ]

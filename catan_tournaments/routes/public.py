@@ -1,11 +1,20 @@
-"""Public pages, no login: the tournaments and each tournament's standings."""
+"""Public pages, no login: the tournaments, championships, and each tournament's overview, "where do I sit?",
+games, players, standings and projector screen."""
 from django.urls import path
 
 from championships.views import public as championships_public
 from ranking.views import public as ranking_public
+from ranking.views import public_pages
 
 urlpatterns = [
     path("", championships_public.home, name="home"),
+    path("c/<slug:championship_slug>/", public_pages.championship, name="public-championship"),
+    path("t/<slug:slug>/", public_pages.overview, name="public-tournament"),
+    path("t/<slug:slug>/where/", public_pages.where, name="public-where"),
+    path("t/<slug:slug>/games/<int:number>/", public_pages.game, name="public-game"),
+    path("t/<slug:slug>/players/<int:player_id>/", public_pages.player, name="public-player"),
+    path("t/<slug:slug>/screen/", public_pages.screen, name="public-screen"),
+    path("t/<slug:slug>/version/", public_pages.version, name="public-version"),
     path("t/<slug:slug>/standings/", ranking_public.standings, name="public-standings"),
     path("t/<slug:slug>/standings.csv", ranking_public.standings_csv, name="public-standings-csv"),
 ]

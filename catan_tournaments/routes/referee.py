@@ -2,7 +2,7 @@
 from django.urls import path
 
 from ranking.views import draws
-from results.views import desk, penalties, sheets
+from results.views import announcements, desk, penalties, sheets
 
 urlpatterns = [
     path("", desk.referee_home, name="referee-home"),
@@ -15,4 +15,7 @@ urlpatterns = [
     path("<slug:slug>/tables/<int:table_id>/correct/", sheets.correct_sheet, name="referee-correct"),
     path("<slug:slug>/penalties/", penalties.penalties, name="referee-penalties"),
     path("<slug:slug>/draws/", draws.draws, name="referee-draws"),
+    path("<slug:slug>/announcements/", announcements.post, name="referee-announce"),
+    path("<slug:slug>/announcements/<int:announcement_id>/remove/", announcements.remove,
+         name="referee-announcement-remove"),
 ]

@@ -6,6 +6,7 @@ a table's content come from `engines.ranking.validation`, so the command and the
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Collection, Hashable
 from dataclasses import dataclass, field
 from typing import cast
@@ -35,12 +36,15 @@ class _Table:
     rows: list[_Row] = field(default_factory=list)
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
+
+
 def _whole(cell: str) -> int | str:
-    """The integer in a cell, or the cell itself so validation can say what is wrong with it."""
-    try:
-        return int(cell)
-    except ValueError:
-        return cell
+    """The integer in a cell, or the cell itself so validation can say what is wrong with it.
+
+    Only plain ASCII digits count: int() would also read "1_0" as 10 and other scripts' digits.
+    """
+    return int(cell) if _INTEGER.fullmatch(cell) else cell
 
 
 def _line(rows: list[_Row], problem: Problem) -> int:

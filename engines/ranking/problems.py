@@ -28,6 +28,7 @@ MESSAGES: dict[str, str] = {
     "several_winners": gettext_noop("%(players)s are marked as winners: exactly one player wins each table."),
     "minutes_required": gettext_noop("The game duration in minutes is required by %(ruleset)s."),
     "minutes_invalid": gettext_noop("The game duration must be a positive whole number of minutes, not %(value)s."),
+    "minutes_too_long": gettext_noop("The game duration must be at most %(max)d minutes, not %(value)d."),
     "deduction_invalid": gettext_noop("A VP deduction must be a positive whole number, not %(value)s."),
 }
 NAMES_JOINED = gettext_noop("%(names)s and %(last)s")

@@ -13,6 +13,8 @@ from engines.rulesets import TABLE_SIZES, Ruleset
 
 MIN_VP, MAX_VP = 0, 12
 WINNING_VP = 10
+MAX_GAME_MINUTES = 24 * 60
+"""A duration beyond a day is a typing error (the record sheet's clock times cannot give more)."""
 
 T = TypeVar("T", bound=Hashable)
 Seat = tuple[Hashable, object, bool | None]
@@ -60,6 +62,8 @@ def _minutes_problem(minutes: object, required_by: str | None) -> Problem | None
         return Problem(None, "minutes", "minutes_required", {"ruleset": required_by}) if required_by else None
     if not is_whole(minutes) or minutes <= 0:
         return Problem(None, "minutes", "minutes_invalid", {"value": repr(minutes)})
+    if minutes > MAX_GAME_MINUTES:
+        return Problem(None, "minutes", "minutes_too_long", {"value": minutes, "max": MAX_GAME_MINUTES})
     return None
 
 

@@ -1,27 +1,41 @@
 """Public, read-only pages: live standings (with a CSV export of the same table)."""
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.translation import gettext as _
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_GET
 
 from championships.models import Tournament
 from core.csv_export import csv_response
 
-from .. import selectors
 from ..columns import standings_columns
+from ..live import POLL_SECONDS, cached_fragment, live_page, request_version
+from ..public import public_standings
 from ..standings import tournament_standings
+from .public_pages import page_number
+
+CSV_HEADER = ["rank", "player", "country"]
+"""Machine-readable keys, the same in every language (the pages are for people, the CSV for programs)."""
 
 
+@require_GET
+@live_page
 def standings(request, slug: str):
     tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
-    page = selectors.standings_page(tournament)
-    context = {"tournament": tournament, "columns": page.columns, "advancing": page.advancing, "rows": page.rows}
-    template = "ranking/standings_table.html" if request.htmx else "ranking/standings.html"
-    return render(request, template, context)
+    version = request_version(request, slug)
+    table = cached_fragment(request, "standings", version, lambda: render_to_string(
+        "ranking/standings_table.html",
+        {"tournament": tournament, "standings": public_standings(tournament, page_number(request))}))
+    if request.htmx:
+        return HttpResponse(table)
+    return render(request, "ranking/standings.html", {"tournament": tournament, "standings_table": table,
+                                                       "version": version or "", "poll_seconds": POLL_SECONDS})
 
 
+@require_GET
 def standings_csv(request, slug: str):
     tournament = get_object_or_404(Tournament, slug=slug)
     columns = standings_columns(tournament.ruleset)
-    header = [_("rank"), _("player"), _("country"), *[c.key for c in columns], _("tied")]
+    header = [*CSV_HEADER, *[c.key for c in columns], "tied"]
     rows = ([row["rank"], row["player"], row["country"] or "", *[c.plain(row[c.key]) for c in columns],
-             _("yes") if row["tied"] else ""] for row in tournament_standings(tournament))
+             "true" if row["tied"] else "false"] for row in tournament_standings(tournament))
     return csv_response(f"{tournament.slug}-standings.csv", header, rows)

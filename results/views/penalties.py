@@ -1,15 +1,17 @@
 """Penalties, recorded from the referee's tablet; and the decision on a player warned for collusion again."""
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
-from championships.permissions import is_organizer, official_tournament
+from championships.permissions import is_organizer, official_tournament, organized_tournament
 
 from ..forms import CollusionRulingForm, PenaltyForm
 from ..models import Penalty
-from ..penalties import ReusedRequestKey, record_lateness, record_penalty, rule_on_collusion
+from ..penalties import ReusedRequestKey, record_lateness, record_penalty, rule_on_collusion, withdraw_penalty
 from ..selectors import pending_collusion_rulings, recorded_penalties
 
 
@@ -96,3 +98,20 @@ def penalties(request, slug: str):
         "is_organizer": is_organizer(request.user, tournament),
     }, status=status)
 
+
+
+@login_required
+@require_POST
+def withdraw(request, slug: str, penalty_id: int):
+    """An organizer withdraws a mistaken penalty with a reason; it stays listed, struck through."""
+    tournament = organized_tournament(request.user, slug)
+    penalty = get_object_or_404(Penalty.objects.select_related("entry__player"), pk=penalty_id, tournament=tournament)
+    try:
+        reason = forms.CharField(required=False).clean(request.POST.get("reason", ""))  # refuses NUL characters
+        withdraw_penalty(penalty.pk, user=request.user, reason=reason)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("The %(kind)s of %(player)s is withdrawn: it no longer counts.")
+                         % {"kind": penalty.get_kind_display(), "player": penalty.entry.player.name})
+    return redirect("referee-penalties", slug=slug)

@@ -54,6 +54,10 @@ def _page(request, table: Table, *, form=None, correction_form=None, signature_e
     sheet, scores = page.sheet, page.scores
     tournament = table.game.tournament
     organizer = is_organizer(request.user, tournament)
+    if signature_error and not (sheet.version and any(
+            score.seat.entry_id == signer and signature is None for score, signature in page.rows)):
+        messages.error(request, signature_error)  # no signature panel of that player shows it: say it on top
+        signature_error = None
     context = {
         "tournament": tournament, "game": table.game, "table": table, "sheet": sheet, "rows": page.rows,
         "form": form or SheetForm(initial=_initial(sheet, scores), scores=scores),

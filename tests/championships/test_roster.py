@@ -24,14 +24,14 @@ def test_every_problem_is_reported_with_line_and_column():
     text = ("name,email,date_of_birth,country,friends_or_family\n"
             "Ann,,1990-13-01,AE,\n"
             ",nobody@example.org,,,\n"
-            "Bob,,,Emirates,Carl\n"
+            "Bob,,,Emirats,Carl\n"
             "ann,,,,\n")
     with pytest.raises(InputError) as error:
         parse_roster(text)
     assert [str(p) for p in error.value.problems] == [
         "line 2, date_of_birth: '1990-13-01' is not a date like 1990-05-31",
         "line 3, name: the name is empty",
-        "line 4, country: 'EMIRATES' is not a two-letter country code",
+        "line 4, country: 'Emirats' is not a country name or ISO code",
         "line 5, name: ann is already on line 2",
         "line 4, friends_or_family: Carl is not in the file",
     ]

@@ -1,11 +1,16 @@
 """axe-core (WCAG 2.1 A and AA rules) on the public, referee and organizer pages: phone, tablet and laptop widths,
 in English and in Arabic (right to left)."""
 import pytest
+from django.contrib.auth.models import Permission
 
+from championships.services import assign_staff
+from results.announcements import post_announcement
 from results.penalties import record_penalty
 from results.sheets import SheetInput, save_entry
+from scheduling.models import PlanningJob
 from scheduling.services import generate_seating
-from tests.factories import make_game, make_official, make_player, make_tournament, play
+from tests.factories import make_admin, make_game, make_official, make_player, make_tournament, play
+from tests.scheduling.crowd import crowd, seat_in_rotation
 
 from .axe import axe_violations
 
@@ -25,6 +30,7 @@ def tournament_day():
     tournament = make_tournament(slug="a11y-cup", name="Accessibility Cup", status="running", advance_count=4)
     entries = [tournament.entries.create(player=make_player(name)) for name in NAMES]
     organizer = make_official(tournament, "organizer", username="a11y-organizer")
+    organizer.user_permissions.add(Permission.objects.get(codename="add_championship"))  # /organize/new/
     game = make_game(tournament, [entries[:4], entries[4:]])
     first, second = game.tables.order_by("number")
     play(first, [10, 8, 6, 4], organizer)
@@ -36,16 +42,44 @@ def tournament_day():
         record_penalty(entries[0].pk, user=organizer, kind="collusion", partner_id=other.pk, game=game, reason=reason)
     stage = tournament.stages.get()
     generate_seating(stage.pk, user=organizer, seed=3)
+    large = make_tournament(slug="a11y-open", name="Accessibility Open", ruleset="cwc-2025", games=4)
+    assign_staff(organizer, "organizer", tournament=large, user=make_admin())
+    large_stage = large.stages.get()
+    seat_in_rotation(large_stage, crowd(large, 240))  # 60 tables a game: games and tables in pages
+    PlanningJob.objects.create(stage=large_stage, requested_by=organizer, seed=4, players=240, estimate_seconds=2,
+                               status=PlanningJob.Status.FAILED, message="The stage changed while it was planned.")
+    post_announcement(tournament.pk, "Game 2 starts at 14:00 in the main hall.", user=organizer)
     return {
         "home": "/",
         "standings": f"/t/{tournament.slug}/standings/",
+        "overview": f"/t/{tournament.slug}/",
+        "where do I sit": f"/t/{tournament.slug}/where/?q=a",
+        "game": f"/t/{tournament.slug}/games/1/",
+        "player": f"/t/{tournament.slug}/players/{entries[1].player_id}/",
+        "projector": f"/t/{tournament.slug}/screen/",
+        "championship": f"/c/{tournament.championship.slug}/",
         "desk": f"/referee/{tournament.slug}/",
         "record sheet": f"/referee/{tournament.slug}/tables/{second.pk}/",
         "seating stage": f"/organize/{tournament.slug}/stages/{stage.pk}/",
+        "seating stage, large, a failed planning, a player found": f"/organize/{large.slug}/stages/{large_stage.pk}/"
+                                                                   f"?game=2&page=2&q=Player%2000006",
         "qualification": f"/organize/{tournament.slug}/qualification/",
         "activity log": f"/organize/{tournament.slug}/activity/",
+        "players": f"/organize/{tournament.slug}/players/",
+        "add a player": f"/organize/{tournament.slug}/players/add/",
+        "import a list": f"/organize/{tournament.slug}/players/import/",
+        "friends and family": f"/organize/{tournament.slug}/relationships/",
+        "entries": f"/organize/{tournament.slug}/entries/",
+        "check-in": f"/organize/{tournament.slug}/check-in/",
         "penalties (a collusion decision pending)": f"/referee/{tournament.slug}/penalties/",
         "ties and draws": f"/referee/{tournament.slug}/draws/",
+        "organizer's championships": "/organize/",
+        "tournament console": f"/organize/{tournament.slug}/",
+        "staff": f"/organize/{tournament.slug}/staff/",
+        "championship console": f"/organize/championships/{tournament.championship.slug}/",
+        "new championship": "/organize/new/",
+        "new championship from a preset": "/organize/new/?preset=uae-2022&year=2030",
+        "new championship, custom format": "/organize/new/?preset=custom&year=2030",
     }
 
 

@@ -245,14 +245,14 @@ def test_descriptions_of_the_seating_and_an_unknown_action(cup):
     game = make_game(tournament, [entries])
     unpublish_game(game.pk, user=organizer)
     record_draw(tournament, [entries[1].pk, entries[0].pk], user=referee, method="cards")
-    record_change(organizer, tournament.pk, "entry.checked_in", entries[2], after={"status": "checked_in"})
+    record_change(organizer, tournament.pk, "entry.teleported", entries[2], after={"status": "checked_in"})
     rows = {row.entry.action: row for row in described(AuditEntry.objects.filter(tournament=tournament))}
     assert rows["seating.unpublished"].description == "Game 1: Seating taken back to be planned again"
     assert rows["draw.cards"].what == (f"Development card draw, best first: {entries[1].player.name}, "
                                        f"{entries[0].player.name}")
-    unknown = rows["entry.checked_in"]
-    assert not unknown.known and unknown.what == "entry.checked_in"
-    assert unknown.where == f"entry #{entries[2].pk}" and "<code>entry.checked_in</code>" in unknown.what_html
+    unknown = rows["entry.teleported"]
+    assert not unknown.known and unknown.what == "entry.teleported"
+    assert unknown.where == f"entry #{entries[2].pk}" and "<code>entry.teleported</code>" in unknown.what_html
     with override("ar"):
         arabic = described([rows["seating.unpublished"].entry])[0]
     assert arabic.what != "Seating taken back to be planned again"

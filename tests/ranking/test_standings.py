@@ -108,6 +108,7 @@ def test_standings_follow_changes_made_in_the_admin_too(django_capture_on_commit
 def test_shares_are_shown_rounded_to_two_decimals():
     from ranking.columns import Column
 
-    assert Column("vp_share").show(5 / 12) == "41.67 %"
-    assert Column("vp_percent_sum").show(120.17720) == "120.18 %"
+    assert Column("vp_share").show(5 / 12) == "41.67\u00a0%"
+    assert Column("vp_percent_sum").show(120.17720) == "120.18\u00a0%"
+    assert Column("vp_share").show(5 / 12, places=4) == "41.6667\u00a0%"
     assert Column("tempo").show(None) == "–"

@@ -7,7 +7,7 @@ from championships.services import declare_relationship
 from results.publishing import publish_game
 from scheduling import services
 from scheduling.models import Game, Seat
-from scheduling.selectors import seat_warnings, stage_games, stage_report
+from scheduling.selectors import stage_page
 from tests.factories import make_admin, make_entries, make_official, make_tournament
 
 pytestmark = pytest.mark.django_db
@@ -84,7 +84,7 @@ def test_swap_updates_the_report_and_is_refused_once_published():
     make_entries(tournament, 16)
     stage = tournament.stages.get()
     services.generate_seating(stage.pk, seed=1, user=make_admin())
-    assert stage_report(stage, stage_games(stage)).repeat_pairings == 0
+    assert stage_page(stage).report.repeat_pairings == 0
     game_one, game_two = Game.objects.filter(stage=stage).order_by("number")
     table_one = list(game_one.tables.get(number=1).seats.values_list("entry_id", flat=True))
     # put two players who met in game 1 together again in game 2
@@ -92,10 +92,10 @@ def test_swap_updates_the_report_and_is_refused_once_published():
     seat_b = Seat.objects.get(game=game_two, entry_id=b)
     partner = Seat.objects.filter(table=Seat.objects.get(game=game_two, entry_id=a).table).exclude(entry_id=a).first()
     services.swap_seats(game_two.pk, b, partner.entry_id, user=make_admin())
-    report = stage_report(stage, stage_games(stage))
-    assert report.repeat_pairings >= 1
-    warnings = seat_warnings(stage, stage_games(stage), report)
-    assert any("meets an opponent again" in w for ws in warnings.values() for w in ws)
+    page = stage_page(stage)
+    assert page.report.repeat_pairings >= 1
+    warnings = [w for view in page.shown for t in view.tables for s in t.seats for w in s.warnings]
+    assert "meets an opponent again" in warnings
     publish_game(game_two.pk, user=make_admin())
     with pytest.raises(ValidationError, match="published"):
         services.swap_seats(game_two.pk, a, seat_b.entry_id, user=make_admin())

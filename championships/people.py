@@ -1,0 +1,173 @@
+"""The organizer's writes about people: players one by one or from a list, relationships, entries in bulk.
+
+Players are shared by every event, but these pages sit under a tournament, so each write checks that
+the user organizes it (and may manage players). One transaction each: a refused row or player leaves
+nothing written, and the message names the line or the player.
+"""
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from audit.services import record_change
+from engines.csv_input import Record
+
+from .models import Entry, Player, Relationship, Tournament
+from .permissions import require_organizer, require_player_manager
+from .registration import RosterPreview, preview_roster
+from .services import declare_relationship, enter_player, register_players
+
+FIELDS = {"name": "name", "email": "email", "date_of_birth": "date_of_birth", "country": "country",
+          "friends_or_family": "friend"}
+"""The add-a-player form's field for each roster column a problem names."""
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    created: int
+    updated: int
+    entered: int
+    relationships: int
+
+
+def _line_messages(preview: RosterPreview) -> list[str]:
+    return [_("Line %(line)d, %(column)s: %(problem)s") % {"line": p.line, "column": p.column, "problem": p.message}
+            if p.column else _("Line %(line)d: %(problem)s") % {"line": p.line, "problem": p.message}
+            for p in preview.problems]
+
+
+def _changed_meanwhile() -> ValidationError:
+    return ValidationError(_("Another organizer registered some of these players meanwhile. Nothing was saved: "
+                             "check the list again."))
+
+
+def import_registration_list(tournament: Tournament, records: list[Record], *, user, enter: bool = True
+                             ) -> ImportResult:
+    """Register (and, if `enter`, enter) every row of a list, or nothing: the preview's checks run again here."""
+    require_organizer(user, tournament)
+    require_player_manager(user)
+    try:
+        with transaction.atomic():
+            preview = preview_roster(records, tournament, enter=enter)
+            if not preview.ok:
+                raise ValidationError(_line_messages(preview) or [_("The list has no players.")])
+            rows = [item.row for item in preview.lines]
+            before = Relationship.objects.count()
+            players = register_players(rows, user=user, matches=preview.existing, friends=preview.friends)
+            entered = 0
+            if enter:
+                for line, player in players.items():
+                    if line in preview.entered:
+                        continue
+                    try:
+                        enter_player(player, tournament, user=user)
+                    except ValidationError as error:
+                        raise ValidationError(_("Line %(line)d: %(problem)s")
+                                              % {"line": line, "problem": " ".join(error.messages)}) from error
+                    entered += 1
+            return ImportResult(created=preview.new_count, updated=len(preview.existing), entered=entered,
+                                relationships=Relationship.objects.count() - before)
+    except IntegrityError as error:
+        raise _changed_meanwhile() from error
+
+
+@transaction.atomic
+def add_player(tournament: Tournament, *, user, name: str, email: str = "", date_of_birth: date | None = None,
+               country: str = "", friend: str = "", kind: str = Relationship.Kind.FRIEND,
+               enter: bool = True) -> Player:
+    """One player typed in: the same checks as a list's row (a registered one is refused: enter them instead)."""
+    require_organizer(user, tournament)
+    require_player_manager(user)
+    cells = {"name": name, "email": email, "date_of_birth": date_of_birth.isoformat() if date_of_birth else "",
+             "country": country, "friends_or_family": friend.replace(";", " ")}
+    preview = preview_roster([(1, cells)], tournament, enter=enter, allow_existing=False)
+    if not preview.ok:
+        errors: dict[str, list[str]] = {}
+        for problem in preview.problems:
+            errors.setdefault(FIELDS.get(problem.column, "__all__"), []).append(problem.message)
+        raise ValidationError(errors)
+    (row,) = [item.row for item in preview.lines]
+    try:
+        with transaction.atomic():
+            (player,) = register_players([row], user=user, friends=preview.friends).values()
+    except IntegrityError as error:
+        raise _changed_meanwhile() from error
+    if kind != Relationship.Kind.FRIEND and preview.friends:
+        (other,) = preview.friends.values()
+        declare_relationship(player, other, kind, user=user)
+    if enter:
+        enter_player(player, tournament, user=user)
+    return player
+
+
+@transaction.atomic
+def remove_relationship(relationship_id: int, *, user, tournament: Tournament) -> None:
+    """Undeclare a friend/family pair (audited); seating already generated keeps its tables."""
+    require_organizer(user, tournament)
+    require_player_manager(user)
+    relationship = (Relationship.objects.select_for_update(of=("self",)).select_related("player_a", "player_b")
+                    .filter(pk=relationship_id).first())
+    if relationship is None:
+        return  # already removed (a double tap)
+    record_change(user, None, "relationship.removed", relationship,
+                  before={"players": [relationship.player_a.name, relationship.player_b.name],
+                          "kind": relationship.kind})
+    relationship.delete()
+
+
+@transaction.atomic
+def declare_pair(tournament: Tournament, one_id: int, other_id: int, kind: str, *, user) -> Relationship:
+    require_organizer(user, tournament)
+    if kind not in Relationship.Kind.values:
+        raise ValidationError({"kind": _("Choose friend or family.")})
+    players = Player.objects.in_bulk([one_id, other_id])
+    if len({one_id, other_id} & players.keys()) < 2 and one_id != other_id:
+        raise ValidationError(_("That player no longer exists."))
+    return declare_relationship(players[one_id], players[other_id], kind, user=user)
+
+
+@transaction.atomic
+def enter_selected(tournament: Tournament, player_ids: Iterable[int], *, user) -> list[Entry]:
+    """Enter the chosen players; one refused (age, staff) refuses all, naming them."""
+    require_organizer(user, tournament)
+    players = Player.objects.filter(pk__in=set(player_ids)).order_by("name")
+    already = set(tournament.entries.values_list("player_id", flat=True))
+    entries, refused = [], []
+    for player in players:
+        if player.pk in already:
+            continue
+        try:
+            with transaction.atomic():
+                entries.append(enter_player(player, tournament, user=user))
+        except ValidationError as error:
+            refused.extend(error.messages)
+    if refused:
+        raise ValidationError(refused)
+    return entries
+
+
+@transaction.atomic
+def remove_entries(tournament: Tournament, entry_ids: Iterable[int], *, user) -> int:
+    """Take players out of a tournament before they are seated; a seated one refuses all (withdraw them instead)."""
+    require_organizer(user, tournament)
+    entries = list(Entry.objects.select_for_update(of=("self",)).select_related("player")
+                   .filter(tournament=tournament, pk__in=set(entry_ids)).order_by("pk"))
+    seated_ids = set(Entry.objects.filter(pk__in=[e.pk for e in entries], seats__isnull=False)
+                     .values_list("pk", flat=True))
+    seated = [e.player.name for e in entries if e.pk in seated_ids]
+    if seated:
+        raise ValidationError(_("Already seated, so they can only withdraw (from the check-in page): %(names)s.")
+                              % {"names": ", ".join(seated)})
+    for entry in entries:
+        record_change(user, tournament.pk, "entry.removed", entry,
+                      before={"player": entry.player.name, "status": entry.status})
+        try:
+            with transaction.atomic():
+                entry.delete()
+        except IntegrityError as error:  # a penalty or a replacement refers to it
+            raise ValidationError(_("%(player)s has records in this tournament and can only withdraw.")
+                                  % {"player": entry.player.name}) from error
+    return len(entries)

@@ -1,0 +1,84 @@
+"""Forms of the players, import, relationships, entries and check-in pages: labels, limits, choices."""
+from datetime import date
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from championships.countries import country_choices
+from championships.models import Relationship
+from championships.roster import MAX_BYTES
+from results.limits import TEXT_MAX
+from results.penalties import MAX_MINUTES_LATE
+
+SEARCH_MAX = 100
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=200)
+    email = forms.EmailField(label=_("Email"), max_length=254, required=False)
+    date_of_birth = forms.DateField(label=_("Date of birth"), required=False,
+                                    widget=forms.DateInput(attrs={"type": "date"}),
+                                    help_text=_("Needed where the championship has a minimum age."))
+    country = forms.ChoiceField(label=_("Country"), required=False)
+    friend = forms.CharField(label=_("Friend or family member (optional)"), max_length=200, required=False,
+                             help_text=_("The name of a registered player: they will not share a table."))
+    kind = forms.ChoiceField(label=_("Relationship"), choices=Relationship.Kind.choices,
+                             initial=Relationship.Kind.FRIEND)
+    enter = forms.BooleanField(label=_("Also enter in this tournament"), required=False, initial=True)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["country"].choices = [("", _("— not given —")), *country_choices()]
+
+    def clean_date_of_birth(self):
+        born = self.cleaned_data["date_of_birth"]
+        if born and not date(1900, 1, 1) <= born <= date.today():
+            raise forms.ValidationError(_("This is not a possible date of birth."))
+        return born
+
+
+class ImportUploadForm(forms.Form):
+    file = forms.FileField(label=_("Registration list (CSV or XLSX)"), max_length=200,
+                           help_text=_("Columns: name, email, date_of_birth (YYYY-MM-DD), country (name or code), "
+                                       "friends_or_family (names separated by ;)."))
+    enter = forms.BooleanField(label=_("Also enter everyone in this tournament"), required=False, initial=True)
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_BYTES:
+            raise forms.ValidationError(_("The file is larger than %(mb)d MB.") % {"mb": MAX_BYTES >> 20})
+        return upload
+
+
+class ImportConfirmForm(forms.Form):
+    token = forms.CharField(widget=forms.HiddenInput, max_length=2_000_000)
+
+
+class RelationshipForm(forms.Form):
+    one = forms.TypedChoiceField(label=_("Player"), coerce=int)
+    other = forms.TypedChoiceField(label=_("Friend or family member"), coerce=int)
+    kind = forms.ChoiceField(label=_("Relationship"), choices=Relationship.Kind.choices)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", _("— choose —")), *players]
+        self.fields["one"].choices = self.fields["other"].choices = choices
+
+    def clean(self):
+        data = super().clean()
+        if data.get("one") and data.get("one") == data.get("other"):
+            raise forms.ValidationError(_("Choose two different players."))
+        return data
+
+
+class SearchForm(forms.Form):
+    q = forms.CharField(label=_("Search by name or email"), max_length=SEARCH_MAX, required=False)
+
+
+class CheckInForm(forms.Form):
+    minutes_late = forms.IntegerField(label=_("Minutes late"), min_value=0, max_value=MAX_MINUTES_LATE,
+                                      initial=0, required=False)
+
+
+class WithdrawForm(forms.Form):
+    reason = forms.CharField(label=_("Reason for the withdrawal"), max_length=TEXT_MAX)

@@ -1,0 +1,168 @@
+"""The organizer's console: their events with what needs doing next, one tournament's page, its status and staff."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
+
+from championships.models import Championship, StaffRole, Tournament
+from championships.permissions import is_organizer, organized_tournament, require_championship_organizer
+from championships.setup import close_tournament, reopen_tournament
+from championships.staff import invite_staff, remove_staff
+from ranking.selectors import podium
+from results.selectors import tables_missing_results
+
+from ..forms import InviteForm, StatusForm
+from ..invitations import send_set_password_link
+from ..selectors import dashboard, next_steps
+
+OPTIONAL_PAGES = (("organize-players", gettext_lazy("Players")), ("organize-entries", gettext_lazy("Entries")),
+                  ("organize-checkin", gettext_lazy("Check-in")))
+"""Pages another part of the console may provide; linked only when their route exists."""
+
+
+@login_required
+@require_GET
+def home(request):
+    return render(request, "organize/home.html", {
+        "cards": dashboard(request.user),
+        "can_create": request.user.has_perm("championships.add_championship"),
+    })
+
+
+def _optional_links(slug: str) -> list[tuple[str, str]]:
+    links = []
+    for name, label in OPTIONAL_PAGES:
+        try:
+            links.append((reverse(name, args=[slug]), label))
+        except NoReverseMatch:
+            continue
+    return links
+
+
+@login_required
+@require_GET
+def tournament(request, slug: str):
+    tournament = organized_tournament(request.user, slug)
+    return render(request, "organize/tournament.html", {
+        "tournament": tournament, "steps": next_steps([tournament])[tournament.pk],
+        "stages": tournament.stages.order_by("order"), "missing": tables_missing_results(tournament),
+        "podium": podium(tournament), "status_form": StatusForm(), "optional_links": _optional_links(slug),
+        "is_organizer": True,
+    })
+
+
+@login_required
+@require_GET
+def missing(request, slug: str):
+    """The live list of tables still missing results (polled by the console page)."""
+    tournament = organized_tournament(request.user, slug)
+    return render(request, "organize/_missing.html", {"tournament": tournament,
+                                                      "missing": tables_missing_results(tournament)})
+
+
+@login_required
+@require_POST
+def change_status(request, slug: str):
+    tournament = organized_tournament(request.user, slug)
+    form = StatusForm(request.POST)
+    action = request.POST.get("action")
+    if form.is_valid() and action in ("close", "reopen"):
+        service = close_tournament if action == "close" else reopen_tournament
+        try:
+            tournament = service(tournament.pk, user=request.user, reason=form.cleaned_data["reason"])
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, _("%(t)s is now %(status)s.")
+                             % {"t": tournament.name, "status": tournament.get_status_display()})
+    else:
+        messages.error(request, _("Give the reason for closing or reopening the tournament."))
+    return redirect(reverse("organize-tournament", args=[slug]) + "#status")
+
+
+def _staff_page(request, *, tournament: Tournament | None = None, championship: Championship | None = None):
+    scope = {"tournament": tournament} if tournament is not None else {"championship": championship}
+    form = InviteForm(request.POST or None, organizers_only=championship is not None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                invitation = invite_staff(form.cleaned_data["identifier"], form.cleaned_data["role"],
+                                          user=request.user, **scope)
+            except ValidationError as error:
+                for field, problems in getattr(error, "message_dict", {"__all__": error.messages}).items():
+                    form.add_error(field if field in form.fields else None, problems)
+            else:
+                name = invitation.member.get_username()
+                if invitation.new_account:
+                    send_set_password_link(request, invitation.member, invitation.role)
+                    messages.success(request, _("An account %(user)s was created and a link to set its password "
+                                                "was sent to %(email)s.")
+                                     % {"user": name, "email": invitation.member.email})
+                else:
+                    messages.success(request, _("%(user)s is now %(role)s.")
+                                     % {"user": name, "role": invitation.role.get_role_display()})
+                return redirect(request.path)
+        status = 422
+    roles = StaffRole.objects.filter(**scope).select_related("user").order_by("role", "user__username")
+    inherited = (StaffRole.objects.filter(championship_id=tournament.championship_id).select_related("user")
+                 if tournament is not None and tournament.championship_id else [])
+    return render(request, "organize/staff.html", {
+        "tournament": tournament, "championship": championship, "roles": roles, "inherited": inherited,
+        "form": form, "is_organizer": True,
+    }, status=status)
+
+
+@login_required
+def tournament_staff(request, slug: str):
+    return _staff_page(request, tournament=organized_tournament(request.user, slug))
+
+
+def _organized_championship(user, slug: str) -> Championship:
+    championship = get_object_or_404(Championship, slug=slug)
+    require_championship_organizer(user, championship)
+    return championship
+
+
+@login_required
+def championship_staff(request, championship_slug: str):
+    return _staff_page(request, championship=_organized_championship(request.user, championship_slug))
+
+
+@login_required
+@require_POST
+def remove_role(request, role_id: int):
+    role = get_object_or_404(StaffRole.objects.select_related("tournament", "championship", "user"), pk=role_id)
+    try:
+        remove_staff(role.pk, user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("%(user)s is no longer %(role)s.")
+                         % {"user": role.user.get_username(), "role": role.get_role_display()})
+    if role.tournament is not None:
+        return redirect("organize-staff", slug=role.tournament.slug)
+    return redirect("organize-championship-staff", championship_slug=role.championship.slug)
+
+
+@login_required
+@require_GET
+def championship(request, championship_slug: str):
+    """A championship's tournaments with their next steps, and its champion once the finals are signed off."""
+    championship = get_object_or_404(Championship, slug=championship_slug)
+    tournaments = list(championship.tournaments.order_by("date", "name"))
+    organizes = request.user.is_superuser or championship.staff.filter(
+        user=request.user, role=StaffRole.Role.ORGANIZER).exists()
+    visible = tournaments if organizes else [t for t in tournaments if is_organizer(request.user, t)]
+    if not visible and not organizes:
+        raise PermissionDenied(_("Only an organizer of this championship may see this page."))
+    steps = next_steps(visible)
+    deciding = next((t for t in tournaments if t.kind != Tournament.Kind.QUALIFIER), None)
+    return render(request, "organize/championship.html", {
+        "championship": championship, "tournaments": [(t, steps[t.pk]) for t in visible],
+        "deciding": deciding, "podium": podium(deciding) if deciding else [], "organizes": organizes,
+    })

@@ -1,0 +1,190 @@
+"""Players of a tournament's organizer: the list, one added by hand, a registration list imported, relationships."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from championships import people
+from championships.permissions import organized_tournament, require_player_manager
+from championships.registration import preview_roster
+from championships.roster import read_upload
+from core.csv_export import csv_response
+from engines.csv_input import InputError
+
+from .. import rosters
+from ..people_forms import ImportConfirmForm, ImportUploadForm, PlayerForm, RelationshipForm, SearchForm
+
+IMPORT_SALT = "organize.player-import"
+IMPORT_MAX_AGE = 6 * 3600
+"""How long a previewed list may wait for its confirmation (seconds)."""
+ONLY = ("entered", "not_entered")
+
+
+def _manager_tournament(request, slug: str):
+    tournament = organized_tournament(request.user, slug)
+    require_player_manager(request.user)
+    return tournament
+
+
+def _search(request) -> str:
+    form = SearchForm(request.GET)
+    return form.cleaned_data["q"] if form.is_valid() else ""
+
+
+@login_required
+def player_list(request, slug: str):
+    tournament = _manager_tournament(request, slug)
+    query, only = _search(request), request.GET.get("only", "")
+    only = only if only in ONLY else ""
+    page = Paginator(rosters.players(tournament, query, only), rosters.PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "organize/players.html", {
+        "tournament": tournament, "page": page, "rows": rosters.player_rows(page.object_list),
+        "search_form": SearchForm(request.GET), "only": only, "query": query, "is_organizer": True})
+
+
+@login_required
+def player_csv(request, slug: str):
+    tournament = _manager_tournament(request, slug)
+    rows = rosters.players(tournament, _search(request), request.GET.get("only", ""))
+    header = ["name", "email", "date_of_birth", "country", "entered", "friends_or_family"]
+
+    def lines():
+        for chunk_start in range(0, rows.count(), 500):
+            for row in rosters.player_rows(rows[chunk_start:chunk_start + 500]):
+                p = row.player
+                yield [p.name, p.email, p.date_of_birth.isoformat() if p.date_of_birth else "",
+                       p.country.code if p.country else "", "yes" if p.entered else "no",
+                       "; ".join(name for name, _kind in row.relations)]
+    return csv_response(f"{tournament.slug}-players.csv", header, lines())
+
+
+@login_required
+def player_add(request, slug: str):
+    tournament = _manager_tournament(request, slug)
+    form = PlayerForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            player = people.add_player(tournament, user=request.user, name=data["name"], email=data["email"],
+                                       date_of_birth=data["date_of_birth"], country=data["country"],
+                                       friend=data["friend"], kind=data["kind"], enter=data["enter"])
+        except ValidationError as error:
+            _add_errors(form, error)
+        else:
+            messages.success(request, _("%(player)s registered.") % {"player": player.name})
+            return redirect("organize-player-add", slug=slug)
+    return render(request, "organize/player_add.html", {"tournament": tournament, "form": form,
+                                                        "is_organizer": True},
+                  status=422 if form.errors else 200)
+
+
+def _add_errors(form, error: ValidationError) -> None:
+    if hasattr(error, "error_dict"):
+        for field, problems in error.message_dict.items():
+            form.add_error(field if field in form.fields else None, problems)
+    else:
+        form.add_error(None, error.messages)
+
+
+def _preview_context(tournament, records, *, enter: bool, filename: str, user, read_problems=()):
+    preview = preview_roster(records, tournament, enter=enter, read_problems=list(read_problems))
+    token = signing.dumps({"t": tournament.pk, "u": user.pk, "e": enter, "f": filename, "r": records},
+                          salt=IMPORT_SALT, compress=True)
+    return {"preview": preview, "filename": filename,
+            "confirm_form": ImportConfirmForm(initial={"token": token}) if preview.ok else None}
+
+
+@login_required
+def player_import(request, slug: str):
+    """GET: the upload form. POST a file: its preview, nothing saved. POST the preview's token: the import."""
+    tournament = _manager_tournament(request, slug)
+    context = {"tournament": tournament, "is_organizer": True}
+    if request.method == "POST" and "token" in request.POST:
+        return _confirm(request, tournament, context)
+    form = ImportUploadForm(request.POST or None, request.FILES or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            try:
+                records, problems = read_upload(upload.name, upload.read())
+            except InputError as error:
+                form.add_error("file", [str(p) for p in error.problems])
+            else:
+                context.update(_preview_context(tournament, records, enter=form.cleaned_data["enter"],
+                                                filename=upload.name[:200], user=request.user,
+                                                read_problems=problems))
+        if form.errors or not context.get("confirm_form"):
+            status = 422
+    context["form"] = form if "preview" not in context or not context["preview"].ok else ImportUploadForm()
+    return render(request, "organize/player_import.html", context, status=status)
+
+
+def _confirm(request, tournament, context):
+    form = ImportConfirmForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise signing.BadSignature
+        data = signing.loads(form.cleaned_data["token"], salt=IMPORT_SALT, max_age=IMPORT_MAX_AGE)
+        if data["t"] != tournament.pk or data["u"] != request.user.pk:
+            raise signing.BadSignature
+        records = [(int(line), {str(k): str(v) for k, v in cells.items()}) for line, cells in data["r"]]
+    except (signing.BadSignature, KeyError, TypeError, ValueError, AttributeError):
+        messages.error(request, _("This preview has expired or was not made here: upload the list again."))
+        return redirect("organize-player-import", slug=tournament.slug)
+    try:
+        result = people.import_registration_list(tournament, records, user=request.user, enter=bool(data["e"]))
+    except ValidationError as error:
+        context.update(_preview_context(tournament, records, enter=bool(data["e"]), filename=data.get("f", ""),
+                                        user=request.user))
+        context.update(form=ImportUploadForm(), import_errors=error.messages)
+        return render(request, "organize/player_import.html", context, status=422)
+    messages.success(request, _("Imported %(file)s: %(created)d new players, %(updated)d already registered, "
+                                "%(entered)d entered, %(pairs)d relationships declared.")
+                     % {"file": data.get("f", ""), "created": result.created, "updated": result.updated,
+                        "entered": result.entered, "pairs": result.relationships})
+    return redirect("organize-players", slug=tournament.slug)
+
+
+@login_required
+def relationship_list(request, slug: str):
+    tournament = _manager_tournament(request, slug)
+    form = RelationshipForm(request.POST or None, players=rosters.entered_players(tournament))
+    if request.method == "POST" and form.is_valid():
+        try:
+            people.declare_pair(tournament, form.cleaned_data["one"], form.cleaned_data["other"],
+                                form.cleaned_data["kind"], user=request.user)
+        except ValidationError as error:
+            _add_errors(form, error)
+        else:
+            messages.success(request, _("Relationship declared."))
+            return redirect("organize-relationships", slug=slug)
+    query = _search(request)
+    page = Paginator(rosters.relationships(tournament, query), rosters.PER_PAGE).get_page(request.GET.get("page"))
+    return render(request, "organize/relationships.html", {
+        "tournament": tournament, "form": form, "page": page, "search_form": SearchForm(request.GET),
+        "query": query, "is_organizer": True}, status=422 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def relationship_remove(request, slug: str, relationship_id: int):
+    tournament = _manager_tournament(request, slug)
+    people.remove_relationship(relationship_id, user=request.user, tournament=tournament)
+    messages.success(request, _("Relationship removed."))
+    return redirect("organize-relationships", slug=slug)
+
+
+@login_required
+def relationship_csv(request, slug: str):
+    tournament = _manager_tournament(request, slug)
+    rows = ([r.player_a.name, r.player_a.country.code if r.player_a.country else "", r.player_b.name,
+             r.player_b.country.code if r.player_b.country else "", r.kind]
+            for r in rosters.relationships(tournament, _search(request)).iterator(chunk_size=500))
+    return csv_response(f"{tournament.slug}-relationships.csv",
+                        ["player", "country", "friend_or_family", "their_country", "kind"], rows)
+

@@ -1,0 +1,495 @@
+"""Reads for the public pages (no login): each a fixed number of queries, whatever the number of players.
+
+Standings and the rank after each game come from the standings cache (`standings.py`); everything a
+page shows changes with the tournament's results version, which the views use as the ETag.
+"""
+import contextlib
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models import Count, Prefetch
+
+from championships.models import ACTIVE_STATUSES, Championship, Entry, Stage, Tournament
+from engines.metrics import Unit
+from engines.ranking.engine import SeatResult, TableResult, score_table
+from engines.rulesets import ruleset_for
+from results.models import RecordSheet
+from results.selectors import current_game, recent_announcements
+from scheduling.models import Game, Seat, Table
+
+from .columns import Column, standings_columns
+from .selectors import advancing_entries
+from .standings import (
+    Results,
+    load_results,
+    ranked_standings,
+    results_version,
+    straddles_cutoff,
+    tied_groups,
+    tournament_standings,
+)
+
+QUERY_MAX = 100
+"""The longest "where do I sit?" search (a name is at most 200 characters; a part of one is enough)."""
+MATCHES_SHOWN = 20
+"""More matches than this: the reader types more of the name."""
+PODIUM = 3
+WAITING_LIST = 4
+"""Players shown after a qualifier's last qualified player: who would take a place that is given back."""
+MAX_PLACES = 6
+"""The most decimals a tiebreak value is shown with (differences beyond this are not shown, only ranked)."""
+
+_SCRIPT_VARIANTS = str.maketrans({
+    "\u0640": None,  # Arabic tatweel (a stretching stroke, not a letter)
+    "\u064a": "\u06cc", "\u0649": "\u06cc",  # Arabic yeh and alef maksura read as the Persian yeh
+    "\u0643": "\u06a9",  # Arabic kaf as the Persian keheh
+    "\u0629": "\u0647",  # teh marbuta as heh, as many type it
+})
+
+
+def normalise(text: str) -> str:
+    """Compare names the way people type them: case, accents, Arabic and Hebrew vowel marks and the
+    Arabic/Persian letter variants ignored (NFKD, combining marks dropped, casefold)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(stripped.casefold().translate(_SCRIPT_VARIANTS).split())
+
+
+def tournament_done(stages: list[Stage], games: list[Game]) -> bool:
+    """Every game of the last stage is played and signed off (or the organizer closed the tournament)."""
+    if not stages:
+        return False
+    last = max(stages, key=lambda s: s.order)
+    played = [g for g in games if g.stage_id == last.pk]
+    return len(played) >= last.games and all(g.status == Game.Status.FINISHED for g in played)
+
+
+def podium(tournament: Tournament, done: bool) -> list[dict]:
+    """The top three (more when tied) once the tournament is done; the champion is the first."""
+    if not (done or tournament.status == Tournament.Status.FINISHED):
+        return []
+    rows = [r for r in tournament_standings(tournament) if not r["disqualified"] and r["games"]]
+    return [r for r in rows if r["rank"] <= PODIUM]
+
+
+# ---- overview -------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Overview:
+    stages: list[Stage]
+    games: list[Game]
+    current: Game | None
+    next_game: Game | None
+    table_counts: dict[str, int]
+    """The current game's tables: "done" (signed off) and "in_play"."""
+    announcements: list
+    podium: list[dict]
+
+
+def overview(tournament: Tournament) -> Overview:
+    stages = list(tournament.stages.all())
+    games = list(tournament.games.order_by("number"))
+    shown = [g for g in games if g.status != Game.Status.PLANNED]
+    current = current_game(shown)
+    next_game = next((g for g in shown if current and g.number > current.number
+                      and g.status == Game.Status.PUBLISHED), None)
+    counts = {"done": 0, "in_play": 0}
+    if current is not None:
+        for status, n in (Table.objects.filter(game=current).values_list("sheet__status")
+                          .annotate(n=Count("pk")).values_list("sheet__status", "n")):
+            counts["done" if status == RecordSheet.Status.SIGNED_OFF else "in_play"] += n
+    return Overview(stages, games, current, next_game, counts, recent_announcements(tournament),
+                    podium(tournament, tournament_done(stages, games)))
+
+
+# ---- where do I sit? ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SeatAt:
+    game: int
+    table: int
+    position: int
+
+
+@dataclass(frozen=True)
+class Match:
+    name: str
+    player_id: int
+    seats: list[SeatAt]
+
+
+@dataclass(frozen=True)
+class WherePage:
+    query: str
+    games: list[Game]
+    """The current published game and the next one if it is published too."""
+    matches: list[Match]
+    more: bool
+    """More players matched than are shown."""
+
+
+def where(tournament: Tournament, query: str) -> WherePage:
+    """Players whose name contains the query (accents, case and vowel marks ignored) and where they sit."""
+    query = query.strip()[:QUERY_MAX]
+    games = list(tournament.games.filter(status=Game.Status.PUBLISHED).order_by("number")[:2])
+    wanted = normalise(query)
+    if not wanted:
+        return WherePage(query, games, [], False)
+    found = [e for e in searchable_names(tournament) if wanted in e[0]]
+    shown = found[:MATCHES_SHOWN]
+    seats: dict[int, list[SeatAt]] = defaultdict(list)
+    if games and shown:
+        for entry, game, table, position in (
+                Seat.objects.filter(game__in=games, entry__in=[e[1] for e in shown]).order_by("game__number")
+                .values_list("entry_id", "game__number", "table__number", "position")):
+            seats[entry].append(SeatAt(game, table, position))
+    return WherePage(query, games, [Match(name, player, seats[entry]) for _key, entry, name, player in shown],
+                     len(found) > len(shown))
+
+
+def searchable_names(tournament: Tournament) -> list[tuple[str, int, str, int]]:
+    """(normalised name, entry id, name, player id) of every entry, by name; cached per results version
+    (entries and renamed players replace it), so a search compares strings and normalises nothing."""
+    version = results_version(tournament.pk)
+    key = f"where-names:{tournament.pk}:{version}"
+    if version is not None:
+        with contextlib.suppress(Exception):  # the cache is an optimisation only
+            if (names := cache.get(key)) is not None:
+                return names
+    names = [(normalise(name), entry, name, player) for entry, name, player in
+             tournament.entries.order_by("player__name").values_list("pk", "player__name", "player_id")]
+    if version is not None:
+        with contextlib.suppress(Exception):
+            cache.set(key, names, timeout=settings.STANDINGS_CACHE_SECONDS)
+    return names
+
+
+# ---- a game ---------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SeatRow:
+    position: int
+    name: str
+    player_id: int
+    vp: int | None = None
+    winner: bool = False
+    place: int | None = None
+
+
+@dataclass(frozen=True)
+class TableRow:
+    number: int
+    signed_off: bool
+    seats: list[SeatRow]
+
+
+TABLES_PAGE = 40
+"""Tables per page of a game (160 players): a 3,000-player game is not one long page on a phone."""
+
+
+@dataclass(frozen=True)
+class GamePage:
+    game: Game
+    tables: list[TableRow]
+    done: int
+    """Tables of the whole game signed off."""
+    total: int
+    """Tables of the whole game."""
+    page: int = 1
+    pages: int = 1
+
+
+def published_game(tournament: Tournament, number: int) -> Game | None:
+    """The tournament's game of that number, with its stage, once its seating is published."""
+    return (tournament.games.select_related("stage").exclude(status=Game.Status.PLANNED)
+            .filter(number=number).first())
+
+
+def game_page(tournament: Tournament, game: Game, page: int = 1) -> GamePage:
+    """A published game's tables in number order, seats in play order; VP, winner and place once signed off."""
+    rules = ruleset_for(tournament.ruleset)
+    counts = dict(Table.objects.filter(game=game).values_list("sheet__status").annotate(n=Count("pk"))
+                  .values_list("sheet__status", "n"))
+    total = sum(counts.values())
+    pages = max(1, -(-total // TABLES_PAGE))
+    page = min(max(page, 1), pages)
+    tables = (Table.objects.filter(game=game).order_by("number").select_related("sheet")
+              .prefetch_related(Prefetch("seats", Seat.objects.select_related("entry__player", "score")
+                                         .order_by("position"))))[(page - 1) * TABLES_PAGE: page * TABLES_PAGE]
+    rows = []
+    for table in tables:
+        sheet = getattr(table, "sheet", None)
+        seats = list(table.seats.all())
+        if sheet is not None and sheet.is_locked:
+            places = [s.place for s in score_table(TableResult(
+                game.number, table.number, tuple(_seat_result(s) for s in seats)), rules)]
+            row = [SeatRow(s.position, s.entry.player.name, s.entry.player_id, s.score.vp, s.score.winner, p)
+                   for s, p in zip(seats, places)]
+        else:
+            row = [SeatRow(s.position, s.entry.player.name, s.entry.player_id) for s in seats]
+        rows.append(TableRow(table.number, sheet is not None and sheet.is_locked, row))
+    return GamePage(game, rows, counts.get(RecordSheet.Status.SIGNED_OFF, 0), total, page, pages)
+
+
+def _seat_result(seat: Seat) -> SeatResult:
+    return SeatResult(seat.entry_id, seat.score.vp, seat.score.winner)
+
+
+# ---- a player -------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PlayerGame:
+    game: int
+    table: int
+    position: int
+    opponents: list[tuple[str, int]]
+    """(name, player id) of the others at the table, in play order."""
+    signed_off: bool
+    vp: int | None
+    winner: bool
+    place: int | None
+    share: float | None
+    """VP share of the table (counted VP over the table total), 0–1."""
+    rank_after: int | None
+
+    @property
+    def share_percent(self) -> float | None:
+        return None if self.share is None else self.share * 100
+
+
+@dataclass(frozen=True)
+class PlayerPage:
+    entry: Entry
+    row: dict | None
+    """The player's standing row (rank, tied and every metric), None before any result."""
+    games: list[PlayerGame]
+    status: str
+    """Qualification: "sent", "advancing", "qualified" (a finalist from a qualifier), "waiting" or ""."""
+
+
+def rank_history(tournament: Tournament) -> dict[int, dict[int, int]]:
+    """Each entry's rank after each game (game number → rank), cached with the standings' generation."""
+    version = results_version(tournament.pk)
+    key = f"rank-history:{tournament.pk}:{version}"
+    if version is not None:
+        try:
+            found = cache.get(key)
+        except Exception:  # the cache is an optimisation only
+            found = None
+        if found is not None:
+            return found
+    results = load_results(tournament)
+    numbers = sorted({t.game for tables in results.tables_by_stage.values() for t in tables})
+    history: dict[int, dict[int, int]] = defaultdict(dict)
+    for number in numbers:
+        upto = Results({k: [t for t in v if t.game <= number] for k, v in results.tables_by_stage.items()},
+                       results.entries, results.deductions, results.draws, results.disqualified)
+        for standing in ranked_standings(tournament, upto, whole_event=True):
+            history[standing.player][number] = standing.rank
+    history = dict(history)
+    if version is not None:
+        with contextlib.suppress(Exception):  # the cache is an optimisation only
+            cache.set(key, history, timeout=settings.STANDINGS_CACHE_SECONDS)
+    return history
+
+
+def player_page(tournament: Tournament, player_id: int) -> PlayerPage | None:
+    entry = (tournament.entries.select_related("player__country", "source_tournament")
+             .filter(player_id=player_id).first())
+    if entry is None:
+        return None
+    rules = ruleset_for(tournament.ruleset)
+    own = list(Seat.objects.filter(entry=entry).exclude(game__status=Game.Status.PLANNED)
+               .select_related("game", "table__sheet", "score").order_by("game__number"))
+    others: dict[int, list[Seat]] = defaultdict(list)
+    for seat in (Seat.objects.filter(table__in=[s.table_id for s in own]).select_related("entry__player", "score")
+                 .order_by("position")):
+        others[seat.table_id].append(seat)
+    history = rank_history(tournament).get(entry.pk, {})
+    games = []
+    for seat in own:
+        table_seats = others[seat.table_id]
+        sheet = getattr(seat.table, "sheet", None)
+        signed_off = sheet is not None and sheet.is_locked
+        vp = place = share = None
+        if signed_off:
+            scores = score_table(TableResult(seat.game.number, seat.table.number,
+                                             tuple(_seat_result(s) for s in table_seats)), rules)
+            mine = scores[[s.pk for s in table_seats].index(seat.pk)]
+            vp, place, share = seat.score.vp, mine.place, mine.vp / mine.table_total if mine.table_total else None
+        games.append(PlayerGame(seat.game.number, seat.table.number, seat.position,
+                                [(s.entry.player.name, s.entry.player_id) for s in table_seats if s.pk != seat.pk],
+                                signed_off, vp, signed_off and seat.score.winner, place, share,
+                                history.get(seat.game.number) if signed_off else None))
+    rows = tournament_standings(tournament)
+    row = next((r for r in rows if r["entry"] == entry.pk), None)
+    return PlayerPage(entry, row, games, _qualification_status(tournament, entry, rows))
+
+
+def _qualification_status(tournament: Tournament, entry: Entry, rows: list[dict]) -> str:
+    if entry.source_tournament_id is not None:
+        return "qualified"
+    if tournament.kind != Tournament.Kind.QUALIFIER or not tournament.advance_count:
+        return ""
+    advancing = advancing_entries(tournament, rows)
+    if entry.pk in advancing:
+        return "sent" if tournament.qualified_entries.filter(player_id=entry.player_id).exists() else "advancing"
+    return ""
+
+
+# ---- standings ------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class StandingRow:
+    row: dict
+    cells: list[tuple[str, str]]
+    """(column label, value as shown) for each of the ruleset's columns."""
+    advancing: bool
+    last_advancing: bool
+    """The qualification line runs under this row."""
+    awaiting_draw: bool
+    """Tied with players on the other side of the qualification line: a card draw decides."""
+
+
+@dataclass(frozen=True)
+class PublicStandings:
+    columns: list[Column]
+    rows: list[StandingRow]
+    any_advancing: bool
+    any_awaiting_draw: bool
+    page: int = 1
+    pages: int = 1
+
+
+def places_needed(column: Column, rows: list[dict]) -> int:
+    """The fewest decimals (two at least) that show different values of neighbouring ranks differently."""
+    if not column.has_decimals:
+        return 0
+    scale = 100 if column.metric.unit == Unit.SHARE else 1
+    values = [float(r[column.key]) * scale for r in rows if r[column.key] is not None]
+    pairs = [(a, b) for a, b in zip(values, values[1:]) if a != b]
+    places = 2
+    while places < MAX_PLACES and any(f"{a:.{places}f}" == f"{b:.{places}f}" for a, b in pairs):
+        places += 1
+    return places
+
+
+STANDINGS_PAGE = 100
+"""Rows per standings page: a phone never loads a megabyte; the tiebreak precision still looks at every row."""
+
+
+def public_standings(tournament: Tournament, page: int = 1, per_page: int | None = STANDINGS_PAGE
+                     ) -> PublicStandings:
+    """One page of the standings (`per_page` None: all of them); `page` beyond the last shows the last."""
+    rows = tournament_standings(tournament)
+    columns = standings_columns(tournament.ruleset)
+    places = {c.key: places_needed(c, rows) for c in columns}
+    advancing = advancing_entries(tournament, rows)
+    last = next((r["entry"] for r in reversed(rows) if r["entry"] in advancing), None)
+    awaiting: set[int] = set()
+    if advancing and not tournament.qualified_entries.exists():
+        for group in tied_groups(rows):
+            if straddles_cutoff(group, tournament.advance_count):
+                awaiting.update(r["entry"] for r in group)
+    pages = max(1, -(-len(rows) // per_page)) if per_page else 1
+    page = min(max(page, 1), pages)
+    labels = [c.label for c in columns]
+    shown = [StandingRow(r, list(zip(labels, [c.show(r[c.key], places[c.key]) for c in columns], strict=True)),
+                         r["entry"] in advancing, r["entry"] == last, r["entry"] in awaiting)
+             for r in (rows[(page - 1) * per_page: page * per_page] if per_page else rows)]
+    return PublicStandings(columns, shown, bool(advancing), bool(awaiting), page, pages)
+
+
+# ---- championship ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class QualifierBlock:
+    tournament: Tournament
+    qualified: list[Entry]
+    """Their finals entries, by rank in the qualifier."""
+    waiting: list[dict]
+    """Standing rows of the next eligible players, best first."""
+    done: bool
+    provisional: list[dict] = field(default_factory=list)
+    """A finished qualifier whose players are not sent yet: the standing rows in the qualifying places."""
+
+
+@dataclass(frozen=True)
+class ChampionshipPage:
+    championship: Championship
+    qualifiers: list[QualifierBlock]
+    finals: list[Tournament]
+    """The finals (and a world or club event of the championship), each with `podium` set."""
+    champion: dict | None
+    others: list[Tournament] = field(default_factory=list)
+
+
+def championship_page(championship: Championship) -> ChampionshipPage:
+    tournaments = list(championship.tournaments.order_by("date", "name"))
+    stages: dict[int, list[Stage]] = defaultdict(list)
+    for stage in Stage.objects.filter(tournament__championship=championship):
+        stages[stage.tournament_id].append(stage)
+    games: dict[int, list[Game]] = defaultdict(list)
+    for game in Game.objects.filter(tournament__championship=championship).only("tournament_id", "stage_id",
+                                                                                  "status", "number"):
+        games[game.tournament_id].append(game)
+    finalists = list(Entry.objects.filter(tournament__championship=championship, source_tournament__isnull=False)
+                     .select_related("player", "source_tournament").order_by("source_rank"))
+    finals = [t for t in tournaments if t.kind != Tournament.Kind.QUALIFIER]
+    qualified_anywhere = {e.player_id for e in finalists}
+    blocks = []
+    for t in tournaments:
+        if t.kind != Tournament.Kind.QUALIFIER:
+            continue
+        done = tournament_done(stages[t.pk], games[t.pk]) or t.status == Tournament.Status.FINISHED
+        sent = [e for e in finalists if e.source_tournament_id == t.pk]
+        waiting, provisional = [], []
+        if sent or done:
+            eligible = [r for r in tournament_standings(t) if r["status"] in ACTIVE_STATUSES
+                        and not r["disqualified"] and r["player_id"] not in qualified_anywhere]
+            if not sent:  # the organizer has not sent them yet: the top places as the standings stand
+                provisional, eligible = eligible[:t.advance_count], eligible[t.advance_count:]
+            waiting = eligible[:WAITING_LIST]
+        blocks.append(QualifierBlock(t, sent, waiting, done, provisional))
+    champion = None
+    for t in finals:
+        t.podium = podium(t, tournament_done(stages[t.pk], games[t.pk]))
+        if t.kind in (Tournament.Kind.FINALS, Tournament.Kind.WORLD) and t.podium and champion is None:
+            champion = {**t.podium[0], "tournament": t}
+    return ChampionshipPage(championship, blocks, finals, champion)
+
+
+# ---- projector ------------------------------------------------------------------------------------------------
+
+STANDINGS_PER_SLIDE = 10
+NAMES_PER_SLIDE = 36
+STANDINGS_SLIDES = 6
+"""The projector shows the top 60; everyone finds the rest on their phone."""
+
+
+@dataclass(frozen=True)
+class ScreenPage:
+    standings: PublicStandings
+    standing_slides: list[list[StandingRow]]
+    game: Game | None
+    seating_slides: list[list[tuple[str, int, int]]]
+    """(name, table, position), alphabetically."""
+    announcements: list
+
+
+def screen_page(tournament: Tournament) -> ScreenPage:
+    standings = public_standings(tournament, per_page=STANDINGS_PER_SLIDE * STANDINGS_SLIDES)
+    top = standings.rows
+    slides = [top[i:i + STANDINGS_PER_SLIDE] for i in range(0, len(top), STANDINGS_PER_SLIDE)]
+    game = tournament.games.filter(status=Game.Status.PUBLISHED).order_by("number").first()
+    names = []
+    if game is not None:
+        names = sorted(((name, table, position) for name, table, position in
+                        Seat.objects.filter(game=game).values_list("entry__player__name", "table__number",
+                                                                   "position")),
+                       key=lambda s: normalise(s[0]))
+    seating = [names[i:i + NAMES_PER_SLIDE] for i in range(0, len(names), NAMES_PER_SLIDE)]
+    return ScreenPage(standings, slides, game, seating, recent_announcements(tournament)[:5])
