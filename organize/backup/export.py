@@ -1,0 +1,111 @@
+"""Writing one tournament, with everything it needs of the rest of the database, as a file (format.py)."""
+import json
+from contextlib import contextmanager
+from itertools import chain
+
+from django.contrib.auth import get_user_model
+from django.core import serializers
+from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from audit.models import AuditEntry
+from championships.models import (
+    Championship,
+    Country,
+    Entry,
+    Player,
+    Relationship,
+    StaffRole,
+    Stage,
+    Tournament,
+)
+from results.models import (
+    Announcement,
+    CollusionRuling,
+    Penalty,
+    RecordSheet,
+    Score,
+    SheetRevision,
+    Signature,
+    TiebreakDraw,
+    TiebreakDrawPlace,
+)
+from scheduling.models import Game, Seat, Table
+
+from .format import FORMAT, LINKED_TOURNAMENT_FIELDS, USER_FIELDS, VERSION, Encoder, user_references
+
+
+def export_tournament(tournament: Tournament) -> dict:
+    """The file's content as plain data (json.dumps with `Encoder` writes it)."""
+    owned = _owned_rows(tournament)
+    players = Player.objects.filter(entries__tournament=tournament).order_by("pk")
+    championship = Championship.objects.filter(pk=tournament.championship_id)
+    linked = Tournament.objects.filter(
+        Q(pk__in=owned[Entry].values("source_tournament"))
+        | Q(pk__in=owned[AuditEntry].filter(object_type="tournament").values("object_id"))
+    ).exclude(pk=tournament.pk).order_by("pk")
+    countries = Country.objects.filter(
+        Q(pk__in=players.values("country")) | Q(pk__in=championship.values("country"))
+    ).order_by("pk")
+    user_ids = set(chain.from_iterable(
+        rows.exclude(**{field: None}).values_list(field, flat=True)
+        for rows in [players, *owned.values()] for field in user_references(rows.model)
+    ))
+    users = get_user_model().objects.filter(pk__in=user_ids).order_by("pk")
+    relationships = Relationship.objects.filter(player_a__in=players, player_b__in=players).order_by("pk")
+    objects = (
+        _rows(users, fields=USER_FIELDS) + _rows(countries) + _rows(championship)
+        + _rows(Tournament.objects.filter(pk=tournament.pk)) + _rows(linked, fields=LINKED_TOURNAMENT_FIELDS)
+        + _rows(players) + _rows(relationships)
+        + list(chain.from_iterable(_rows(queryset) for queryset in owned.values()))
+    )
+    return {"format": FORMAT, "version": VERSION, "tournament": tournament.slug,
+            "exported_at": timezone.now(), "objects": objects}
+
+
+def tournament_json(tournament: Tournament) -> str:
+    """The file's text (UTF-8 when written; names stay readable), read from one snapshot of the database."""
+    with _one_snapshot():
+        data = export_tournament(tournament)
+    return json.dumps(data, cls=Encoder, ensure_ascii=False, indent=1)
+
+
+@contextmanager
+def _one_snapshot():
+    """Every query of the export sees the same moment, even while referees sign off (PostgreSQL's repeatable
+    read; SQLite's transaction already does). Inside an open transaction, that transaction's view is used."""
+    started = not connection.in_atomic_block
+    with transaction.atomic():
+        if started and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
+
+
+def _owned_rows(tournament: Tournament) -> dict:
+    """The rows that belong to the tournament, by model, in loading order."""
+    t = tournament
+    return {
+        Stage: t.stages.all(),
+        Entry: t.entries.all(),
+        StaffRole: StaffRole.objects.filter(
+            Q(tournament=t) | (Q(championship_id=t.championship_id) if t.championship_id else Q(pk__in=[]))),
+        Game: t.games.all(),
+        Table: Table.objects.filter(game__tournament=t),
+        Seat: Seat.objects.filter(game__tournament=t),
+        RecordSheet: RecordSheet.objects.filter(table__game__tournament=t),
+        Score: Score.objects.filter(sheet__table__game__tournament=t),
+        Signature: Signature.objects.filter(sheet__table__game__tournament=t),
+        SheetRevision: SheetRevision.objects.filter(sheet__table__game__tournament=t),
+        Penalty: t.penalties.all(),
+        CollusionRuling: CollusionRuling.objects.filter(warning__tournament=t),
+        TiebreakDraw: t.tiebreak_draws.all(),
+        TiebreakDrawPlace: TiebreakDrawPlace.objects.filter(draw__tournament=t),
+        Announcement: t.announcements.all(),
+        AuditEntry: t.audit_entries.all(),
+    }
+
+
+def _rows(queryset, fields=None) -> list[dict]:
+    return serializers.serialize("python", queryset.order_by("pk"), fields=fields)

@@ -1,0 +1,69 @@
+"""What a tournament file holds: a header and Django's serialization of each row, in loading order.
+
+    {"format": "catan-tournament", "version": 1, "tournament": "<slug>", "exported_at": "<ISO time>",
+     "objects": [{"model": "app.model", "pk": 17, "fields": {...}}, ...]}
+
+The objects are those of `manage.py dumpdata` (foreign keys as the referenced row's `pk`), but a
+`pk` only names a row inside the file: the import gives every row a new id and re-links it by
+natural keys (usernames, country codes, championship and tournament slugs, player identity).
+Times keep their microseconds.
+"""
+import datetime
+import uuid
+
+from django.contrib.auth import get_user_model
+from django.core.serializers.json import DjangoJSONEncoder
+
+from audit.models import AuditEntry
+from championships.models import Championship, Country, Entry, Player, Relationship, StaffRole, Stage, Tournament
+from results.models import (
+    Announcement,
+    CollusionRuling,
+    Penalty,
+    RecordSheet,
+    Score,
+    SheetRevision,
+    Signature,
+    TiebreakDraw,
+    TiebreakDrawPlace,
+)
+from scheduling.models import Game, PlanningJob, Seat, Table
+
+FORMAT = "catan-tournament"
+VERSION = 1
+"""Raise it when a file of the new shape would be misread by an older import (and refuse the old shape)."""
+
+USER_FIELDS = ("username", "first_name", "last_name", "email")
+"""A user is written without password hash, rights or groups: see docs/operations.md."""
+LINKED_TOURNAMENT_FIELDS = ("slug",)
+"""Another tournament the file refers to (where an entry qualified from) is written as its slug only."""
+
+
+def models_in_loading_order() -> list:
+    """Every model a file may hold, each after the models it refers to."""
+    return [
+        get_user_model(), Country, Championship, Tournament, Player, Relationship, Stage, Entry, StaffRole,
+        Game, Table, Seat, RecordSheet, Score, Signature, SheetRevision, Penalty, CollusionRuling,
+        TiebreakDraw, TiebreakDrawPlace, Announcement, AuditEntry,
+    ]
+
+
+NOT_EXPORTED = {PlanningJob: "the state of a background seating search, meaningless after a restore"}
+"""Rows of a tournament a file leaves out on purpose (tests/organize/test_backup.py checks every model is decided)."""
+
+
+def user_references(model) -> list[str]:
+    """The fields by which rows of `model` name a user: each user they name is in the file."""
+    user_model = get_user_model()
+    return [f.name for f in model._meta.concrete_fields if f.is_relation and f.related_model is user_model]
+
+
+class Encoder(DjangoJSONEncoder):
+    """Django's JSON encoder without its rounding of times to milliseconds: audit times stay exact."""
+
+    def default(self, o):
+        if isinstance(o, datetime.datetime | datetime.date | datetime.time):
+            return o.isoformat()
+        if isinstance(o, uuid.UUID):
+            return str(o)
+        return super().default(o)
