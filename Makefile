@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 AXE := node_modules/axe-core/axe.min.js
 
-.PHONY: install run test bench smoke lint migrate demo
+.PHONY: install run test bench smoke lint migrate demo load chaos
 
 install: $(STAMP)
 
@@ -41,3 +41,12 @@ lint: install
 
 smoke: install
 	$(PY) ../shared/checks/smoke.py
+
+# Loopback only, bounded, with a PostgreSQL database (catan_load) and a Redis (6390/6391) of their own:
+# see README "Reliability". Both exit non-zero when a result is lost or a request fails (load) or the site
+# does not recover by itself (chaos). Options: make load ARGS="--clients 100" (see --help).
+load: install
+	$(PY) -m reliability.load $(ARGS)
+
+chaos: install
+	$(PY) -m reliability.chaos $(ARGS)
