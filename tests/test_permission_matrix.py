@@ -1,0 +1,456 @@
+"""Who may open and post to every URL, generated from the URL resolver (issue 9, the harness).
+
+Every URL the project routes is requested by every kind of visitor, with GET and with POST, against one
+running tournament; each answer must fall in the class the table `ACCESS` below expects for that URL name,
+and a request that is refused (or any GET) must leave the database exactly as it was. A URL name with no
+entry in `ACCESS` fails the test: whoever adds a URL decides here who may use it.
+"""
+import copy
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+import pytest
+from django.core.cache import cache
+from django.db import transaction
+from django.test import Client, override_settings
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls.resolvers import LocalePrefixPattern
+
+from championships.models import Player, StaffRole
+from championships.services import assign_staff, declare_relationship
+from ranking.standings import tied_groups, tournament_standings
+from results.announcements import post_announcement
+from results.penalties import record_penalty
+from tests.db_snapshot import snapshot
+from tests.factories import make_admin, make_entries, make_game, make_official, make_tournament, make_user, play
+
+pytestmark = pytest.mark.django_db
+
+# Outcome classes of one response.
+OK = "ok"                # 2xx, a form refused with 4xx 400/422, or a redirect that is not to a login page
+LOGIN = "login"          # redirect to a login page (the site's or the admin's)
+FORBIDDEN = "forbidden"  # 403
+NOT_FOUND = "not found"  # 404
+NOT_ALLOWED = "method"   # 405
+
+ACTORS = ("anonymous", "no_role", "player", "referee_elsewhere", "organizer_elsewhere", "referee", "organizer",
+          "championship_organizer", "superuser")
+REFUSED_OUTSIDERS = ("no_role", "player", "referee_elsewhere", "organizer_elsewhere")
+
+
+def _rule(anonymous, outsiders, referee, organizer, superuser=OK) -> dict[str, str]:
+    return {"anonymous": anonymous, **{a: outsiders for a in REFUSED_OUTSIDERS}, "referee": referee,
+            "organizer": organizer, "championship_organizer": organizer, "superuser": superuser}
+
+
+ANYONE = _rule(OK, OK, OK, OK)
+SIGNED_IN = _rule(LOGIN, OK, OK, OK)
+OFFICIALS = _rule(LOGIN, FORBIDDEN, OK, OK)
+ORGANIZERS = _rule(LOGIN, FORBIDDEN, FORBIDDEN, OK)
+NOBODY = _rule(NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED)     # wrong method, for all
+SIGNED_IN_WRONG_METHOD = _rule(LOGIN, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED)
+CREATORS = _rule(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN)                        # superusers and add_championship
+CHAMPIONSHIP_ORGANIZERS = {**ORGANIZERS, "organizer": FORBIDDEN}               # a tournament's organizer is not one
+
+
+@dataclass
+class Access:
+    get: dict[str, str]
+    post: dict[str, str]
+    data: Callable[["World"], dict] = field(default=lambda world: {})  # a valid POST, so refusals are real
+    kwargs: Callable[["World"], dict] = field(default=lambda world: {})  # objects other than the usual ones
+
+
+def _scores(world):
+    return {"base_version": world.open_sheet_version, "winner": world.open_table_entries[0],
+            **{f"vp_{entry}": vp for entry, vp in zip(world.open_table_entries, (10, 8, 6, 4))}}
+
+
+def _correction(world):
+    return {"base_version": world.locked_sheet_version, "reason": "The paper sheet says otherwise.",
+            "winner": world.locked_table_entries[0],
+            **{f"vp_{entry}": vp for entry, vp in zip(world.locked_table_entries, (10, 7, 6, 4))}}
+
+
+ACCESS: dict[str, Access] = {
+    # health and the read-only JSON API
+    "healthz": Access(ANYONE, NOBODY),
+    "api-tournaments": Access(ANYONE, NOBODY),
+    "api-standings": Access(ANYONE, NOBODY),
+    "api-seating": Access(ANYONE, NOBODY),
+    "set_language": Access(ANYONE, ANYONE, lambda w: {"language": "ar", "next": "/"}),
+    # Django's auth views
+    "login": Access(ANYONE, ANYONE, lambda w: {"username": w.users["no_role"].username, "password": "wrong"}),
+    "logout": Access(NOBODY, ANYONE),
+    "password_change": Access(SIGNED_IN, SIGNED_IN, lambda w: {
+        "old_password": "pw-for-tests-only", "new_password1": "A-new-passw0rd!", "new_password2": "A-new-passw0rd!"}),
+    "password_change_done": Access(SIGNED_IN, SIGNED_IN_WRONG_METHOD),
+    "password_reset": Access(ANYONE, ANYONE, lambda w: {"email": "someone@example.com"}),
+    "password_reset_done": Access(ANYONE, NOBODY),
+    "password_reset_confirm": Access(ANYONE, ANYONE, lambda w: {
+        "new_password1": "A-new-passw0rd!", "new_password2": "A-new-passw0rd!"}),
+    "password_reset_complete": Access(ANYONE, NOBODY),
+    # public pages
+    "home": Access(ANYONE, ANYONE),
+    "public-standings": Access(ANYONE, NOBODY),
+    "public-standings-csv": Access(ANYONE, NOBODY),
+    "public-championship": Access(ANYONE, NOBODY),
+    "public-tournament": Access(ANYONE, NOBODY),
+    "public-where": Access(ANYONE, NOBODY),
+    "public-game": Access(ANYONE, NOBODY),
+    "public-player": Access(ANYONE, NOBODY),
+    "public-screen": Access(ANYONE, NOBODY),
+    "public-version": Access(ANYONE, NOBODY),
+    # the referee's tablet; the actions redirect a GET to the sheet
+    "referee-home": Access(SIGNED_IN, SIGNED_IN),
+    "referee-desk": Access(OFFICIALS, OFFICIALS),
+    "referee-sheet": Access(OFFICIALS, OFFICIALS),
+    "referee-scores": Access(SIGNED_IN, OFFICIALS, _scores),
+    "referee-play-order": Access(SIGNED_IN, OFFICIALS, lambda w: {
+        f"position_{n}": entry for n, entry in enumerate(reversed(w.open_table_entries), start=1)}),
+    "referee-sign": Access(SIGNED_IN, OFFICIALS, lambda w: {
+        "entry": w.open_table_entries[0], "version": w.open_sheet_version, "method": "tap"}),
+    "referee-sign-off": Access(SIGNED_IN, OFFICIALS, lambda w: {"version": w.open_sheet_version}),
+    "referee-correct": Access(SIGNED_IN, ORGANIZERS, _correction, lambda w: {"table_id": w.locked_table.pk}),
+    "referee-penalties": Access(OFFICIALS, OFFICIALS, lambda w: {
+        "entry": w.open_table_entries[1], "kind": "vp_deduction", "vp": 2, "reason": "Slow play, warned twice.",
+        "request_key": str(uuid.uuid4())}),
+    "referee-draws": Access(OFFICIALS, OFFICIALS, lambda w: w.draw_data),
+    "referee-announce": Access(SIGNED_IN_WRONG_METHOD, OFFICIALS, lambda w: {"text": "Lunch until 13:30."}),
+    "referee-announcement-remove": Access(SIGNED_IN_WRONG_METHOD, OFFICIALS),
+    # the organizer's pages
+    "activity-log": Access(ORGANIZERS, ORGANIZERS),
+    "activity-log-csv": Access(ORGANIZERS, ORGANIZERS),
+    "seating-overview": Access(ORGANIZERS, ORGANIZERS),
+    "stage-seating": Access(ORGANIZERS, ORGANIZERS),
+    "stage-generate": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"seed": 7}),
+    # no seating is being planned: organizers learn that (404), everybody else may not ask
+    "stage-task": Access(_rule(LOGIN, FORBIDDEN, FORBIDDEN, NOT_FOUND, NOT_FOUND),
+                         _rule(LOGIN, FORBIDDEN, FORBIDDEN, NOT_FOUND, NOT_FOUND)),
+    "game-swap": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"seat": ["1.1", "2.1"], "layout": ""}),
+    "game-publish": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
+    "game-unpublish": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
+    "game-repair-status": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
+    "stage-seed": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
+    "qualification": Access(ORGANIZERS, ORGANIZERS),
+    "qualification-advance": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
+    "qualification-replace": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
+    # the organizer's console (issue 11): dashboard, new championship, tournament page, status, staff
+    "organize-home": Access(SIGNED_IN, SIGNED_IN_WRONG_METHOD),
+    "organize-new": Access(CREATORS, CREATORS, lambda w: {"preset": "custom", "year": "2030"}),
+    "organize-championship": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "organize-championship-staff": Access(CHAMPIONSHIP_ORGANIZERS, CHAMPIONSHIP_ORGANIZERS, lambda w: {
+        "identifier": "perm-no-role", "role": "organizer"}),
+    "organize-staff-remove": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
+    "organize-tournament": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "organize-status": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"action": "close", "reason": "Rain."}),
+    "organize-staff": Access(ORGANIZERS, ORGANIZERS, lambda w: {"identifier": "perm-no-role", "role": "referee"}),
+    "organize-missing": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "penalty-withdraw": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"reason": "Recorded by mistake."}),
+    # players, relationships, entries and check-in (issue 11)
+    "organize-players": Access(ORGANIZERS, ORGANIZERS),
+    "organize-players-csv": Access(ORGANIZERS, ORGANIZERS),
+    "organize-player-add": Access(ORGANIZERS, ORGANIZERS, lambda w: {"name": "Perm Newcomer", "kind": "friend"}),
+    "organize-player-import": Access(ORGANIZERS, ORGANIZERS),
+    "organize-relationships": Access(ORGANIZERS, ORGANIZERS, lambda w: {
+        "one": w.entry.player_id, "other": w.other_entry_player_id, "kind": "family"}),
+    "organize-relationships-csv": Access(ORGANIZERS, ORGANIZERS),
+    "organize-relationship-remove": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
+    "organize-entries": Access(ORGANIZERS, ORGANIZERS),
+    "organize-entries-csv": Access(ORGANIZERS, ORGANIZERS),
+    "organize-entries-add": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"all_matching": "1"}),
+    "organize-entries-remove": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"selected": [w.entry.pk]}),
+    "organize-checkin": Access(ORGANIZERS, ORGANIZERS),
+    "organize-checkin-csv": Access(ORGANIZERS, ORGANIZERS),
+    "organize-checkin-no-shows": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
+    "organize-checkin-entry": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {
+        "action": "withdraw", "reason": "Felt unwell."}),
+}
+
+# The Django admin, all of it: superusers only (no account here is staff without being a superuser).
+ADMIN_NAMESPACE = "admin"
+ADMIN_OPEN = {"admin:login", "admin:logout"}  # Django's own sign-in and sign-out pages
+
+# The objects a URL's keyword arguments name, by argument.
+KWARG_SOURCES = {
+    "slug": lambda w: w.tournament.slug,
+    "stage_id": lambda w: w.stage.pk,
+    "game_id": lambda w: w.game.pk,
+    "table_id": lambda w: w.open_table.pk,
+    "entry_id": lambda w: w.entry.pk,
+    "task_id": lambda w: w.task_id,
+    "number": lambda w: w.game.number,
+    "uidb64": lambda w: "MQ",
+    "token": lambda w: "set-password",
+    "championship_slug": lambda w: w.tournament.championship.slug,
+    "role_id": lambda w: StaffRole.objects.get(user=w.users["referee"], tournament=w.tournament).pk,
+    "penalty_id": lambda w: w.tournament.penalties.get().pk,
+    "player_id": lambda w: w.entry.player_id,
+    "announcement_id": lambda w: w.announcement_id,
+    "relationship_id": lambda w: w.relationship_id,
+}
+# Keyword arguments that name one tournament's objects: another tournament's organizer must not reach them.
+OBJECT_KWARGS = {"stage_id", "game_id", "table_id", "entry_id", "task_id", "penalty_id", "announcement_id"}
+
+
+@dataclass
+class Url:
+    name: str
+    route: str
+    kwargs: tuple[str, ...]
+    localized: bool
+    namespace: str | None
+
+
+def _walk(patterns, prefix="", namespace=None, localized=False):
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            inner = namespace
+            if pattern.namespace:
+                inner = f"{namespace}:{pattern.namespace}" if namespace else pattern.namespace
+            yield from _walk(pattern.url_patterns, prefix + str(pattern.pattern), inner,
+                             localized or isinstance(pattern.pattern, LocalePrefixPattern))
+        elif isinstance(pattern, URLPattern):
+            route = prefix + str(pattern.pattern)
+            name = pattern.name or route  # an unnamed URL is keyed by its route
+            if namespace:
+                name = f"{namespace}:{name}"
+            yield Url(name, route, tuple(pattern.pattern.regex.groupindex), localized, namespace)
+
+
+def project_urls() -> list[Url]:
+    return list(_walk(get_resolver().url_patterns))
+
+
+def _is_admin(url: Url) -> bool:
+    return (url.namespace or "").split(":", 1)[0] == ADMIN_NAMESPACE
+
+
+SITE_URLS = [url for url in project_urls() if not _is_admin(url)]
+ADMIN_URLS = [url for url in project_urls() if _is_admin(url)]
+
+
+@dataclass
+class World:
+    tournament: object
+    other: object
+    stage: object
+    game: object
+    open_table: object
+    locked_table: object
+    open_table_entries: list[int]
+    open_sheet_version: int
+    locked_table_entries: list[int]
+    locked_sheet_version: int
+    entry: object
+    users: dict
+    task_id: str = "perm-matrix-task"
+    announcement_id: int = 0
+    relationship_id: int = 0
+    other_entry_player_id: int = 0
+    draw_data: dict = field(default_factory=dict)
+    clients: dict = field(default_factory=dict)  # one signed-in test client per actor
+
+
+def _build_world() -> World:
+    """One running tournament: its one game published, a table signed off, the other open, a penalty, staff."""
+    admin = make_admin()
+    tournament = make_tournament(slug="perm-matrix", games=1)
+    entries = make_entries(tournament, 8)
+    other = make_tournament(slug="perm-elsewhere", games=1)
+    make_entries(other, 4)
+    users = {
+        "no_role": make_user("perm-no-role"),
+        "player": make_user("perm-player"),
+        "referee_elsewhere": make_official(other, "referee", "perm-referee-elsewhere"),
+        "organizer_elsewhere": make_official(other, "organizer", "perm-organizer-elsewhere"),
+        "referee": make_official(tournament, "referee", "perm-referee"),
+        "organizer": make_official(tournament, "organizer", "perm-organizer"),
+        "championship_organizer": make_user("perm-championship-organizer"),
+        "superuser": make_user("perm-superuser", is_superuser=True, is_staff=True),
+    }
+    Player.objects.filter(pk=entries[0].player_id).update(user=users["player"])
+    assign_staff(users["championship_organizer"], StaffRole.Role.ORGANIZER, championship=tournament.championship,
+                 user=admin)
+    game = make_game(tournament, [entries[:4], entries[4:]])
+    locked_table, open_table = game.tables.order_by("number")
+    locked = play(locked_table, [10, 8, 6, 4], users["referee"])
+    record_penalty(entries[6].pk, user=admin, kind="warning", reason="Talked about the cards.")
+    groups = tied_groups(tournament_standings(tournament))
+    draw_data = {"rank": "999"}
+    if groups:
+        rank = groups[0][0]["rank"]
+        draw_data = {"rank": str(rank), f"tie{rank}-method": "cards",
+                     **{f"tie{rank}-place_{n}": row["entry"] for n, row in enumerate(groups[0], start=1)}}
+    open_table.sheet.refresh_from_db()
+    announcement = post_announcement(tournament.pk, "Table 2 moved to the terrace.", user=admin)
+    pair = declare_relationship(entries[2].player, entries[3].player, user=admin)
+    return World(tournament=tournament, other=other, stage=game.stage, game=game, open_table=open_table,
+                 locked_table=locked_table, open_table_entries=[e.pk for e in entries[4:]],
+                 open_sheet_version=open_table.sheet.version, locked_table_entries=[e.pk for e in entries[:4]],
+                 locked_sheet_version=locked.version, entry=entries[1], users=users, draw_data=draw_data,
+                 announcement_id=announcement.pk, relationship_id=pair.pk, other_entry_player_id=entries[5].player_id)
+
+
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # signing in is not what is tested here
+
+
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker):
+    """Built once for the module inside a transaction that is rolled back at its end; each request rolls back too."""
+    with django_db_blocker.unblock(), override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            world = _build_world()
+            for actor in ACTORS:  # signed in once: the sessions live in the module's transaction
+                world.clients[actor] = Client()
+                if actor != "anonymous":
+                    world.clients[actor].force_login(world.users[actor])
+            yield world
+        finally:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
+def outcome(response) -> str:
+    code = response.status_code
+    if code in (301, 302, 303, 307, 308):
+        path = urlsplit(response["Location"]).path
+        return LOGIN if path.endswith("/accounts/login/") or path == reverse("admin:login") else OK
+    if 200 <= code < 300 or code in (400, 422):
+        return OK
+    return {403: FORBIDDEN, 404: NOT_FOUND, 405: NOT_ALLOWED}.get(code, f"status {code}")
+
+
+def _client(world: World, actor: str) -> Client:
+    return world.clients[actor]
+
+
+def _request(client: Client, method: str, path: str, data: dict, *, check_unchanged: bool, follow=False):
+    """One request, rolled back afterwards; returns (outcome, the tables it changed if it should not have).
+
+    The client's cookies are put back too: signing out or changing one's password rolls back with the rest.
+    """
+    cookies = copy.deepcopy(client.cookies)
+    with transaction.atomic():
+        before = snapshot() if check_unchanged else None
+        response = client.get(path, follow=follow) if method == "GET" else client.post(path, data)
+        changed = []
+        if check_unchanged:
+            after = snapshot()
+            changed = [label for label in before if before[label] != after[label]]
+        transaction.set_rollback(True)
+    client.cookies = cookies
+    cache.clear()
+    return outcome(response), changed
+
+
+def _path(world: World, url: Url, *, slug: str | None = None) -> str:
+    missing = [kw for kw in url.kwargs if kw not in KWARG_SOURCES]
+    assert not missing, (f"{url.name} ({url.route}) takes {missing}: add them to KWARG_SOURCES in "
+                         f"{__name__} with a real object of the fixture tournament.")
+    kwargs = {kw: KWARG_SOURCES[kw](world) for kw in url.kwargs}
+    if url.name in ACCESS:
+        kwargs.update(ACCESS[url.name].kwargs(world))
+    if slug is not None and "slug" in kwargs:
+        kwargs["slug"] = slug
+    return reverse(url.name, kwargs=kwargs)
+
+
+def test_every_url_has_an_entry():
+    names = {url.name for url in SITE_URLS}
+    missing = sorted(names - ACCESS.keys())
+    assert not missing, (f"URL names without an entry in ACCESS of tests/test_permission_matrix.py: {missing}. "
+                         "Add one per name saying who may GET and POST it (and a valid POST body).")
+    stale = sorted(ACCESS.keys() - names)
+    assert not stale, f"ACCESS has entries for URLs that no longer exist: {stale}; remove them."
+
+
+@pytest.mark.parametrize("url", SITE_URLS, ids=lambda url: url.name)
+def test_who_may_use(world, url):
+    assert url.name in ACCESS, (f"The URL {url.name!r} ({url.route}) has no entry in ACCESS of "
+                                "tests/test_permission_matrix.py: add one saying who may GET and POST it.")
+    access = ACCESS[url.name]
+    path = _path(world, url)
+    wrong = []
+    for actor in ACTORS:
+        client = _client(world, actor)
+        for method, expected in (("GET", access.get[actor]), ("POST", access.post[actor])):
+            data = access.data(world) if method == "POST" else {}
+            got, changed = _request(client, method, path, data, check_unchanged=expected != OK or method == "GET")
+            if got != expected:
+                wrong.append(f"{method} {path} as {actor}: expected {expected}, got {got}")
+            if changed:
+                wrong.append(f"{method} {path} as {actor} ({got}) changed {changed}")
+    if url.localized:  # the same page under a language prefix is guarded the same way
+        localized = f"/ar{path}"
+        got, _ = _request(Client(), "GET", localized, {}, check_unchanged=False)
+        if got != access.get["anonymous"]:
+            wrong.append(f"GET {localized} as anonymous: expected {access.get['anonymous']}, got {got}")
+    assert not wrong, "\n".join(wrong)
+
+
+CROSS_URLS = [url for url in SITE_URLS if OBJECT_KWARGS & set(url.kwargs)]
+
+
+@pytest.mark.parametrize("actor", ["organizer_elsewhere", "referee_elsewhere"])
+def test_staff_of_another_tournament_cannot_reach_this_ones_objects_through_their_own_slug(world, actor):
+    """/organize/<their slug>/.../<our object id>/ must neither show nor change our objects."""
+    client = _client(world, actor)
+    wrong = []
+    for url in CROSS_URLS:
+        path = _path(world, url, slug=world.other.slug)
+        data = ACCESS[url.name].data(world) if url.name in ACCESS else {}
+        for method in ("GET", "POST"):
+            # the referee's actions send a GET on to the sheet: follow it
+            got, changed = _request(client, method, path, data, check_unchanged=True, follow=method == "GET")
+            if got not in (FORBIDDEN, NOT_FOUND, NOT_ALLOWED):
+                wrong.append(f"{method} {path} as {actor}: {got}")
+            if changed:
+                wrong.append(f"{method} {path} as {actor} changed {changed}")
+    assert not wrong, "\n".join(wrong)
+
+
+def _admin_path(url: Url) -> str | None:
+    if url.name.endswith(url.route):  # unnamed: the admin's catch-all, and each model's old object address
+        return None
+    dummy = {"object_id": "1", "app_label": "championships", "content_type_id": 1, "url": "x"}
+    return reverse(url.name, kwargs={kw: dummy.get(kw, "1") for kw in url.kwargs})
+
+
+@pytest.mark.parametrize("actor", ["anonymous", "no_role", "organizer"])
+def test_the_admin_is_for_superusers_only(world, actor):
+    """Every admin address sends anyone else to the admin's sign-in, for GET and POST, changing nothing."""
+    client = _client(world, actor)
+    wrong = []
+    with transaction.atomic():  # one snapshot around all of them: none may write
+        before = snapshot()
+        for url in ADMIN_URLS:
+            path = _admin_path(url)
+            if path is None or url.name in ADMIN_OPEN:
+                continue
+            for method in ("GET", "POST"):
+                response = client.get(path) if method == "GET" else client.post(path, {})
+                if outcome(response) != LOGIN:
+                    wrong.append(f"{method} {path} as {actor}: expected login, got {outcome(response)}")
+        after = snapshot()
+        transaction.set_rollback(True)
+    wrong += [f"the admin's pages as {actor} changed {label}" for label in before if before[label] != after[label]]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_superusers_use_the_admin(world):
+    """Each admin page without an object opens for a superuser (read-only models refuse adding: 403)."""
+    client = _client(world, "superuser")
+    wrong = []
+    for url in ADMIN_URLS:
+        path = _admin_path(url)
+        if path is None or url.kwargs or url.name in ADMIN_OPEN:
+            continue
+        got, _ = _request(client, "GET", path, {}, check_unchanged=False)
+        if got not in (OK, FORBIDDEN) or (url.name == "admin:index" and got != OK):
+            wrong.append(f"GET {path}: {got}")
+    assert not wrong, "\n".join(wrong)
