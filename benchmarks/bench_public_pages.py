@@ -69,6 +69,23 @@ def rate(client: Client, path: str, expect: int = 200, **headers) -> float:
     return 1 / statistics.median(times)
 
 
+def build(players: int, admin) -> dict[str, str]:
+    """A tournament of `players` with two games signed off and the third published: its public pages by name."""
+    tournament = make_tournament(slug=f"bench-{players}", games=GAMES, status="running")
+    stage = tournament.stages.get()
+    entries = crowd(tournament, players)
+    seat_in_rotation(stage, entries)
+    games = list(tournament.games.order_by("number"))
+    results(games[0], admin)
+    results(games[1], admin)
+    published(games[2])
+    player = tournament.entries.order_by("pk").first().player_id
+    slug = tournament.slug
+    return {"overview": f"/t/{slug}/", "standings": f"/t/{slug}/standings/", "game": f"/t/{slug}/games/1/",
+            "player": f"/t/{slug}/players/{player}/", "where": f"/t/{slug}/where/?q=00012",
+            "version": f"/t/{slug}/version/"}
+
+
 @override_settings(STORAGES={
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
@@ -79,21 +96,9 @@ def main() -> None:
     admin = make_admin()
     print(f"public pages, {GAMES} games (2 signed off), median of {RUNS}, one client; share of /healthz")
     for players in SIZES:
-        tournament = make_tournament(slug=f"bench-{players}", games=GAMES, status="running")
-        stage = tournament.stages.get()
-        entries = crowd(tournament, players)
-        seat_in_rotation(stage, entries)
-        games = list(tournament.games.order_by("number"))
-        results(games[0], admin)
-        results(games[1], admin)
-        published(games[2])
-        player = tournament.entries.order_by("pk").first().player_id
-        slug = tournament.slug
+        pages = build(players, admin)
+        version = pages.pop("version")
         client = Client()
-        pages = {
-            "overview": f"/t/{slug}/", "standings": f"/t/{slug}/standings/", "game": f"/t/{slug}/games/1/",
-            "player": f"/t/{slug}/players/{player}/", "where": f"/t/{slug}/where/?q=00012",
-        }
         for path in pages.values():
             client.get(path, secure=True)  # warm: templates compiled, standings cached
         healthz = rate(client, "/healthz")
@@ -103,7 +108,7 @@ def main() -> None:
             per_second = rate(client, path)
             size = len(client.get(path, secure=True).content) / 1024
             print(f"{name:>16} {per_second:>9,.0f} {per_second / healthz:>7.0%} {size:>7.0f}")
-        for name, path in (("standings 304", pages["standings"]), ("version 304", f"/t/{slug}/version/")):
+        for name, path in (("standings 304", pages["standings"]), ("version 304", version)):
             etag = client.get(path, secure=True).headers["ETag"]
             per_second = rate(client, path, 304, HTTP_IF_NONE_MATCH=etag)
             print(f"{name:>16} {per_second:>9,.0f} {per_second / healthz:>7.0%} {0:>7}")
