@@ -80,6 +80,11 @@ DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / '
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # A file, not memory, for the test database: the browser tests' server threads each open their own.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
+# Persistent connections: on PostgreSQL opening one costs more than a public page served from the cache. The
+# health check replaces a connection the server dropped (restart, terminated backend) before a request uses it.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int(
+    "CONN_MAX_AGE", default=0 if DATABASES["default"]["ENGINE"].endswith("sqlite3") else 60)  # seconds
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
@@ -120,6 +125,8 @@ CELERY_TASK_TRACK_STARTED = True
 CELERY_IMPORTS = ["catan_tournaments.tasks"]
 CELERY_BEAT_SCHEDULE = {
     "clear-expired-sessions": {"task": "catan_tournaments.tasks.clear_expired_sessions", "schedule": 24 * 3600},
+    # seed 001 §6: participants get the official start time one day before (organize/notices.py)
+    "send-start-time-notices": {"task": "organize.tasks.send_start_time_notices", "schedule": 15 * 60},
 }
 
 AUTHENTICATION_BACKENDS = [
@@ -207,6 +214,11 @@ LOGGING = {
     "disable_existing_loggers": False,
     "filters": {"forbidden_without_traceback": {"()": "core.logging.ForbiddenWithoutTraceback"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"django.request": {"filters": ["forbidden_without_traceback"]}},
+    "loggers": {
+        "django.request": {"filters": ["forbidden_without_traceback"]},
+        # WeasyPrint narrates every layout step at INFO; only its warnings (a missing font or image) matter.
+        "weasyprint": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }

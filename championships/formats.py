@@ -25,6 +25,7 @@ class StagePlan:
     games: int
     seating: str  # scheduled | seeded
     players: int | None = None
+    boards_per_table: bool = False
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,8 @@ def plan_from_preset(key: str, year: int | None = None, name: str = "") -> Champ
         tournaments=tuple(
             TournamentPlan(kind=spec.kind, name=spec.name, city=spec.city, date=_shifted(spec.date, shift),
                            advance_count=spec.advance_count, capacity=spec.capacity,
-                           stages=tuple(StagePlan(s.kind, s.name, s.games, s.seating, s.players) for s in spec.stages))
+                           stages=tuple(StagePlan(s.kind, s.name, s.games, s.seating, s.players, s.boards_per_table)
+                                        for s in spec.stages))
             for spec in preset.tournaments
         ),
     )

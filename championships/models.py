@@ -101,6 +101,10 @@ class Championship(models.Model):
         _("format preset"), max_length=40, blank=True, editable=False,
         help_text=_("The preset it was created from, if any; presets create tournaments only at /organize/new/."),
     )
+    board_limits = models.JSONField(
+        _("board fairness limits"), default=list, blank=True,
+        help_text=_("Keys of engines.boards.fairness.LIMITS every random board of the championship keeps."),
+    )
 
     class Meta:
         ordering = ["-year", "name"]
@@ -187,6 +191,11 @@ class Stage(models.Model):
     players = models.PositiveSmallIntegerField(
         _("players"), null=True, blank=True,
         help_text=_("How many top-ranked players take part; empty for everyone entered."),
+    )
+    boards_per_table = models.BooleanField(
+        _("a different board at each table"), default=False,
+        help_text=_("Each table of the stage's games gets its own board (Lord of Catan semifinals); "
+                    "otherwise every table of a game plays the same board."),
     )
 
     class Meta:

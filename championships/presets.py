@@ -21,6 +21,7 @@ class StageSpec:
     games: int
     seating: str  # scheduled | seeded
     players: int | None = None  # top N of the previous stage; None = everyone entered
+    boards_per_table: bool = False  # each table its own board (seed 003: the semifinal's four boards)
 
 
 @dataclass(frozen=True)
@@ -159,7 +160,7 @@ PRESETS: dict[str, Preset] = {
                     kind="club", name="Lord of Catan", city="", date=None,
                     stages=(
                         StageSpec("preliminary", "Ranking round", 1, "scheduled"),
-                        StageSpec("semifinal", "Semifinals", 1, "seeded", players=16),
+                        StageSpec("semifinal", "Semifinals", 1, "seeded", players=16, boards_per_table=True),
                         StageSpec("final", "Final", 1, "seeded", players=4),
                     ),
                 ),

@@ -41,7 +41,7 @@ def create_championship(plan: ChampionshipPlan, *, user) -> Championship:
         )
         Stage.objects.bulk_create(
             Stage(tournament=tournament, order=order, kind=stage.kind, name=stage.name, games=stage.games,
-                  seating=stage.seating, players=stage.players)
+                  seating=stage.seating, players=stage.players, boards_per_table=stage.boards_per_table)
             for order, stage in enumerate(spec.stages, start=1)
         )
     StaffRole.objects.create(user=user, role=StaffRole.Role.ORGANIZER, championship=championship)

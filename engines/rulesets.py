@@ -14,6 +14,10 @@ from engines.metrics import DRAW, METRICS, WINNER_CAP, gettext_noop
 TABLE_SIZES = (3, 4)
 SHOWN_FIRST = ("games", "wins", "total_vp")
 """Columns every standings table shows before the ruleset's own tiebreakers."""
+TURN_SECONDS_MAX = 180
+"""A timed turn lasts at most 3 minutes (seed 001 §6)."""
+MAP_STUDY_MINUTES = (("preliminary", 5), ("semifinal", 10), ("final", 10))
+"""Study time after the map reveal by stage kind (seed 004 §1.1.7; docs/rules.md §5)."""
 
 
 @dataclass(frozen=True)
@@ -36,11 +40,18 @@ class Ruleset:
     """In every game, scheduled ones too, the players settle seats and colours and a dice roll decides who
     starts: the referee records the resulting play order. Otherwise a scheduled game's play order is
     the seating's, and only tables seated by rank record the order their players chose."""
+    map_study_minutes: tuple[tuple[str, int], ...] = MAP_STUDY_MINUTES
+    """Minutes of map study after the board is revealed, by stage kind; games themselves have no time limit."""
+    turn_seconds: int = 120
+    """A timed turn when a referee imposes them on a table: 2 minutes recommended (004 §1.1.8; lord-of-catan, seed
+    003), never more than `TURN_SECONDS_MAX`."""
 
     def __post_init__(self) -> None:
         unknown = [k for k in self.metrics if k not in METRICS and k != DRAW]
         if unknown:
             raise ValueError(f"ruleset {self.key!r}: unknown metric(s) {', '.join(unknown)}")
+        if not 0 < self.turn_seconds <= TURN_SECONDS_MAX:
+            raise ValueError(f"ruleset {self.key!r}: a timed turn lasts 1 to {TURN_SECONDS_MAX} seconds")
         if DRAW in self.metrics[:-1]:
             raise ValueError(f"ruleset {self.key!r}: {DRAW!r} can only be the last tiebreaker")
 
@@ -61,6 +72,11 @@ class Ruleset:
     @property
     def uses_draws(self) -> bool:
         return DRAW in self.metrics
+
+    def map_study_seconds(self, stage_kind: str) -> int:
+        """The countdown of a game of that stage kind (a kind not listed studies as long as a preliminary game)."""
+        minutes = dict(self.map_study_minutes)
+        return 60 * minutes.get(stage_kind, minutes["preliminary"])
 
 
 RULESETS: dict[str, Ruleset] = {}

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from audit.models import AuditEntry
 from championships.models import Entry, Player, StaffRole, Stage, Tournament
 from results.models import Penalty, RecordSheet
+from scheduling.boards import LIMIT_LABELS
 from scheduling.models import Game, Table
 
 from .activity_labels import DETAIL_LABELS, HIDDEN_DETAILS, KIND_LABELS, NO_DETAILS, OBJECT_LABELS
@@ -177,6 +178,10 @@ def _html(value) -> str:
     return format_html("<bdi>{}</bdi>", value)
 
 
+def _clock_text(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
 def _describe(entry: AuditEntry, context: _Context) -> ActivityRow:
     before, after = entry.before or {}, entry.after or {}
     action, where = entry.action, context.where(entry)
@@ -219,6 +224,31 @@ def _describe(entry: AuditEntry, context: _Context) -> ActivityRow:
         said = _Said(_("Result signed off and locked"))
     elif action == "sheet.corrected":
         said = _Said(_("Signed-off result corrected"))
+    elif action == "board.changed":
+        said = (_Said(_("Board replaced by a typed code: %(board)s"), board=after.get("board", "?"))
+                if after.get("typed") else _Said(_("Board replaced by a new random board: %(board)s"),
+                                                 board=after.get("board", "?")))
+    elif action == "board.limits":
+        said = (_Said(_("Fairness limits for random boards: %(limits)s"),
+                      limits=_Plain("; ".join(str(LIMIT_LABELS.get(k, k)) for k in after["limits"])))
+                if after.get("limits") else _Said(_("Fairness limits for random boards switched off")))
+    elif action == "clock.start":
+        said = _Said(_("Map-study clock started: %(minutes)s minutes"),
+                     minutes=_Plain((after.get("seconds") or 0) // 60))
+    elif action == "clock.pause":
+        said = _Said(_("Map-study clock paused with %(left)s left"),
+                     left=_Plain(_clock_text(after.get("paused_remaining") or 0)))
+    elif action == "clock.resume":
+        said = _Said(_("Map-study clock resumed"))
+    elif action == "clock.end":
+        said = _Said(_("Map study ended early (all players agreed)"))
+    elif action == "clock.reset":
+        said = _Said(_("Map-study clock reset"))
+    elif action == "turns.on":
+        said = _Said(_("Timed turns imposed: %(left)s a turn"),
+                     left=_Plain(_clock_text(after.get("turn_seconds") or 0)))
+    elif action == "turns.off":
+        said = _Said(_("Timed turns lifted"))
     elif entry.kind == "penalty":
         said = _penalty(action.partition(".")[2], after)
         if said is not None and after.get("game"):

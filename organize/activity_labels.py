@@ -12,6 +12,9 @@ KIND_LABELS = {
     "tournament": gettext_lazy("Tournament status"),
     "admin": gettext_lazy("Edits in the admin"),
     "announcement": gettext_lazy("Announcements"),
+    "board": gettext_lazy("Boards"),
+    "clock": gettext_lazy("Map-study clock"),
+    "turns": gettext_lazy("Timed turns"),
 }
 
 DETAIL_LABELS = {
@@ -21,6 +24,7 @@ DETAIL_LABELS = {
     "repeat_pairings": gettext_lazy("Repeat pairings"),
     "position_repeats": gettext_lazy("Repeated positions"),
     "same_country_tablemates": gettext_lazy("Same-country tablemates"),
+    "repeat_bound": gettext_lazy("Repeat pairings no seating can avoid"),
     "order": gettext_lazy("Order"),
     "tables": gettext_lazy("Tables"),
     "scores": gettext_lazy("Scores"),
@@ -36,6 +40,8 @@ DETAIL_LABELS = {
     "replacement": gettext_lazy("Replacement"),
     "note": gettext_lazy("Note"),
     "championship": gettext_lazy("Championship"),
+    "board": gettext_lazy("Board"),
+    "typed": gettext_lazy("Typed code"),
 }
 
 OBJECT_LABELS = {
@@ -58,5 +64,6 @@ HIDDEN_DETAILS = {"entry", "seat", "player", "kind", "reason", "user", "role"}
 NO_DETAILS = {"seating.published", "seating.unpublished", "seating.status_repaired", "entry.registered",
               "entry.checked_in", "entry.check_in_undone", "entry.no_show", "entry.withdrawn", "entry.removed",
               "entry.not_admitted", "staff.assigned", "staff.removed", "staff.account_created",
-              "tournament.closed", "announcement.posted", "announcement.removed"}
+              "tournament.closed", "announcement.posted", "announcement.removed", "clock.start", "clock.pause",
+              "clock.resume", "clock.reset", "clock.end", "turns.on", "turns.off", "board.limits"}
 """Actions whose description says everything their before/after hold."""

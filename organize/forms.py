@@ -13,6 +13,7 @@ from championships.models import RULESET_CHOICES, Championship, StaffRole, Stage
 from championships.presets import PRESETS
 from championships.setup import REASON_MAX
 from championships.staff import IDENTIFIER_MAX
+from scheduling.boards import LIMIT_LABELS
 
 CUSTOM = "custom"
 MAX_CUSTOM_TOURNAMENTS = 6
@@ -68,6 +69,7 @@ class StageForm(forms.Form):
     seating = forms.ChoiceField(label=_("Seating"), choices=Stage.Seating.choices)
     games = forms.IntegerField(label=_("Games"), min_value=1, max_value=MAX_GAMES_PER_STAGE, required=False)
     players = forms.IntegerField(label=_("Players (seated by rank)"), min_value=3, max_value=999, required=False)
+    boards_per_table = forms.BooleanField(label=_("A different board at each table"), required=False)
 
 
 TournamentFormSet = forms.formset_factory(TournamentForm, extra=0, max_num=12, absolute_max=12, validate_max=True)
@@ -84,7 +86,7 @@ def initial_data(plan: ChampionshipPlan) -> tuple[dict, list[dict], list[dict]]:
                             "official_start": t.official_start, "advance_count": t.advance_count,
                             "capacity": t.capacity})
         stages += [{"tournament": i, "name": s.name, "kind": s.kind, "seating": s.seating, "games": s.games,
-                    "players": s.players} for s in t.stages]
+                    "players": s.players, "boards_per_table": s.boards_per_table} for s in t.stages]
     return championship, tournaments, stages
 
 
@@ -102,7 +104,8 @@ def plan_from_forms(base: ChampionshipPlan, championship: ChampionshipForm, tour
         stage_forms[f"t{s['tournament']}-s{j}"] = form
         per_tournament[s["tournament"]].append(StagePlan(
             kind=s["kind"], name=s["name"].strip() or str(Stage.Kind(s["kind"]).label).capitalize(),
-            games=s["games"], seating=s["seating"], players=s["players"]))
+            games=s["games"], seating=s["seating"], players=s["players"],
+            boards_per_table=s.get("boards_per_table", False)))
     plan = ChampionshipPlan(
         name=data["name"], year=data["year"], scope=data["scope"], ruleset=data["ruleset"],
         country=data["country"] or None, age_cutoff=data["age_cutoff"], minimum_age=data["minimum_age"],
@@ -129,3 +132,11 @@ class InviteForm(forms.Form):
 class StatusForm(forms.Form):
     reason = forms.CharField(label=_("Reason (kept in the activity log)"), max_length=REASON_MAX,
                              widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class BoardLimitsForm(forms.Form):
+    """The fairness limits a championship's random boards keep (none: any legal board)."""
+
+    limits = forms.MultipleChoiceField(
+        label=_("Fairness limits for random boards"), required=False, widget=forms.CheckboxSelectMultiple,
+        choices=lambda: [(key, label) for key, label in LIMIT_LABELS.items()])

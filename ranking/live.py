@@ -2,9 +2,12 @@
 is answered 304 before anything is rendered, and a tiny version endpoint the pages poll."""
 import contextlib
 import hashlib
+import time
 from functools import wraps
 
+from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -18,9 +21,34 @@ POLL_SECONDS = 4
 """How often an open page asks whether anything changed (a sign-off shows within 5 s)."""
 
 
+SLUG_SECONDS = 30
+"""How long a web process trusts the tournament id it found for a slug (slugs change only in the admin)."""
+_tournament_ids: dict[str, tuple[int, float]] = {}
+
+
+def forget_tournament_ids() -> None:
+    """A tournament was saved or deleted in this process: look slugs up again (other processes within
+    SLUG_SECONDS)."""
+    _tournament_ids.clear()
+
+
+def tournament_id(slug: str) -> int | None:
+    """The id of the tournament with this slug, remembered for a while: a poll then asks only the cache."""
+    found = _tournament_ids.get(slug)
+    if found and found[1] > time.monotonic():
+        return found[0]
+    pk = Tournament.objects.filter(slug=slug).values_list("pk", flat=True).order_by()[:1]
+    pk = next(iter(pk), None)
+    if pk is not None:
+        if len(_tournament_ids) > 10_000:
+            _tournament_ids.clear()
+        _tournament_ids[slug] = (pk, time.monotonic() + SLUG_SECONDS)
+    return pk
+
+
 def version_of(slug: str) -> str | None:
     """The results version of the tournament with this slug; None if there is none (or no cache)."""
-    pk = Tournament.objects.filter(slug=slug).values_list("pk", flat=True).first()
+    pk = tournament_id(slug)
     return None if pk is None else results_version(pk)
 
 
@@ -74,3 +102,50 @@ def cached_fragment(request, name: str, version: str | None, render) -> str:
     with contextlib.suppress(Exception):
         cache.set(key, str(html), timeout=FRAGMENT_SECONDS)
     return html
+
+
+PAGE_SECONDS = 300
+"""Whole pages for anonymous readers expire on their own too; a new results version makes new keys at once."""
+
+
+def _anonymous(request) -> bool:
+    """No session and no pending message: the page shows nothing personal (staff have a session cookie)."""
+    return not any(name in request.COOKIES for name in (settings.SESSION_COOKIE_NAME, "messages"))
+
+
+TIMED = b"data-server-now-ms"
+"""The mark of a page that shows the server's present time (the map-study clock): it is never stored."""
+
+
+def _unshareable(request, response) -> bool:
+    """A response that sets a cookie, used a CSRF token, changed the session or shows the time of its rendering
+    must never be served to anyone else."""
+    session = getattr(request, "session", None)
+    return bool(response.cookies or request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
+                or (session is not None and session.modified)
+                or b"csrfmiddlewaretoken" in response.content or TIMED in response.content)
+
+
+def cached_page(view):
+    """The whole rendered page for anonymous readers, per results version, language, address and fragment-or-page;
+    staff (any session) always get a fresh render, and nothing personal is ever stored."""
+    @wraps(view)
+    def wrapper(request, slug: str, *args, **kwargs):
+        version = request_version(request, slug) if _anonymous(request) else None
+        if not version:
+            return view(request, slug, *args, **kwargs)
+        key = "page:" + hashlib.sha256("|".join(
+            [version, get_language() or "", request.get_full_path(),
+             "htmx" if getattr(request, "htmx", False) else "page"]).encode()).hexdigest()
+        with contextlib.suppress(Exception):  # the cache is an optimisation only
+            if (stored := cache.get(key)) is not None:
+                response = HttpResponse(stored[1], content_type=stored[0])
+                patch_vary_headers(response, ("Cookie",))  # as the rendered page: a proxy keeps staff apart
+                return response
+        response = view(request, slug, *args, **kwargs)
+        if response.status_code == 200 and not response.streaming and not _unshareable(request, response):
+            with contextlib.suppress(Exception):
+                cache.set(key, (response["Content-Type"], response.content), timeout=PAGE_SECONDS)
+        return response
+
+    return wrapper

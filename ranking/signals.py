@@ -14,6 +14,7 @@ from results.models import Announcement
 from results.signals import results_changed
 from scheduling.models import Game
 
+from .live import forget_tournament_ids
 from .standings import invalidate_standings
 
 
@@ -37,6 +38,7 @@ def _entry_or_stage_changed(sender, instance, **kwargs) -> None:
 
 @receiver([post_save, post_delete], sender=Tournament)
 def _tournament_changed(sender, instance, **kwargs) -> None:
+    forget_tournament_ids()  # a slug may now name another tournament, or none
     _after_commit([instance.pk])
 
 

@@ -199,3 +199,10 @@ class AnnouncementForm(forms.Form):
     text = forms.CharField(label=_("Announcement to everyone"), max_length=ANNOUNCEMENT_MAX,
                            widget=forms.Textarea(attrs={"rows": 2}),
                            help_text=_("Shown on the tournament's public page and on the projector."))
+
+
+class BoardForm(forms.Form):
+    """A published game's board: empty for a new random one, or a code typed from a page or a printed sheet."""
+
+    code = forms.CharField(label=_("Board code (empty: a new random board)"), max_length=120, required=False,
+                           widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false", "dir": "ltr"}))

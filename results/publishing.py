@@ -12,6 +12,7 @@ from championships.models import StaffRole, Stage, Tournament
 from championships.permissions import require_official, require_organizer
 from championships.setup import advance_status
 from engines.rulesets import ruleset_for
+from scheduling import boards
 from scheduling import services as scheduling
 from scheduling.models import Game, Table
 
@@ -54,9 +55,10 @@ def publish_game(game_id: int, *, user) -> Game:
             return game
         require_referee(game.tournament)
         scheduling.mark_published(game)
+        dealt = {} if game.board_code else boards.deal_boards(game)
         _open_sheets(game)
         record_change(user, game.tournament_id, "seating.published", game,
-                      before={"status": Game.Status.PLANNED}, after={"status": game.status})
+                      before={"status": Game.Status.PLANNED}, after={"status": game.status, **dealt})
         advance_status(game.tournament_id, Tournament.Status.RUNNING, user=user,
                        why=_("Game %(n)d was published.") % {"n": game.number})
     return game

@@ -5,6 +5,8 @@ from dataclasses import dataclass
 from django.db.models import Count, Prefetch
 
 from championships.models import Entry, Stage, Tournament
+from engines.ranking.engine import SeatResult, TableResult, score_table
+from engines.rulesets import ruleset_for
 from scheduling.models import Game, Seat, Table
 
 from .models import Penalty, RecordSheet, Score, SheetRevision, Signature
@@ -104,9 +106,12 @@ def game_seating(game: Game) -> dict:
                 score: Score = seat.score
                 row.update(vp=score.vp, winner=score.winner)
             seats.append(row)
-        result.append({"number": table.number, "status": sheet.status if sheet else RecordSheet.Status.DRAFT,
-                       "seats": seats})
-    return {"game": game.number, "stage": game.stage.kind, "status": game.status, "tables": result}
+        row = {"number": table.number, "status": sheet.status if sheet else RecordSheet.Status.DRAFT, "seats": seats}
+        if table.board_code:
+            row["board"] = table.board_code
+        result.append(row)
+    board = {"board": game.board_code} if game.board_code else {}
+    return {"game": game.number, "stage": game.stage.kind, "status": game.status, **board, "tables": result}
 
 
 REPEATED_COLLUSION = 2
@@ -188,3 +193,40 @@ def tables_missing_results(tournament, before: int | None = None) -> list[Table]
     if before is not None:
         tables = tables.filter(game__number__lt=before)
     return list(tables)
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    game: int
+    table: int
+    position: int
+    player: str
+    vp: int | None
+    winner: bool
+    place: int | None
+    """Place at the table (1 = winner), once the sheet is signed off."""
+    signed_off_at: object
+
+
+def result_rows(tournament: Tournament) -> list[ResultRow]:
+    """Every seat of the tournament's published games with what its sheet records, in game/table/position order.
+
+    Two queries; places come from the ranking engine's table scoring, as on the public game pages."""
+    rules = ruleset_for(tournament.ruleset)
+    scores = Score.objects.filter(sheet__table__game__tournament=tournament).order_by(
+        "seat__game__number", "seat__table__number", "seat__position").values_list(
+        "seat__game__number", "seat__table__number", "seat__position", "seat__entry__player__name", "vp", "winner",
+        "sheet__status", "sheet__signed_off_at")
+    tables: dict[tuple[int, int], list] = {}
+    for row in scores:
+        tables.setdefault(row[:2], []).append(row)
+    rows = []
+    for (game, table), seats in tables.items():
+        signed_off = seats[0][6] == RecordSheet.Status.SIGNED_OFF
+        places = [None] * len(seats)
+        if signed_off:
+            places = [s.place for s in score_table(TableResult(game, table, tuple(
+                SeatResult(position, vp or 0, winner) for _g, _t, position, _n, vp, winner, *_r in seats)), rules)]
+        rows.extend(ResultRow(game, table, position, name, vp, winner, place, at if signed_off else None)
+                    for (_g, _t, position, name, vp, winner, _s, at), place in zip(seats, places))
+    return rows

@@ -20,6 +20,14 @@ class Game(models.Model):
     number = models.PositiveSmallIntegerField(_("game number"))
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PLANNED)
     board_code = models.CharField(_("board"), max_length=120, blank=True)
+    study_seconds = models.PositiveIntegerField(_("map study time (seconds)"), null=True, blank=True)
+    """The map-study countdown (seed 004 §1.1.7): its length once started; empty while it was never started."""
+    study_ends_at = models.DateTimeField(_("map study ends at"), null=True, blank=True)
+    """While the countdown runs: when it reaches zero (every screen counts down to this server time)."""
+    study_paused_remaining = models.PositiveIntegerField(_("map study left when paused (seconds)"), null=True,
+                                                         blank=True)
+    study_stopped_at = models.DateTimeField(_("map study ended early at"), null=True, blank=True)
+    """All players agreed to end the study early (or the announcer stopped it)."""
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -35,6 +43,10 @@ class Game(models.Model):
 class Table(models.Model):
     game = models.ForeignKey(Game, models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(_("table number"))
+    board_code = models.CharField(_("board"), max_length=120, blank=True)
+    """Only in a stage that gives each table its own board; otherwise the table plays the game's board."""
+    turn_seconds = models.PositiveSmallIntegerField(_("timed turns (seconds a turn)"), null=True, blank=True)
+    """Set while a referee imposes timed turns on this table (001 §6, 004 §1.1.8); empty: no turn timer."""
 
     class Meta:
         ordering = ["game", "number"]

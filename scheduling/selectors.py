@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
+from audit.models import AuditEntry
 from championships.models import ACTIVE_STATUSES, Entry, Relationship, Stage, Tournament
 from engines.rulesets import ruleset_for
 from engines.seating import engine as seating
@@ -127,6 +128,8 @@ class GameView:
     status_disagrees: bool
     """A published or finished game whose status is not what its record sheets say (finished exactly when
     every table's sheet is signed off): the organizer may repair it."""
+    can_take_back: bool = False
+    """Published with no result entered at any table: the rule of `results.publishing.unpublish_game`."""
     layout: str = ""
     """The layout token the swap form carries (planned games shown on the page)."""
     tables: list[TableView] = field(default_factory=list)
@@ -146,6 +149,18 @@ class PlayerFound:
     seats: list[tuple[int, int, int, int]]
     """(game number, table number, position, page of the table) in each game of the stage."""
     opponents: list[str]
+    again: list[str] = field(default_factory=list)
+    """The opponents met more than once in the stage."""
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Two named players of the quality report: a friend conflict (`game`) or a repeat pairing (`times`)."""
+
+    first: str
+    second: str
+    game: int = 0
+    times: int = 0
 
 
 @dataclass(frozen=True)
@@ -155,28 +170,43 @@ class StagePage:
     """The games whose tables the page shows: every game when the whole stage fits one page, else the chosen one."""
     paged: bool
     report: seating.QualityReport | None
-    opponents: list[tuple[str, list[str]]]
-    """Each player's opponents over the stage, by name (small stages only, see `OPPONENTS_LIST_MAX`)."""
+    opponents: list[tuple[str, list[str], list[str]]]
+    """Each player's opponents over the stage and those met again, by name (small stages only, see
+    `OPPONENTS_LIST_MAX`)."""
     found: list[PlayerFound]
     query: str
-    friend_conflicts: list[tuple[int, str, str]]
-    """(game, name, name) of each declared pair that shares a table."""
+    friend_conflicts: list[Pairing]
+    """Each declared pair that shares a table, with the game."""
     distinct_positions: bool
     """The ruleset's seating goals include distinct positions and country spread."""
     players: int
+    repeated: list[Pairing] = field(default_factory=list)
+    """Each pair that meets more than once, with how often."""
+    repeat_bound: int | None = None
+    """Repeat pairings proven unavoidable when the stage was last planned (None: not known)."""
+    can_replan: bool = False
+    """Some game of the stage is still planned or not yet made: the re-plan panel has something to do."""
+
+    @property
+    def repeats_unavoidable(self) -> bool:
+        """The repeat pairings are no more than the engine proved unavoidable: no alarm."""
+        report = self.report
+        return bool(report and report.repeat_pairings and self.repeat_bound is not None
+                    and report.repeat_pairings <= self.repeat_bound)
 
 
 def _warnings(table: list[tuple[int, int, int | None]], friends: set, repeats: set, country: dict[int, int | None],
-              spread: bool) -> dict[int, list[str]]:
-    """Why a seat is highlighted, by entry: friend/family at the table, a repeat opponent, a compatriot."""
+              spread: bool, name: dict[int, str]) -> dict[int, list[str]]:
+    """Why a seat is highlighted, by entry: friend/family at the table, a repeat opponent (named), a compatriot."""
     found: dict[int, list[str]] = {}
     for _position, entry, *_rest in table:
         others = [o for _p, o, *_r in table if o != entry]
         reasons = []
         if any(frozenset((entry, o)) in friends for o in others):
             reasons.append(_("friend or family at this table"))
-        if any(frozenset((entry, o)) in repeats for o in others):
-            reasons.append(_("meets an opponent again"))
+        again = [name[o] for o in others if frozenset((entry, o)) in repeats]
+        if again:
+            reasons.append(_("meets %(names)s again") % {"names": ", ".join(again)})
         if spread and country.get(entry) and any(country.get(o) == country[entry] for o in others):
             reasons.append(_("a compatriot at this table"))
         if reasons:
@@ -195,9 +225,12 @@ def stage_page(stage: Stage, *, game_number: int | None = None, table_page: int 
     rows = sorted(Seat.objects.filter(game__stage=stage).values_list("game_id", "table__number", "position",
                                                                      "entry_id", "seed"),
                   key=lambda r: (number_of[r[0]], r[1], r[2]))
-    open_tables = dict(Table.objects.filter(game__stage=stage).exclude(game__status=Game.Status.PLANNED)
-                       .values("game_id").annotate(n=Count("pk", filter=~Q(sheet__status=SIGNED_OFF)))
-                       .values_list("game_id", "n"))
+    sheets = {game_id: (unsigned, started) for game_id, unsigned, started in Table.objects.filter(game__stage=stage)
+              .exclude(game__status=Game.Status.PLANNED).values("game_id")
+              .annotate(n=Count("pk", filter=~Q(sheet__status=SIGNED_OFF)),
+                        started=Count("pk", filter=Q(sheet__version__gt=0)))
+              .values_list("game_id", "n", "started")}
+    open_tables = {game_id: unsigned for game_id, (unsigned, _started) in sheets.items()}
     tables: dict[int, dict[int, list]] = {g.pk: {} for g in games}
     for game_id, table, position, entry, seed in rows:
         tables[game_id].setdefault(table, []).append((position, entry, seed))
@@ -223,8 +256,9 @@ def stage_page(stage: Stage, *, game_number: int | None = None, table_page: int 
     for game in games:
         disagrees = game.status != Game.Status.PLANNED and (
             (game.status == Game.Status.FINISHED) != (bool(tables[game.pk]) and not open_tables.get(game.pk, 0)))
+        take_back = game.status == Game.Status.PUBLISHED and not sheets.get(game.pk, (0, 0))[1]
         if paged and game != chosen:
-            views.append(GameView(game, disagrees))
+            views.append(GameView(game, disagrees, take_back))
             continue
         numbers = sorted(tables[game.pk])
         chunks = [numbers[i:i + TABLES_PER_PAGE] for i in range(0, len(numbers), TABLES_PER_PAGE)] if paged else []
@@ -234,29 +268,50 @@ def stage_page(stage: Stage, *, game_number: int | None = None, table_page: int 
         table_views = []
         for number in window:
             seats = tables[game.pk][number]
-            warned = _warnings(seats, friends, repeats, country, ruleset.spread_countries)
+            warned = _warnings(seats, friends, repeats, country, ruleset.spread_countries, name)
             table_views.append(TableView(number, [
                 SeatView(f"{number}.{position}", position, entry, name[entry], people[entry][2] or "", seed,
                          warned.get(entry, [])) for position, entry, seed in seats]))
         layout = ""
         if game.status == Game.Status.PLANNED:
             layout = _token((e, n, p) for n, seats in tables[game.pk].items() for p, e, _s in seats)
-        view = GameView(game, disagrees, layout, table_views, page, ranges)
+        view = GameView(game, disagrees, take_back, layout, table_views, page, ranges)
         views.append(view)
         shown.append(view)
-    found = _search(query, games, tables, name, report)
+    again = _met_again(report)
+    found = _search(query, games, tables, name, report, again)
     opponents = []
     if report and len(people) <= OPPONENTS_LIST_MAX:
-        opponents = sorted(((name[p], [name[o] for o in others]) for p, others in report.opponents.items()),
-                           key=lambda row: row[0])
-    conflicts = [(game, name[a], name[b]) for game, (a, b) in (report.friend_conflicts if report else [])]
+        opponents = sorted(((name[p], [name[o] for o in others], sorted(name[o] for o in again.get(p, ())))
+                            for p, others in report.opponents.items()), key=lambda row: row[0])
+    conflicts = [Pairing(name[a], name[b], game=game) for game, (a, b) in (report.friend_conflicts if report else [])]
+    repeated = [Pairing(name[a], name[b], times=times) for (a, b), times in (report.repeated_pairs if report else [])]
+    can_replan = len(games) < stage.games or any(g.status == Game.Status.PLANNED for g in games)
     return StagePage(views, shown, paged, report, opponents, found, query, conflicts, ruleset.distinct_positions,
-                     len(people))
+                     len(people), repeated, _repeat_bound(stage) if report and report.repeat_pairings else None,
+                     can_replan)
+
+
+def _met_again(report: seating.QualityReport | None) -> dict[int, set[int]]:
+    """Each player's opponents met more than once, by entry."""
+    again: dict[int, set[int]] = {}
+    for (a, b), _times in (report.repeated_pairs if report else ()):
+        again.setdefault(a, set()).add(b)
+        again.setdefault(b, set()).add(a)
+    return again
+
+
+def _repeat_bound(stage: Stage) -> int | None:
+    """The repeat pairings the engine proved unavoidable when it last planned the stage (kept in the audit entry)."""
+    after = AuditEntry.objects.filter(action="seating.generated", object_type="stage", object_id=stage.pk) \
+        .order_by("-pk").values_list("after", flat=True).first()
+    bound = after.get("repeat_bound") if isinstance(after, dict) else None
+    return bound if isinstance(bound, int) else None
 
 
 def _search(query: str, games: Sequence[Game], tables: dict[int, dict[int, list]], name: dict[int, str],
-            report: seating.QualityReport | None) -> list[PlayerFound]:
-    """Players whose name contains the query: where they sit in each game and whom they meet."""
+            report: seating.QualityReport | None, again: dict[int, set[int]]) -> list[PlayerFound]:
+    """Players whose name contains the query: where they sit in each game, whom they meet and meet again."""
     needle = query.strip().casefold()
     if not needle or report is None:
         return []
@@ -268,7 +323,8 @@ def _search(query: str, games: Sequence[Game], tables: dict[int, dict[int, list]
             for position, entry, _seed in seats:
                 if entry in wanted:
                     where[entry].append((game.number, number, position, 1 + (number - 1) // TABLES_PER_PAGE))
-    return [PlayerFound(n, where[pk], sorted(name[o] for o in report.opponents.get(pk, ()))) for n, pk in matches]
+    return [PlayerFound(n, where[pk], sorted(name[o] for o in report.opponents.get(pk, ())),
+                        sorted(name[o] for o in again.get(pk, ()))) for n, pk in matches]
 
 
 def stages_overview(tournament: Tournament):
@@ -277,3 +333,12 @@ def stages_overview(tournament: Tournament):
         planned_count=Count("game_set", filter=Q(game_set__status=Game.Status.PLANNED)),
         published_count=Count("game_set", filter=~Q(game_set__status=Game.Status.PLANNED)),
     )
+
+
+def seating_rows(stage: Stage, game_number: int | None = None):
+    """(game, table, position, player, country) of every seat of the stage, or of one of its games, in order."""
+    seats = Seat.objects.filter(game__stage=stage)
+    if game_number is not None:
+        seats = seats.filter(game__number=game_number)
+    return seats.order_by("game__number", "table__number", "position").values_list(
+        "game__number", "table__number", "position", "entry__player__name", "entry__player__country__code")

@@ -99,7 +99,7 @@ def generate_seating(stage_id: int, *, user, seed: int = 0, budget: int | None =
         record_change(user, stage.tournament_id, "seating.generated", stage, after={
             "games": [g.number for g in games], "seed": seed, "friend_conflicts": len(report.friend_conflicts),
             "repeat_pairings": report.repeat_pairings, "position_repeats": report.position_repeats,
-            "same_country_tablemates": report.same_country_tablemates,
+            "same_country_tablemates": report.same_country_tablemates, "repeat_bound": report.repeat_bound,
         })
     return result
 

@@ -12,6 +12,7 @@ from kombu.exceptions import OperationalError
 
 from championships.models import Stage
 from championships.permissions import organized_tournament, require_organizer
+from core.csv_export import csv_response
 
 from . import jobs, selectors, services, tasks
 from .forms import GenerateForm, SwapForm
@@ -49,6 +50,16 @@ def stage_seating(request, slug: str, stage_id: int):
         "generate_form": GenerateForm(initial={"seed": job.seed} if job else None),
         "job": jobs.progress_of(job) if job and job.status != PlanningJob.Status.SUCCEEDED else None,
     })
+
+
+@login_required
+def stage_seating_csv(request, slug: str, stage_id: int):
+    """The stage's seating (or one game's, with ?game=N) for a spreadsheet or the hall's own printing."""
+    stage = _stage(request, slug, stage_id)
+    number = _int(request.GET.get("game", ""), None)
+    name = f"{stage.tournament.slug}-{stage.pk}-game-{number}" if number else f"{stage.tournament.slug}-{stage.pk}"
+    return csv_response(f"{name}-seating.csv", ["game", "table", "position", "player", "country"],
+                        selectors.seating_rows(stage, number).iterator(chunk_size=2000))
 
 
 @login_required

@@ -45,8 +45,12 @@ def test_staff_sign_in_page(client):
 
 def test_the_language_menu_leaves_any_language_for_any_other(client):
     make_tournament(slug="x")
-    page = client.get("/ar/t/x/standings/").content.decode()
-    assert 'name="next" type="hidden" value="/t/x/standings/"' in page
+    page = client.get("/ar/t/x/standings/?page=2").content.decode()
+    for code, href in (("en", "/t/x/standings/?page=2"), ("he", "/he/t/x/standings/?page=2"),
+                       ("fa", "/fa/t/x/standings/?page=2")):
+        assert f'<a href="{href}" hreflang="{code}" lang="{code}">' in page
+    assert '<a href="/ar/t/x/standings/?page=2" hreflang="ar" lang="ar" aria-current="true">' in page
+    assert "csrfmiddlewaretoken" not in page and "X-CSRFToken" not in page  # nothing personal on a public page
     assert client.post("/i18n/setlang/", {"language": "he", "next": "/t/x/standings/"})["Location"] == \
         "/he/t/x/standings/"
     assert client.post("/i18n/setlang/", {"language": "en", "next": "/t/x/standings/"})["Location"] == \

@@ -20,6 +20,7 @@ from django.urls.resolvers import LocalePrefixPattern
 
 from championships.models import Player, StaffRole
 from championships.services import assign_staff, declare_relationship
+from organize.models import PrintJob
 from ranking.standings import tied_groups, tournament_standings
 from results.announcements import post_announcement
 from results.penalties import record_penalty
@@ -103,6 +104,8 @@ ACCESS: dict[str, Access] = {
     "public-player": Access(ANYONE, NOBODY),
     "public-screen": Access(ANYONE, NOBODY),
     "public-version": Access(ANYONE, NOBODY),
+    "public-standings-pdf": Access(ANYONE, NOBODY),
+    "public-seating-pdf": Access(ANYONE, NOBODY),
     # the referee's tablet; the actions redirect a GET to the sheet
     "referee-home": Access(SIGNED_IN, SIGNED_IN),
     "referee-desk": Access(OFFICIALS, OFFICIALS),
@@ -120,17 +123,22 @@ ACCESS: dict[str, Access] = {
     "referee-draws": Access(OFFICIALS, OFFICIALS, lambda w: w.draw_data),
     "referee-announce": Access(SIGNED_IN_WRONG_METHOD, OFFICIALS, lambda w: {"text": "Lunch until 13:30."}),
     "referee-announcement-remove": Access(SIGNED_IN_WRONG_METHOD, OFFICIALS),
+    "referee-clock": Access(SIGNED_IN_WRONG_METHOD, OFFICIALS, lambda w: {"action": "start"}),
+    "referee-timed-turns": Access(SIGNED_IN_WRONG_METHOD, OFFICIALS, lambda w: {"turns": "on"}),
     # the organizer's pages
     "activity-log": Access(ORGANIZERS, ORGANIZERS),
     "activity-log-csv": Access(ORGANIZERS, ORGANIZERS),
+    "organize-results-csv": Access(ORGANIZERS, ORGANIZERS),
     "seating-overview": Access(ORGANIZERS, ORGANIZERS),
     "stage-seating": Access(ORGANIZERS, ORGANIZERS),
+    "stage-seating-csv": Access(ORGANIZERS, ORGANIZERS),
     "stage-generate": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"seed": 7}),
     # no seating is being planned: organizers learn that (404), everybody else may not ask
     "stage-task": Access(_rule(LOGIN, FORBIDDEN, FORBIDDEN, NOT_FOUND, NOT_FOUND),
                          _rule(LOGIN, FORBIDDEN, FORBIDDEN, NOT_FOUND, NOT_FOUND)),
     "game-swap": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"seat": ["1.1", "2.1"], "layout": ""}),
     "game-publish": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
+    "game-board": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
     "game-unpublish": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
     "game-repair-status": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
     "stage-seed": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
@@ -141,6 +149,8 @@ ACCESS: dict[str, Access] = {
     "organize-home": Access(SIGNED_IN, SIGNED_IN_WRONG_METHOD),
     "organize-new": Access(CREATORS, CREATORS, lambda w: {"preset": "custom", "year": "2030"}),
     "organize-championship": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "organize-board-limits": Access(SIGNED_IN_WRONG_METHOD, CHAMPIONSHIP_ORGANIZERS, lambda w: {
+        "limits": ["red_numbers_spread"]}),
     "organize-championship-staff": Access(CHAMPIONSHIP_ORGANIZERS, CHAMPIONSHIP_ORGANIZERS, lambda w: {
         "identifier": "perm-no-role", "role": "organizer"}),
     "organize-staff-remove": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
@@ -167,6 +177,18 @@ ACCESS: dict[str, Access] = {
     "organize-checkin-no-shows": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
     "organize-checkin-entry": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {
         "action": "withdraw", "reason": "Felt unwell."}),
+    # the organizer's PDFs (issue 13); no podium yet in this tournament: organizers learn that (404)
+    "print-table-cards": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "print-record-sheets": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "print-result-slips": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "print-blank-sheets": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "print-qualification": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "print-certificates": Access(_rule(LOGIN, FORBIDDEN, FORBIDDEN, NOT_FOUND, NOT_FOUND), SIGNED_IN_WRONG_METHOD),
+    "print-job-start": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {
+        "game": w.game.number, "kind": "table_cards", "paper": "a4"}),
+    "print-job": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "print-job-download": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "print-job-retry": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
 }
 
 # The Django admin, all of it: superusers only (no account here is staff without being a superuser).
@@ -190,9 +212,10 @@ KWARG_SOURCES = {
     "player_id": lambda w: w.entry.player_id,
     "announcement_id": lambda w: w.announcement_id,
     "relationship_id": lambda w: w.relationship_id,
+    "job_id": lambda w: w.print_job_id,
 }
 # Keyword arguments that name one tournament's objects: another tournament's organizer must not reach them.
-OBJECT_KWARGS = {"stage_id", "game_id", "table_id", "entry_id", "task_id", "penalty_id", "announcement_id"}
+OBJECT_KWARGS = {"stage_id", "game_id", "table_id", "entry_id", "task_id", "penalty_id", "announcement_id", "job_id"}
 
 
 @dataclass
@@ -250,6 +273,7 @@ class World:
     announcement_id: int = 0
     relationship_id: int = 0
     other_entry_player_id: int = 0
+    print_job_id: int = 0
     draw_data: dict = field(default_factory=dict)
     clients: dict = field(default_factory=dict)  # one signed-in test client per actor
 
@@ -287,11 +311,15 @@ def _build_world() -> World:
     open_table.sheet.refresh_from_db()
     announcement = post_announcement(tournament.pk, "Table 2 moved to the terrace.", user=admin)
     pair = declare_relationship(entries[2].player, entries[3].player, user=admin)
+    print_job = PrintJob.objects.create(game=game, kind=PrintJob.Kind.RECORD_SHEETS, requested_by=admin,
+                                        base_url="http://testserver/", status=PrintJob.Status.SUCCEEDED, done=1.0,
+                                        pdf=b"%PDF-1.7 printed")
     return World(tournament=tournament, other=other, stage=game.stage, game=game, open_table=open_table,
                  locked_table=locked_table, open_table_entries=[e.pk for e in entries[4:]],
                  open_sheet_version=open_table.sheet.version, locked_table_entries=[e.pk for e in entries[:4]],
                  locked_sheet_version=locked.version, entry=entries[1], users=users, draw_data=draw_data,
-                 announcement_id=announcement.pk, relationship_id=pair.pk, other_entry_player_id=entries[5].player_id)
+                 announcement_id=announcement.pk, relationship_id=pair.pk, other_entry_player_id=entries[5].player_id,
+                 print_job_id=print_job.pk)
 
 
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # signing in is not what is tested here

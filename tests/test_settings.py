@@ -14,7 +14,7 @@ PROBE = (
 )
 
 
-CONFIGURATION = {"REDIS_URL", "DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS",
+CONFIGURATION = {"REDIS_URL", "DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CONN_MAX_AGE",
                  "DJANGO_ALLOW_ASYNC_UNSAFE"}  # the browser tests set the last one
 
 
@@ -46,6 +46,19 @@ def test_with_redis_url_the_cache_and_broker_use_redis():
 
 def test_database_url_selects_postgresql():
     assert settings_with(DATABASE_URL="postgres://u@127.0.0.1:5432/x")["db"] == "django.db.backends.postgresql"
+
+
+def test_postgresql_connections_persist_with_health_checks_sqlite_ones_do_not():
+    probe = "import django; django.setup(); from django.db import connection as c; " \
+            "print(c.settings_dict['CONN_MAX_AGE'], c.settings_dict['CONN_HEALTH_CHECKS'])"
+
+    def conn(**env):
+        return subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True,
+                              env=clean_env(DJANGO_SETTINGS_MODULE="catan_tournaments.settings", **env)).stdout.split()
+
+    assert conn(DATABASE_URL="postgres://u@127.0.0.1:5432/x") == ["60", "True"]
+    assert conn(DATABASE_URL="postgres://u@127.0.0.1:5432/x", CONN_MAX_AGE="5") == ["5", "True"]
+    assert conn() == ["0", "True"]
 
 
 def test_debug_off_is_secure_by_default():

@@ -1,9 +1,10 @@
 """The organizer's pages: seating, publishing, qualification and the activity log of a tournament."""
 from django.urls import path
 
-from organize.views import activity, checkin, console, entries, new, players
+from organize.views import activity, checkin, console, entries, new, players, print_jobs, printing
+from organize.views import boards as board_limits
 from ranking.views import qualification
-from results.views import penalties, publishing
+from results.views import boards, exports, penalties, publishing
 from scheduling import views as seating
 
 urlpatterns = [
@@ -13,6 +14,8 @@ urlpatterns = [
     path("championships/<slug:championship_slug>/", console.championship, name="organize-championship"),
     path("championships/<slug:championship_slug>/staff/", console.championship_staff,
          name="organize-championship-staff"),
+    path("championships/<slug:championship_slug>/board-limits/", board_limits.board_limits,
+         name="organize-board-limits"),
     path("staff/<int:role_id>/remove/", console.remove_role, name="organize-staff-remove"),
     path("<slug:slug>/", console.tournament, name="organize-tournament"),
     path("<slug:slug>/status/", console.change_status, name="organize-status"),
@@ -20,9 +23,12 @@ urlpatterns = [
     path("<slug:slug>/missing-results/", console.missing, name="organize-missing"),
     path("<slug:slug>/penalties/<int:penalty_id>/withdraw/", penalties.withdraw, name="penalty-withdraw"),
     path("<slug:slug>/activity/", activity.activity_log, name="activity-log"),
+    path("<slug:slug>/games/<int:game_id>/board/", boards.board, name="game-board"),
     path("<slug:slug>/activity.csv", activity.activity_csv, name="activity-log-csv"),
+    path("<slug:slug>/results.csv", exports.results_csv, name="organize-results-csv"),
     path("<slug:slug>/seating/", seating.seating_overview, name="seating-overview"),
     path("<slug:slug>/stages/<int:stage_id>/", seating.stage_seating, name="stage-seating"),
+    path("<slug:slug>/stages/<int:stage_id>/seating.csv", seating.stage_seating_csv, name="stage-seating-csv"),
     path("<slug:slug>/stages/<int:stage_id>/generate/", seating.generate, name="stage-generate"),
     path("<slug:slug>/stages/<int:stage_id>/tasks/<str:task_id>/", seating.task_progress, name="stage-task"),
     path("<slug:slug>/stages/<int:stage_id>/games/<int:game_id>/swap/", seating.swap, name="game-swap"),
@@ -51,4 +57,14 @@ urlpatterns = [
     path("<slug:slug>/check-in.csv", checkin.check_in_csv, name="organize-checkin-csv"),
     path("<slug:slug>/check-in/no-shows/", checkin.mark_no_shows, name="organize-checkin-no-shows"),
     path("<slug:slug>/check-in/<int:entry_id>/", checkin.check_in_entry, name="organize-checkin-entry"),
+    path("<slug:slug>/print/games/<int:number>/table-cards.pdf", printing.table_cards, name="print-table-cards"),
+    path("<slug:slug>/print/games/<int:number>/record-sheets.pdf", printing.record_sheets, name="print-record-sheets"),
+    path("<slug:slug>/print/games/<int:number>/result-slips.pdf", printing.result_slips, name="print-result-slips"),
+    path("<slug:slug>/print/blank-record-sheets.pdf", printing.blank_sheets, name="print-blank-sheets"),
+    path("<slug:slug>/print/qualification.pdf", printing.qualification_pdf, name="print-qualification"),
+    path("<slug:slug>/print/certificates.pdf", printing.certificates, name="print-certificates"),
+    path("<slug:slug>/print/jobs/", print_jobs.start, name="print-job-start"),
+    path("<slug:slug>/print/jobs/<int:job_id>/", print_jobs.progress, name="print-job"),
+    path("<slug:slug>/print/jobs/<int:job_id>/download.pdf", print_jobs.download, name="print-job-download"),
+    path("<slug:slug>/print/jobs/<int:job_id>/retry/", print_jobs.retry, name="print-job-retry"),
 ]

@@ -3,6 +3,7 @@ games, players, standings and projector screen."""
 from django.urls import path
 
 from championships.views import public as championships_public
+from ranking.views import printing as public_printing
 from ranking.views import public as ranking_public
 from ranking.views import public_pages
 
@@ -17,4 +18,6 @@ urlpatterns = [
     path("t/<slug:slug>/version/", public_pages.version, name="public-version"),
     path("t/<slug:slug>/standings/", ranking_public.standings, name="public-standings"),
     path("t/<slug:slug>/standings.csv", ranking_public.standings_csv, name="public-standings-csv"),
+    path("t/<slug:slug>/standings.pdf", public_printing.standings_pdf, name="public-standings-pdf"),
+    path("t/<slug:slug>/games/<int:number>/seating.pdf", public_printing.seating_pdf, name="public-seating-pdf"),
 ]

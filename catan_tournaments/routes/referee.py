@@ -2,7 +2,7 @@
 from django.urls import path
 
 from ranking.views import draws
-from results.views import announcements, desk, penalties, sheets
+from results.views import announcements, boards, desk, penalties, sheets
 
 urlpatterns = [
     path("", desk.referee_home, name="referee-home"),
@@ -16,6 +16,8 @@ urlpatterns = [
     path("<slug:slug>/penalties/", penalties.penalties, name="referee-penalties"),
     path("<slug:slug>/draws/", draws.draws, name="referee-draws"),
     path("<slug:slug>/announcements/", announcements.post, name="referee-announce"),
+    path("<slug:slug>/games/<int:game_id>/clock/", boards.clock, name="referee-clock"),
+    path("<slug:slug>/tables/<int:table_id>/timed-turns/", boards.timed_turns, name="referee-timed-turns"),
     path("<slug:slug>/announcements/<int:announcement_id>/remove/", announcements.remove,
          name="referee-announcement-remove"),
 ]

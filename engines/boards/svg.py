@@ -9,6 +9,7 @@ board reads without colour vision and in black-and-white print.
 from __future__ import annotations
 
 import math
+from xml.sax.saxutils import escape
 
 from .generator import GENERIC_HARBOR, RED_NUMBERS, Board, Harbor, Hex
 
@@ -61,7 +62,7 @@ def pips(number: int) -> int:
     return 6 - abs(7 - number)
 
 
-def _hex(h: Hex, size: float) -> list[str]:
+def _hex(h: Hex, size: float, labels: dict[str, str]) -> list[str]:
     cx, cy = _centre(h.q, h.r, size)
     corners = [_corner(cx, cy, size, 60 * i - 30) for i in range(6)]
     text_fill = "#ffffff" if h.resource in DARK_FILLS else INK
@@ -71,7 +72,7 @@ def _hex(h: Hex, size: float) -> list[str]:
         f'<polygon class="hex" points="{_points(corners)}" fill="{FILLS[h.resource]}" '
         f'stroke="#fbf8ef" stroke-width="{_f(size * 0.06)}" stroke-linejoin="round"/>',
         f'<text x="{_f(cx)}" y="{_f(label_y)}" text-anchor="middle" font-size="{_f(size * 0.24)}" '
-        f'font-weight="bold" fill="{text_fill}">{LABELS[h.resource]}</text>',
+        f'font-weight="bold" fill="{text_fill}">{escape(labels[h.resource])}</text>',
     ]
     if h.number is not None:
         parts += _token(h.number, cx, cy + size * 0.08, size)
@@ -99,7 +100,7 @@ def _token(number: int, cx: float, cy: float, size: float) -> list[str]:
     return parts
 
 
-def _harbor(harbor: Harbor, size: float) -> list[str]:
+def _harbor(harbor: Harbor, size: float, labels: dict[str, str]) -> list[str]:
     """Two piers from the coastal side's corners to a round token out at sea with the ratio."""
     cx, cy = _centre(harbor.q, harbor.r, size)
     facing = -60 * harbor.side
@@ -121,13 +122,13 @@ def _harbor(harbor: Harbor, size: float) -> list[str]:
         f'<circle cx="{_f(mx)}" cy="{_f(my)}" r="{_f(size * 0.34)}" fill="{fill}" stroke="{INK}" '
         f'stroke-width="{_f(size * 0.025)}"/>'
     )
-    lines = [harbor.ratio] if generic else [harbor.ratio, LABELS[harbor.kind]]
+    lines = [harbor.ratio] if generic else [harbor.ratio, labels[harbor.kind]]
     top = my + size * 0.08 - (len(lines) - 1) * size * 0.1
     for i, line in enumerate(lines):
         parts.append(
             f'<text x="{_f(mx)}" y="{_f(top + i * size * 0.22)}" text-anchor="middle" '
             f'font-size="{_f(size * (0.22 if i == 0 else 0.17))}" font-weight="bold" '
-            f'fill="{text_fill}">{line}</text>'
+            f'fill="{text_fill}">{escape(line)}</text>'
         )
     parts.append("</g>")
     return parts
@@ -154,8 +155,12 @@ def board_description(board: Board) -> str:
     return "; ".join(rows) + ". Harbours clockwise from the top: " + "; ".join(harbors) + "."
 
 
-def board_svg(board: Board, *, size: float = 40) -> str:
+def board_svg(board: Board, *, size: float = 40, labels: dict[str, str] | None = None, title: str | None = None,
+              description: str | None = None) -> str:
     """The board as a standalone SVG document; ``size`` is a hex's corner radius in pixels.
+
+    ``labels`` (resource → word), ``title`` and ``description`` replace the English words, so a page can
+    show and announce the board in its own language.
 
     The root has ``role="img"`` with a <title> and a <desc> listing every hex and harbour, so it
     can be inlined in HTML as is. Element ids carry the board code, so several different boards
@@ -165,19 +170,21 @@ def board_svg(board: Board, *, size: float = 40) -> str:
     half_height = size * 4.85
     sea = [_corner(0, 0, size * 5.55, 60 * i) for i in range(6)]
     ident = f"board-{board.code}"
-    title = f"CATAN board {board.code}"
+    labels = {**LABELS, **(labels or {})}
+    title = title or f"CATAN board {board.code}"
+    description = description or board_description(board)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" role="img" '
         f'aria-labelledby="{ident}-title {ident}-desc" '
         f'viewBox="{_f(-half_width)} {_f(-half_height)} {_f(2 * half_width)} {_f(2 * half_height)}" '
         f'width="{_f(2 * half_width)}" height="{_f(2 * half_height)}" font-family="{FONT}">',
-        f'<title id="{ident}-title">{title}</title>',
-        f'<desc id="{ident}-desc">{board_description(board)}</desc>',
+        f'<title id="{ident}-title">{escape(title)}</title>',
+        f'<desc id="{ident}-desc">{escape(description)}</desc>',
         f'<polygon class="sea" points="{_points(sea)}" fill="{SEA}"/>',
     ]
     for harbor in board.harbors:
-        parts += _harbor(harbor, size)
+        parts += _harbor(harbor, size, labels)
     for h in board.hexes:
-        parts += _hex(h, size)
+        parts += _hex(h, size, labels)
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

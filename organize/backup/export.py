@@ -33,6 +33,7 @@ from results.models import (
 )
 from scheduling.models import Game, Seat, Table
 
+from ..models import StartTimeNotice
 from .format import FORMAT, LINKED_TOURNAMENT_FIELDS, USER_FIELDS, VERSION, Encoder, user_references
 
 
@@ -103,6 +104,7 @@ def _owned_rows(tournament: Tournament) -> dict:
         TiebreakDraw: t.tiebreak_draws.all(),
         TiebreakDrawPlace: TiebreakDrawPlace.objects.filter(draw__tournament=t),
         Announcement: t.announcements.all(),
+        StartTimeNotice: StartTimeNotice.objects.filter(entry__tournament=t),
         AuditEntry: t.audit_entries.all(),
     }
 

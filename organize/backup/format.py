@@ -29,6 +29,8 @@ from results.models import (
 )
 from scheduling.models import Game, PlanningJob, Seat, Table
 
+from ..models import PrintJob, StartTimeNotice
+
 FORMAT = "catan-tournament"
 VERSION = 1
 """Raise it when a file of the new shape would be misread by an older import (and refuse the old shape)."""
@@ -44,11 +46,14 @@ def models_in_loading_order() -> list:
     return [
         get_user_model(), Country, Championship, Tournament, Player, Relationship, Stage, Entry, StaffRole,
         Game, Table, Seat, RecordSheet, Score, Signature, SheetRevision, Penalty, CollusionRuling,
-        TiebreakDraw, TiebreakDrawPlace, Announcement, AuditEntry,
+        TiebreakDraw, TiebreakDrawPlace, Announcement, StartTimeNotice, AuditEntry,
     ]
 
 
-NOT_EXPORTED = {PlanningJob: "the state of a background seating search, meaningless after a restore"}
+NOT_EXPORTED = {
+    PlanningJob: "the state of a background seating search, meaningless after a restore",
+    PrintJob: "a generated PDF and its progress: printed again from the restored data",
+}
 """Rows of a tournament a file leaves out on purpose (tests/organize/test_backup.py checks every model is decided)."""
 
 

@@ -13,10 +13,14 @@ from championships.permissions import is_organizer, organized_tournament, requir
 from championships.setup import close_tournament, reopen_tournament
 from championships.staff import invite_staff, remove_staff
 from ranking.selectors import podium
+from ranking.views.printing import tournament_paper
 from results.selectors import tables_missing_results
 
-from ..forms import InviteForm, StatusForm
+from ..forms import BoardLimitsForm, InviteForm, StatusForm
 from ..invitations import send_set_password_link
+from ..notices import notice_summary
+from ..print_forms import PrintJobForm
+from ..printing import printable_games
 from ..selectors import dashboard, next_steps
 
 OPTIONAL_PAGES = (("organize-players", gettext_lazy("Players")), ("organize-entries", gettext_lazy("Entries")),
@@ -43,6 +47,15 @@ def _optional_links(slug: str) -> list[tuple[str, str]]:
     return links
 
 
+def print_panel(request, tournament: Tournament) -> dict:
+    """The console's print section (each seated game's PDFs, the form that lays a whole game out in the
+    background) and who was told the official start time."""
+    games = printable_games(tournament)
+    paper = tournament_paper(request, tournament)
+    return {"printable_games": games, "print_job_form": PrintJobForm(games=games, paper=paper),
+            "notices": notice_summary(tournament)}
+
+
 @login_required
 @require_GET
 def tournament(request, slug: str):
@@ -51,7 +64,7 @@ def tournament(request, slug: str):
         "tournament": tournament, "steps": next_steps([tournament])[tournament.pk],
         "stages": tournament.stages.order_by("order"), "missing": tables_missing_results(tournament),
         "podium": podium(tournament), "status_form": StatusForm(), "optional_links": _optional_links(slug),
-        "is_organizer": True,
+        "is_organizer": True, **print_panel(request, tournament),
     })
 
 
@@ -165,4 +178,5 @@ def championship(request, championship_slug: str):
     return render(request, "organize/championship.html", {
         "championship": championship, "tournaments": [(t, steps[t.pk]) for t in visible],
         "deciding": deciding, "podium": podium(deciding) if deciding else [], "organizes": organizes,
+        "limits_form": BoardLimitsForm(initial={"limits": championship.board_limits}),
     })

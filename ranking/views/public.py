@@ -8,7 +8,7 @@ from championships.models import Tournament
 from core.csv_export import csv_response
 
 from ..columns import standings_columns
-from ..live import POLL_SECONDS, cached_fragment, live_page, request_version
+from ..live import POLL_SECONDS, cached_fragment, cached_page, live_page, request_version
 from ..public import public_standings
 from ..standings import tournament_standings
 from .public_pages import page_number
@@ -19,6 +19,7 @@ CSV_HEADER = ["rank", "player", "country"]
 
 @require_GET
 @live_page
+@cached_page
 def standings(request, slug: str):
     tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
     version = request_version(request, slug)

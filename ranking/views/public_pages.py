@@ -2,6 +2,8 @@
 
 No login; every page works without JavaScript. Live pages answer 304 while nothing changed (`ranking.live`).
 """
+import time
+
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -10,7 +12,7 @@ from django.views.decorators.http import require_GET
 from championships.models import Championship, Tournament
 
 from .. import public
-from ..live import POLL_SECONDS, cached_fragment, live_page, request_version
+from ..live import POLL_SECONDS, cached_fragment, cached_page, live_page, request_version
 
 
 def page_number(request) -> int:
@@ -31,6 +33,7 @@ def _live(request, tournament: Tournament, **context) -> dict:
 
 @require_GET
 @live_page
+@cached_page
 def overview(request, slug: str):
     tournament = _tournament(slug)
     page = public.overview(tournament)
@@ -39,6 +42,7 @@ def overview(request, slug: str):
 
 
 @require_GET
+@cached_page
 def where(request, slug: str):
     tournament = _tournament(slug)
     page = public.where(tournament, request.GET.get("q", ""))
@@ -48,6 +52,7 @@ def where(request, slug: str):
 
 @require_GET
 @live_page
+@cached_page
 def game(request, slug: str, number: int):
     tournament = _tournament(slug)
     found = public.published_game(tournament, number)
@@ -61,6 +66,7 @@ def game(request, slug: str, number: int):
 
 @require_GET
 @live_page
+@cached_page
 def player(request, slug: str, player_id: int):
     tournament = _tournament(slug)
     page = public.player_page(tournament, player_id)
@@ -71,6 +77,7 @@ def player(request, slug: str, player_id: int):
 
 @require_GET
 @live_page
+@cached_page
 def screen(request, slug: str):
     tournament = _tournament(slug)
     page = public.screen_page(tournament)
@@ -80,11 +87,12 @@ def screen(request, slug: str):
 @require_GET
 @live_page
 def version(request, slug: str):
-    """What the live pages poll: the results version, 304 while it is the one they hold."""
+    """What the live pages poll: the results version, 304 while it is the one they hold; and the server's time
+    (`now`, ms since 1970), which the map-study clock asks for uncached because a cached page's is stale."""
     current = request_version(request, slug)
     if current is None and not Tournament.objects.filter(slug=slug).exists():
         raise Http404("No tournament with that slug.")
-    return JsonResponse({"version": current or ""})
+    return JsonResponse({"version": current or "", "now": int(time.time() * 1000)})
 
 
 @require_GET

@@ -6,7 +6,7 @@ from championships.models import StaffRole
 from championships.permissions import is_organizer, official_tournament, officiated_tournaments
 
 from .. import selectors
-from ..forms import AnnouncementForm
+from ..forms import AnnouncementForm, BoardForm
 
 
 @login_required
@@ -23,6 +23,7 @@ def desk(request, slug: str):
     context = {"tournament": tournament, "games": page.games, "game": page.game, "tables": page.tables,
                "counts": page.counts, "is_organizer": is_organizer(request.user, tournament)}
     if not request.htmx:
-        context.update(announcements=selectors.recent_announcements(tournament), announcement_form=AnnouncementForm())
+        context.update(announcements=selectors.recent_announcements(tournament), announcement_form=AnnouncementForm(),
+                       board_form=BoardForm())
     template = "results/desk_tables.html" if request.htmx else "results/desk.html"
     return render(request, template, context)

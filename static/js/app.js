@@ -3,7 +3,7 @@
    - what was typed survives a failed submit (kept in localStorage until the save succeeds)
    - a banner when the venue's connection drops
    - a signature pad that stores the drawing as an SVG path
-   - the language menu switches on choice; the penalty form suggests the VP of the chosen kind
+   - the penalty form suggests the VP of the chosen kind
    - actions that cannot be undone ask first (forms with data-confirm) */
 (function () {
   "use strict";
@@ -155,10 +155,6 @@
 
   htmx.onLoad((root) => {
     root.querySelectorAll("select[name=kind]").forEach(initPenaltyForm);
-    root.querySelectorAll("select[data-autosubmit]").forEach((select) => {
-      select.form.querySelector(".no-js-only").hidden = true;
-      select.addEventListener("change", () => select.form.submit());
-    });
     root.querySelectorAll("form.sheet-form").forEach(initSheetForm);
     root.querySelectorAll("form.signature-form").forEach(initSignaturePad);
   });

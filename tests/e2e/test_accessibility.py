@@ -1,12 +1,15 @@
 """axe-core (WCAG 2.1 A and AA rules) on the public, referee and organizer pages: phone, tablet and laptop widths,
-in English and in Arabic (right to left)."""
+in English and in Arabic (right to left); the public pages also as a reader sees them on a phone, in Hebrew too."""
 import pytest
 from django.contrib.auth.models import Permission
 
 from championships.services import assign_staff
+from organize.models import PrintJob
 from results.announcements import post_announcement
 from results.penalties import record_penalty
 from results.sheets import SheetInput, save_entry
+from scheduling.boards import change_board
+from scheduling.clocks import change_clock, set_timed_turns
 from scheduling.models import PlanningJob
 from scheduling.services import generate_seating
 from tests.factories import make_admin, make_game, make_official, make_player, make_tournament, play
@@ -49,6 +52,13 @@ def tournament_day():
     PlanningJob.objects.create(stage=large_stage, requested_by=organizer, seed=4, players=240, estimate_seconds=2,
                                status=PlanningJob.Status.FAILED, message="The stage changed while it was planned.")
     post_announcement(tournament.pk, "Game 2 starts at 14:00 in the main hall.", user=organizer)
+    printing = PrintJob.objects.create(game=game, kind="record_sheets", requested_by=organizer, base_url="http://x/",
+                                       status=PrintJob.Status.RUNNING, done=0.4)
+    misprint = PrintJob.objects.create(game=game, kind="table_cards", requested_by=organizer, base_url="http://x/",
+                                       status=PrintJob.Status.FAILED, message="The PDF could not be laid out.")
+    change_board(game.pk, user=organizer)  # the board on the game page, the desk and the projector
+    change_clock(game.pk, "start", user=organizer)  # and the map-study clock on the overview too
+    set_timed_turns(second.pk, True, user=organizer)  # the tablet's turn timer on the record sheet
     return {
         "home": "/",
         "standings": f"/t/{tournament.slug}/standings/",
@@ -75,12 +85,39 @@ def tournament_day():
         "ties and draws": f"/referee/{tournament.slug}/draws/",
         "organizer's championships": "/organize/",
         "tournament console": f"/organize/{tournament.slug}/",
+        "print job, laying out": f"/organize/{tournament.slug}/print/jobs/{printing.pk}/",
+        "print job, failed": f"/organize/{tournament.slug}/print/jobs/{misprint.pk}/",
         "staff": f"/organize/{tournament.slug}/staff/",
         "championship console": f"/organize/championships/{tournament.championship.slug}/",
         "new championship": "/organize/new/",
         "new championship from a preset": "/organize/new/?preset=uae-2022&year=2030",
         "new championship, custom format": "/organize/new/?preset=custom&year=2030",
     }
+
+
+PUBLIC = ("home", "standings", "overview", "where do I sit", "game", "player", "projector", "championship")
+
+
+@pytest.mark.parametrize("language", ["en", "he"])
+def test_public_pages_pass_axe_for_a_reader_on_a_phone(browser, live_server, axe_script, tournament_day, language):
+    """As a player sees them (not signed in, the language menu as links), at 390 px; Hebrew as well."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=live_server.url, has_touch=True,
+                                  bypass_csp=True)
+    page = context.new_page()
+    prefix = "" if language == "en" else f"/{language}"
+    found, overflowing = {}, []
+    try:
+        for name in PUBLIC:
+            assert page.goto(prefix + tournament_day[name]).status == 200, name
+            assert page.locator("html").get_attribute("lang") == language
+            found[name] = axe_violations(page, axe_script)
+            if page.evaluate("document.documentElement.scrollWidth > window.innerWidth"):
+                overflowing.append(name)
+    finally:
+        context.close()
+    failing = {name: described(v) for name, v in found.items() if v}
+    assert not failing, "\n".join(f"{name}: {text}" for name, text in failing.items())
+    assert not overflowing, f"wider than the 390-px screen: {', '.join(overflowing)}"
 
 
 def sign_in(page, username: str) -> None:

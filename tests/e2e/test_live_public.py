@@ -64,3 +64,20 @@ def test_where_do_i_sit_works_without_javascript(browser, live_server, running):
     page.locator(".where-name").click()
     expect(page.locator("h1")).to_have_text("فاطمة الزهراء بن عبد الله")
     context.close()
+
+
+def test_standings_and_the_language_menu_work_without_javascript(browser, live_server, running):
+    context = browser.new_context(base_url=live_server.url, java_script_enabled=False,
+                                  viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto("/t/live-cup/standings/")
+    rows = page.locator("table.standings tbody tr")
+    expect(rows).to_have_count(len(NAMES))
+    expect(rows.first).to_contain_text("Layla Haddad")
+    page.get_by_role("navigation", name="Language").get_by_role("link", name="עברית").click()
+    expect(page.locator("html")).to_have_attribute("lang", "he")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    page.locator("table.standings tbody tr").first.get_by_role("link").first.click()
+    expect(page.locator("h1")).to_have_text("Layla Haddad")
+    assert page.url.endswith(f"/he/t/live-cup/players/{running['entries'][0].player_id}/")
+    context.close()

@@ -5,6 +5,8 @@ import io
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from audit.models import AuditEntry
@@ -228,9 +230,60 @@ def test_an_unchanged_poll_renders_nothing_and_reads_little(client, day, django_
     with django_assert_max_num_queries(1):
         assert client.get("/t/cup/standings/", HTTP_IF_NONE_MATCH=etag).status_code == 304
     version = client.get("/t/cup/version/")
-    assert set(version.json()) == {"version"}
+    assert set(version.json()) == {"version", "now"}
     with django_assert_max_num_queries(1):
         assert client.get("/t/cup/version/", HTTP_IF_NONE_MATCH=version.headers["ETag"]).status_code == 304
+
+
+@pytest.mark.parametrize("path", ["/t/cup/", "/ar/t/cup/where/?q=noa", "/t/cup/games/2/", "player",
+                                  "/he/t/cup/standings/", "/t/cup/screen/"])
+def test_anonymous_readers_share_a_cached_page_until_the_results_change(client, day, path,
+                                                                         django_assert_max_num_queries,
+                                                                         django_capture_on_commit_callbacks):
+    if path == "player":
+        path = f"/t/cup/players/{day['entries'][4].player_id}/"
+    first = client.get(path)
+    assert first.status_code == 200 and not first.cookies and b"csrfmiddlewaretoken" not in first.content
+    with django_assert_max_num_queries(1):  # the tournament's id; the version and the page come from the cache
+        again = client.get(path)
+    assert again.content == first.content and "Cookie" in again.headers["Vary"]
+    with django_capture_on_commit_callbacks(execute=True):
+        play(day["game2"].tables.order_by("number").first(), [10, 9, 2, 3], day["referee"])
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(path).status_code == 200
+    assert len(queries) > 1  # a new results version: rendered afresh
+
+
+def test_a_page_showing_the_running_map_study_clock_is_never_stored(client, day,
+                                                                   django_capture_on_commit_callbacks):
+    from scheduling.clocks import change_clock
+
+    with django_capture_on_commit_callbacks(execute=True):
+        change_clock(day["game2"].pk, "start", user=day["referee"])
+    assert "data-server-now-ms" in html(client.get("/t/cup/"))
+    with CaptureQueriesContext(connection) as queries:
+        assert "data-server-now-ms" in html(client.get("/t/cup/"))
+    assert len(queries) > 1  # rendered again: the clock shows the server's time of this request
+
+
+def test_a_slug_given_to_another_tournament_is_looked_up_again(client):
+    first = make_tournament(slug="moved", name="First")
+    before = client.get("/t/moved/version/").json()["version"]
+    assert "First" in html(client.get("/t/moved/"))
+    first.slug = "old"
+    first.save()
+    make_tournament(slug="moved", name="Second")
+    assert client.get("/t/moved/version/").json()["version"] != before
+    assert "Second" in html(client.get("/t/moved/")) and "First" in html(client.get("/t/old/"))
+
+
+def test_signed_in_staff_never_get_or_leave_a_cached_page(client, day):
+    anonymous = html(client.get("/t/cup/standings/"))
+    client.force_login(day["referee"])
+    staff = html(client.get("/t/cup/standings/"))
+    assert "Staff sign-in" in anonymous and "Staff sign-in" not in staff and "csrfmiddlewaretoken" in staff
+    client.logout()
+    assert html(client.get("/t/cup/standings/")) == anonymous
 
 
 def test_the_etag_differs_by_language_and_for_htmx_fragments(client, day):
@@ -310,7 +363,7 @@ def event(tables: int, django_capture_on_commit_callbacks):
     return tournament, entries
 
 
-@pytest.mark.parametrize("tables", [2, 12])
+@pytest.mark.parametrize("tables", [2, 50])  # 8 and 200 players
 def test_public_pages_take_a_fixed_number_of_queries(client, tables, django_assert_max_num_queries,
                                                      django_capture_on_commit_callbacks):
     tournament, entries = event(tables, django_capture_on_commit_callbacks)

@@ -94,8 +94,10 @@ def test_swap_updates_the_report_and_is_refused_once_published():
     services.swap_seats(game_two.pk, b, partner.entry_id, user=make_admin())
     page = stage_page(stage)
     assert page.report.repeat_pairings >= 1
-    warnings = [w for view in page.shown for t in view.tables for s in t.seats for w in s.warnings]
-    assert "meets an opponent again" in warnings
+    warned = {s.entry_id: s.warnings for view in page.shown if view.game == game_two for t in view.tables
+              for s in t.seats}
+    name_of = dict(tournament.entries.values_list("pk", "player__name"))
+    assert f"meets {name_of[b]} again" in warned[a] and f"meets {name_of[a]} again" in warned[b]
     publish_game(game_two.pk, user=make_admin())
     with pytest.raises(ValidationError, match="published"):
         services.swap_seats(game_two.pk, a, seat_b.entry_id, user=make_admin())

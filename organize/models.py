@@ -1,0 +1,77 @@
+"""The organizer's print jobs: a whole game's record sheets or table cards laid out in the background."""
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from scheduling.models import Game
+
+
+class PrintJob(models.Model):
+    """One batch PDF, laid out outside the request; its state and, once done, the file itself live in this row.
+
+    The PDF is kept in the database, not under MEDIA_ROOT: the Celery worker and the web processes need not
+    share a disk, and a backup of the database holds it too (a 50-table game's sheets are a few hundred KB).
+    """
+
+    class Kind(models.TextChoices):
+        RECORD_SHEETS = "record_sheets", _("record sheets")
+        TABLE_CARDS = "table_cards", _("table cards")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("waiting to start")
+        RUNNING = "running", _("laying out")
+        SUCCEEDED = "succeeded", _("ready")
+        FAILED = "failed", _("failed")
+
+    game = models.ForeignKey(Game, models.CASCADE, related_name="print_jobs")
+    kind = models.CharField(_("document"), max_length=16, choices=Kind.choices)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    language = models.CharField(max_length=16, default="en")
+    paper = models.CharField(max_length=8, default="a4")
+    base_url = models.CharField(max_length=300, help_text=_("The site's address the QR codes point to."))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.QUEUED)
+    done = models.FloatField(_("share done"), default=0.0)
+    message = models.CharField(_("message"), max_length=500, blank=True)
+    pdf = models.BinaryField(null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["game", "kind", "status"], name="print_job_game_kind_status")]
+        constraints = [
+            models.CheckConstraint(condition=Q(done__gte=0, done__lte=1), name="print_job_done_share"),
+            models.CheckConstraint(condition=Q(kind__in=["record_sheets", "table_cards"]), name="print_job_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} · {self.get_kind_display()} · {self.get_status_display()}"
+
+    @property
+    def active(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+    @property
+    def percent(self) -> int:
+        return round(self.done * 100)
+
+
+class StartTimeNotice(models.Model):
+    """One email telling a participant the official start time (seed 001 §6: one day before). A row per entry and
+    announced start: the same start is never sent twice, a moved start is sent again."""
+
+    entry = models.ForeignKey("championships.Entry", models.CASCADE, related_name="start_time_notices")
+    email = models.EmailField(_("sent to"), max_length=254)
+    start = models.DateTimeField(_("official start announced"))
+    moved = models.BooleanField(_("the start had moved"), default=False)
+    sent_at = models.DateTimeField(_("sent at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-sent_at"]
+        constraints = [models.UniqueConstraint(fields=["entry", "start"], name="start_notice_once_per_start")]
+
+    def __str__(self) -> str:
+        return f"{self.entry} · {self.start:%Y-%m-%d %H:%M}"

@@ -1,0 +1,80 @@
+"""The organizer's PDFs: table cards, record sheets (pre-filled and blank), result slips, the qualification list
+and the certificates. Each is laid out in the request; a whole game's cards or sheets also run as a print job
+(`organize.print_jobs`)."""
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from championships.permissions import organized_tournament
+from core.pdf import pdf_response, render_pdf
+from ranking.selectors import podium
+from ranking.views.printing import tournament_paper
+
+from ..printing import SLIPS_PER_PAGE, blank_tables, game_of, game_tables, pages_of, qualification_list
+
+BLANK_SHEETS_MAX = 50
+
+
+def _game_pdf(request, slug: str, number: int, template: str, suffix: str, **extra):
+    tournament = organized_tournament(request.user, slug)
+    game = game_of(tournament, number)
+    tables = game_tables(tournament, game, request.build_absolute_uri("/"))
+    context = {"tournament": tournament, "game": game, "tables": tables, **extra}
+    if "slips" in extra:
+        context["pages"] = pages_of(tables, SLIPS_PER_PAGE)
+    data = render_pdf(template, context, paper=tournament_paper(request, tournament))
+    return pdf_response(data, f"{tournament.slug}-game-{number}-{suffix}.pdf")
+
+
+@login_required
+@require_GET
+def table_cards(request, slug: str, number: int):
+    return _game_pdf(request, slug, number, "print/table_cards.html", "table-cards")
+
+
+@login_required
+@require_GET
+def record_sheets(request, slug: str, number: int):
+    return _game_pdf(request, slug, number, "print/record_sheets.html", "record-sheets")
+
+
+@login_required
+@require_GET
+def result_slips(request, slug: str, number: int):
+    return _game_pdf(request, slug, number, "print/result_slips.html", "result-slips", slips=True)
+
+
+@login_required
+@require_GET
+def blank_sheets(request, slug: str):
+    """Record sheets without names or table number, for walk-in tables (`?count=`, 1–50, default 4)."""
+    tournament = organized_tournament(request.user, slug)
+    count = request.GET.get("count", "4")
+    count = min(int(count), BLANK_SHEETS_MAX) if count.isascii() and count.isdigit() and len(count) < 4 else 4
+    data = render_pdf("print/record_sheets.html", {"tournament": tournament, "game": None,
+                                                   "tables": blank_tables(max(count, 1))},
+                      paper=tournament_paper(request, tournament))
+    return pdf_response(data, f"{tournament.slug}-blank-record-sheets.pdf")
+
+
+@login_required
+@require_GET
+def qualification_pdf(request, slug: str):
+    tournament = organized_tournament(request.user, slug)
+    data = render_pdf("print/qualification.html", {"tournament": tournament, "data": qualification_list(tournament)},
+                      paper=tournament_paper(request, tournament))
+    return pdf_response(data, f"{tournament.slug}-qualification.pdf")
+
+
+@login_required
+@require_GET
+def certificates(request, slug: str):
+    """One certificate per podium place (the champion first), once the last stage is signed off."""
+    tournament = organized_tournament(request.user, slug)
+    rows = podium(tournament)
+    if not rows:
+        raise Http404(_("The podium is known once every game of the last stage is signed off."))
+    data = render_pdf("print/certificates.html", {"tournament": tournament, "podium": rows},
+                      paper=tournament_paper(request, tournament), landscape=True)
+    return pdf_response(data, f"{tournament.slug}-certificates.pdf")

@@ -1,0 +1,68 @@
+"""The board and the map-study clock of a published game, changed from the referee's desk."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from championships.permissions import official_tournament, organized_tournament
+from scheduling.boards import change_board
+from scheduling.clocks import change_clock, set_timed_turns
+from scheduling.models import Game, Table
+
+from ..forms import BoardForm
+from ..signals import announce_after_commit
+
+
+def _back_to_desk(slug: str, game: Game):
+    return redirect(reverse("referee-desk", kwargs={"slug": slug}) + f"?game={game.number}")
+
+
+@login_required
+@require_POST
+def clock(request, slug: str, game_id: int):
+    """Start, pause, resume, reset or end early; every public screen picks the change up at its next poll."""
+    tournament = official_tournament(request.user, slug)
+    game = get_object_or_404(Game, pk=game_id, tournament=tournament)
+    try:
+        change_clock(game.pk, request.POST.get("action", ""), user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        announce_after_commit(tournament.pk)
+    return _back_to_desk(slug, game)
+
+
+@login_required
+@require_POST
+def board(request, slug: str, game_id: int):
+    """A new random board for the game, or the board of a typed code."""
+    tournament = organized_tournament(request.user, slug)
+    game = get_object_or_404(Game, pk=game_id, tournament=tournament)
+    form = BoardForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise ValidationError(form.errors["code"])
+        change_board(game.pk, code=form.cleaned_data["code"], user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        announce_after_commit(tournament.pk)
+        messages.success(request, _("Game %(n)d has a new board; its code and picture are on the desk and the "
+                                    "game's public page.") % {"n": game.number})
+    return _back_to_desk(slug, game)
+
+
+@login_required
+@require_POST
+def timed_turns(request, slug: str, table_id: int):
+    """Switch the table's turn timer on or off from the tablet's sheet page."""
+    tournament = official_tournament(request.user, slug)
+    table = get_object_or_404(Table, pk=table_id, game__tournament=tournament)
+    try:
+        set_timed_turns(table.pk, request.POST.get("turns") == "on", user=request.user)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    return redirect("referee-sheet", slug=slug, table_id=table.pk)
