@@ -1,8 +1,14 @@
 """The organizer's PDFs: table cards, record sheets with the QR code of each table's sheet, blank sheets, slips,
 qualification list with the waiting list, certificates; nobody but the tournament's organizers gets them."""
+import subprocess
+import tempfile
+from pathlib import Path
+
 import pytest
+import zxingcpp
 from django.test import Client
 from django.urls import reverse
+from PIL import Image
 
 from championships.models import Player, Tournament
 from organize import printing
@@ -54,6 +60,18 @@ def test_record_sheets_prefilled_and_each_qr_opens_its_tables_sheet(event, text_
     assert "Game 1 · Table 1" in pages[0] and "Start time" in pages[0] and "Referee" in pages[0]
     assert all(name in pages[0] for name in NAMES[:4]) and "Vera Eng" in pages[1]
     assert pages[0].index("Zoe Adams") < pages[0].index("Yann Brel") < pages[0].index("Wanda Diaz")
+
+
+def test_the_printed_qr_codes_decode_to_each_tables_sheet(event):
+    """Read back from the printed pages themselves (rasterised by poppler, decoded by zxing-cpp), as a phone would."""
+    tournament, game, client, _ = event
+    pdf = client.get(reverse("print-record-sheets", args=[tournament.slug, 1])).content
+    with tempfile.TemporaryDirectory() as folder:
+        subprocess.run(["pdftoppm", "-r", "150", "-png", "-", f"{folder}/page"], input=pdf, check=True)
+        decoded = [[code.text for code in zxingcpp.read_barcodes(Image.open(page))]
+                   for page in sorted(Path(folder).glob("page*.png"))]
+    assert decoded == [[f"http://testserver/referee/{tournament.slug}/tables/{t.pk}/"]
+                       for t in game.tables.order_by("number")]
 
 
 def test_blank_sheets_result_slips_and_qualification(event, text_of):
