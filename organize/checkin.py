@@ -23,6 +23,8 @@ from results.signals import announce_after_commit
 from scheduling.models import Game, Seat
 from scheduling.services import generate_seating
 
+from .notices import official_start
+
 SEARCH_MAX = 100
 
 
@@ -218,10 +220,8 @@ def entries(tournament: Tournament, query: str = "", status: str = ""):
 
 def suggested_minutes_late(tournament: Tournament, now: datetime | None = None) -> int:
     """Minutes since the official start, on the tournament's day (0 before it, or without a start time)."""
-    if tournament.date is None or tournament.official_start is None:
-        return 0
+    start = official_start(tournament)
     now = timezone.localtime(now or timezone.now())
-    if now.date() != tournament.date:
+    if start is None or now.date() != tournament.date:
         return 0
-    start = timezone.make_aware(datetime.combine(tournament.date, tournament.official_start), now.tzinfo)
     return max(0, min(MAX_MINUTES_LATE, int((now - start).total_seconds() // 60)))

@@ -75,6 +75,12 @@ class SearchForm(forms.Form):
     q = forms.CharField(label=_("Search by name or email"), max_length=SEARCH_MAX, required=False)
 
 
+def search_query(source) -> str:
+    """The search text of a GET or POST (`q`); too long or missing searches for nothing."""
+    form = SearchForm(source)
+    return form.cleaned_data["q"] if form.is_valid() else ""
+
+
 class CheckInForm(forms.Form):
     minutes_late = forms.IntegerField(label=_("Minutes late"), min_value=0, max_value=MAX_MINUTES_LATE,
                                       initial=0, required=False)

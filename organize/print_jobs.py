@@ -17,7 +17,7 @@ from championships.permissions import require_organizer
 from core.pdf import PAPERS, html_for, render_pdf_parts
 
 from .models import PrintJob
-from .printing import game_tables
+from .printing import game_tables, pages_of
 
 logger = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ def layout(job: PrintJob, progress) -> bytes:
     """The job's PDF, laid out a part of TABLES_PER_PART tables at a time."""
     tournament = job.game.tournament
     tables = game_tables(tournament, job.game, job.base_url)
-    parts = [tables[i:i + TABLES_PER_PART] for i in range(0, len(tables), TABLES_PER_PART)]
+    parts = pages_of(tables, TABLES_PER_PART)
     if not parts:
         raise ValidationError(_("Game %(n)s has no tables.") % {"n": job.game.number})
     html = (html_for(TEMPLATES[job.kind], {"tournament": tournament, "game": job.game, "tables": part})

@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -100,7 +100,7 @@ def _steps(tournament: Tournament, stages: list[Stage], games: list[Game], playe
             steps.append(Step(_("Every game is signed off: close the tournament"), console + "#status"))
         return steps or [Step(_("Finished: nothing left to do"), done=True)]
     if not players:
-        steps.append(Step(_("Add players"), _players_url(slug)))
+        steps.append(Step(_("Add players"), reverse("organize-entries", args=[slug])))
     if not has_referee:
         steps.append(Step(_("Appoint a referee"), reverse("organize-staff", args=[slug])))
     missing = [(g.number, g.table_count - g.signed_off_count) for g in games
@@ -132,13 +132,3 @@ def _steps(tournament: Tournament, stages: list[Stage], games: list[Game], playe
         if not previous_done:
             break
     return steps or [Step(_("Waiting for results"), done=True)]
-
-
-def _players_url(slug: str) -> str:
-    """consoleB's players page when it exists, else the entries in the admin."""
-    for name in ("organize-entries", "organize-players"):
-        try:
-            return reverse(name, args=[slug])
-        except NoReverseMatch:
-            continue
-    return reverse("organize-tournament", args=[slug])

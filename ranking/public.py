@@ -150,21 +150,27 @@ def where(tournament: Tournament, query: str) -> WherePage:
                      len(found) > len(shown))
 
 
+def _per_version(tournament: Tournament, name: str, compute):
+    """`compute()`, cached under the tournament's results version; computed afresh without a version or cache."""
+    version = results_version(tournament.pk)
+    if version is None:
+        return compute()
+    key = f"{name}:{tournament.pk}:{version}"
+    with contextlib.suppress(Exception):  # the cache is an optimisation only
+        if (found := cache.get(key)) is not None:
+            return found
+    value = compute()
+    with contextlib.suppress(Exception):
+        cache.set(key, value, timeout=settings.STANDINGS_CACHE_SECONDS)
+    return value
+
+
 def searchable_names(tournament: Tournament) -> list[tuple[str, int, str, int]]:
     """(normalised name, entry id, name, player id) of every entry, by name; cached per results version
     (entries and renamed players replace it), so a search compares strings and normalises nothing."""
-    version = results_version(tournament.pk)
-    key = f"where-names:{tournament.pk}:{version}"
-    if version is not None:
-        with contextlib.suppress(Exception):  # the cache is an optimisation only
-            if (names := cache.get(key)) is not None:
-                return names
-    names = [(normalise(name), entry, name, player) for entry, name, player in
-             tournament.entries.order_by("player__name").values_list("pk", "player__name", "player_id")]
-    if version is not None:
-        with contextlib.suppress(Exception):
-            cache.set(key, names, timeout=settings.STANDINGS_CACHE_SECONDS)
-    return names
+    return _per_version(tournament, "where-names", lambda: [
+        (normalise(name), entry, name, player) for entry, name, player in
+        tournament.entries.order_by("player__name").values_list("pk", "player__name", "player_id")])
 
 
 # ---- a game ---------------------------------------------------------------------------------------------------
@@ -272,15 +278,10 @@ class PlayerPage:
 
 def rank_history(tournament: Tournament) -> dict[int, dict[int, int]]:
     """Each entry's rank after each game (game number → rank), cached with the standings' generation."""
-    version = results_version(tournament.pk)
-    key = f"rank-history:{tournament.pk}:{version}"
-    if version is not None:
-        try:
-            found = cache.get(key)
-        except Exception:  # the cache is an optimisation only
-            found = None
-        if found is not None:
-            return found
+    return _per_version(tournament, "rank-history", lambda: _rank_history(tournament))
+
+
+def _rank_history(tournament: Tournament) -> dict[int, dict[int, int]]:
     results = load_results(tournament)
     numbers = sorted({t.game for tables in results.tables_by_stage.values() for t in tables})
     history: dict[int, dict[int, int]] = defaultdict(dict)
@@ -289,11 +290,7 @@ def rank_history(tournament: Tournament) -> dict[int, dict[int, int]]:
                        results.entries, results.deductions, results.draws, results.disqualified)
         for standing in ranked_standings(tournament, upto, whole_event=True):
             history[standing.player][number] = standing.rank
-    history = dict(history)
-    if version is not None:
-        with contextlib.suppress(Exception):  # the cache is an optimisation only
-            cache.set(key, history, timeout=settings.STANDINGS_CACHE_SECONDS)
-    return history
+    return dict(history)
 
 
 def player_page(tournament: Tournament, player_id: int) -> PlayerPage | None:

@@ -141,10 +141,11 @@ def _replay_lost_invalidations() -> None:
 def tournament_standings(tournament: Tournament, stage: Stage | None = None) -> list[dict]:
     """Cached standings; recomputed after any change to the tournament's results, or from the
     database alone while the cache is unreachable."""
+    generation = results_version(tournament.pk)
+    if generation is None:
+        return compute_standings(tournament, stage)
+    key = f"standings:{tournament.pk}:{stage.pk if stage else 'all'}:{generation}"
     try:
-        _replay_lost_invalidations()
-        generation = cache.get_or_set(_generation_key(tournament.pk), uuid.uuid4().hex, timeout=None)
-        key = f"standings:{tournament.pk}:{stage.pk if stage else 'all'}:{generation}"
         rows = cache.get(key)
     except Exception as error:  # any backend's connection or timeout error: the database still answers
         logger.warning("Standings cache unavailable (%r); computing tournament %s from the database.",

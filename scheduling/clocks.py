@@ -22,6 +22,11 @@ from .models import Game, Table
 ACTIONS = ("start", "pause", "resume", "reset", "end")
 
 
+def clock_text(seconds: int) -> str:
+    """Minutes and seconds as the clocks show them: "4:05"."""
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
 @dataclass(frozen=True)
 class StudyClock:
     """What a page shows: `state` is idle, running, paused or ended; times are the server's."""
@@ -43,7 +48,7 @@ class StudyClock:
     @property
     def remaining_text(self) -> str:
         """Minutes and seconds left, as the clock shows them: "4:05"."""
-        return f"{self.remaining // 60}:{self.remaining % 60:02d}"
+        return clock_text(self.remaining)
 
     @property
     def minutes(self) -> int:

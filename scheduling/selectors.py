@@ -230,7 +230,6 @@ def stage_page(stage: Stage, *, game_number: int | None = None, table_page: int 
               .annotate(n=Count("pk", filter=~Q(sheet__status=SIGNED_OFF)),
                         started=Count("pk", filter=Q(sheet__version__gt=0)))
               .values_list("game_id", "n", "started")}
-    open_tables = {game_id: unsigned for game_id, (unsigned, _started) in sheets.items()}
     tables: dict[int, dict[int, list]] = {g.pk: {} for g in games}
     for game_id, table, position, entry, seed in rows:
         tables[game_id].setdefault(table, []).append((position, entry, seed))
@@ -254,9 +253,10 @@ def stage_page(stage: Stage, *, game_number: int | None = None, table_page: int 
     country = {pk: p[3] for pk, p in people.items()}
     views, shown = [], []
     for game in games:
+        unsigned, started = sheets.get(game.pk, (0, 0))
         disagrees = game.status != Game.Status.PLANNED and (
-            (game.status == Game.Status.FINISHED) != (bool(tables[game.pk]) and not open_tables.get(game.pk, 0)))
-        take_back = game.status == Game.Status.PUBLISHED and not sheets.get(game.pk, (0, 0))[1]
+            (game.status == Game.Status.FINISHED) != (bool(tables[game.pk]) and not unsigned))
+        take_back = game.status == Game.Status.PUBLISHED and not started
         if paged and game != chosen:
             views.append(GameView(game, disagrees, take_back))
             continue

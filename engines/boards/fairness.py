@@ -23,6 +23,7 @@ from .generator import (
     _multiset,
     _numbers_ok,
 )
+from .svg import pips
 
 EQUAL_NUMBERS_APART = "equal_numbers_apart"
 RED_NUMBERS_SPREAD = "red_numbers_spread"
@@ -44,10 +45,6 @@ class LimitsNotMet(ValueError):
     def __init__(self, limits: list[str]):
         super().__init__("no board meets: " + ", ".join(limits))
         self.limits = limits
-
-
-def pips(number: int) -> int:
-    return 6 - abs(7 - number)
 
 
 def _by_resource(resources: list[str], numbers: list[int | None]) -> dict[str, list[int]]:
@@ -78,13 +75,18 @@ def _broken(resources: list[str], numbers: list[int | None], limits: Iterable[st
     return broken
 
 
-def broken_limits(board: Board, limits: Iterable[str]) -> list[str]:
-    """The limits (of those asked for) that `board` breaks, in `LIMITS` order."""
-    asked = [limit for limit in LIMITS if limit in set(limits)]
-    unknown = set(limits) - set(LIMITS)
+def _asked(limits: Iterable[str]) -> list[str]:
+    """The limits asked for, in `LIMITS` order; ValueError naming any unknown one."""
+    wanted = set(limits)
+    unknown = wanted - set(LIMITS)
     if unknown:
         raise ValueError(f"unknown board limit(s) {', '.join(sorted(unknown))}; known: {', '.join(LIMITS)}")
-    return _broken([h.resource for h in board.hexes], [h.number for h in board.hexes], asked)
+    return [limit for limit in LIMITS if limit in wanted]
+
+
+def broken_limits(board: Board, limits: Iterable[str]) -> list[str]:
+    """The limits (of those asked for) that `board` breaks, in `LIMITS` order."""
+    return _broken([h.resource for h in board.hexes], [h.number for h in board.hexes], _asked(limits))
 
 
 def generate_fair_board(seed: int, limits: Iterable[str], *, max_layouts: int = 50) -> Board:
@@ -93,9 +95,7 @@ def generate_fair_board(seed: int, limits: Iterable[str], *, max_layouts: int = 
     Without limits this is a different draw from `generate_board(seed)`, so a seed names a board only
     together with its limits; the stored code is what recreates it.
     """
-    asked = [limit for limit in LIMITS if limit in set(limits)]
-    if set(limits) - set(LIMITS):
-        raise ValueError(f"unknown board limit(s) {', '.join(sorted(set(limits) - set(LIMITS)))}")
+    asked = _asked(limits)
     rng = random.Random(seed)
     resources = _multiset(RESOURCE_COUNTS)
     tokens = _multiset(NUMBER_COUNTS)

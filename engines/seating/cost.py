@@ -52,14 +52,17 @@ class Instance:
     seed: int
 
 
+def forced_pairs(members: int, tables: int) -> int:
+    """Pairs among `members` players that share a table however they are spread over `tables`
+    tables (pigeonhole: at best as evenly as possible)."""
+    most, crowded = divmod(members, tables)
+    return crowded * (most + 1) * most // 2 + (tables - crowded) * most * (most - 1) // 2
+
+
 def country_lower_bound(country: list[int], tables: int) -> int:
     """Same-country tablemates one game cannot avoid: a country larger than the number of tables
-    must double up (pigeonhole, spread as evenly as possible)."""
-    forced = 0
-    for members in Counter(country).values():
-        most, crowded = divmod(members, tables)
-        forced += crowded * (most + 1) * most // 2 + (tables - crowded) * most * (most - 1) // 2
-    return forced
+    must double up."""
+    return sum(forced_pairs(members, tables) for members in Counter(country).values())
 
 
 class Model:
@@ -171,11 +174,7 @@ class Model:
     def overlap(self) -> int:
         """Repeats between any two games: a table of s players meets the T tables of another
         game, and when s > T some of them sat together there (pigeonhole)."""
-        count, overlap = self.tables, 0
-        for s in self.sizes:
-            most, crowded = divmod(s, count)
-            overlap += crowded * (most + 1) * most // 2 + (count - crowded) * most * (most - 1) // 2
-        return overlap
+        return sum(forced_pairs(s, self.tables) for s in self.sizes)
 
 
 class State:

@@ -15,12 +15,11 @@ from championships.permissions import organized_tournament
 from core.csv_export import csv_response
 
 from .. import checkin
-from ..people_forms import CheckInForm, SearchForm, WithdrawForm
+from ..people_forms import CheckInForm, WithdrawForm, search_query
 
 
 def _filters(source) -> tuple[str, str]:
-    form = SearchForm(source)
-    query = form.cleaned_data["q"] if form.is_valid() else ""
+    query = search_query(source)
     status = source.get("status", "")
     return query, status if status in Entry.Status.values else ""
 
@@ -37,7 +36,7 @@ def check_in_page(request, slug: str):
     query, status = _filters(request.GET)
     context = {
         "tournament": tournament, "entries": checkin.entries(tournament, query, status)[:checkin.SEARCH_MAX + 1],
-        "counts": checkin.counts(tournament), "query": query, "status": status, "search_form": SearchForm(request.GET),
+        "counts": checkin.counts(tournament), "query": query, "status": status,
         "statuses": Entry.Status.choices, "minutes": checkin.suggested_minutes_late(tournament),
         "search_max": checkin.SEARCH_MAX, "games_started": checkin.games_started(tournament), "is_organizer": True,
     }

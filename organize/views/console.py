@@ -3,7 +3,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -23,9 +23,9 @@ from ..print_forms import PrintJobForm
 from ..printing import printable_games
 from ..selectors import dashboard, next_steps
 
-OPTIONAL_PAGES = (("organize-players", gettext_lazy("Players")), ("organize-entries", gettext_lazy("Entries")),
-                  ("organize-checkin", gettext_lazy("Check-in")))
-"""Pages another part of the console may provide; linked only when their route exists."""
+PEOPLE_PAGES = (("organize-players", gettext_lazy("Players")), ("organize-entries", gettext_lazy("Entries")),
+                ("organize-checkin", gettext_lazy("Check-in")))
+"""The tournament's people pages, linked from its console page."""
 
 
 @login_required
@@ -35,16 +35,6 @@ def home(request):
         "cards": dashboard(request.user),
         "can_create": request.user.has_perm("championships.add_championship"),
     })
-
-
-def _optional_links(slug: str) -> list[tuple[str, str]]:
-    links = []
-    for name, label in OPTIONAL_PAGES:
-        try:
-            links.append((reverse(name, args=[slug]), label))
-        except NoReverseMatch:
-            continue
-    return links
 
 
 def print_panel(request, tournament: Tournament) -> dict:
@@ -60,10 +50,11 @@ def print_panel(request, tournament: Tournament) -> dict:
 @require_GET
 def tournament(request, slug: str):
     tournament = organized_tournament(request.user, slug)
+    people_links = [(reverse(name, args=[slug]), label) for name, label in PEOPLE_PAGES]
     return render(request, "organize/tournament.html", {
         "tournament": tournament, "steps": next_steps([tournament])[tournament.pk],
         "stages": tournament.stages.order_by("order"), "missing": tables_missing_results(tournament),
-        "podium": podium(tournament), "status_form": StatusForm(), "optional_links": _optional_links(slug),
+        "podium": podium(tournament), "status_form": StatusForm(), "optional_links": people_links,
         "is_organizer": True, **print_panel(request, tournament),
     })
 

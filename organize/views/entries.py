@@ -13,7 +13,7 @@ from championships.permissions import organized_tournament
 from core.csv_export import csv_response
 
 from .. import rosters
-from ..people_forms import SearchForm
+from ..people_forms import search_query
 
 MAX_SELECTED = 5000
 
@@ -24,20 +24,15 @@ def _ids(request) -> list[int]:
     return [int(v) for v in values if v.isascii() and v.isdigit() and len(v) < 12]
 
 
-def _query(request, source) -> str:
-    form = SearchForm(source)
-    return form.cleaned_data["q"] if form.is_valid() else ""
-
-
 @login_required
 def entry_list(request, slug: str):
     """Entered players (to remove before seating) and registered players not entered yet (to enter)."""
     tournament = organized_tournament(request.user, slug)
-    query = _query(request, request.GET)
+    query = search_query(request.GET)
     candidates = Paginator(rosters.players(tournament, query, "not_entered"), rosters.PER_PAGE)
     return render(request, "organize/entries.html", {
         "tournament": tournament, "entries": rosters.entries(tournament), "query": query,
-        "candidates": candidates.get_page(request.GET.get("page")), "search_form": SearchForm(request.GET),
+        "candidates": candidates.get_page(request.GET.get("page")),
         "is_organizer": True})
 
 
@@ -46,21 +41,16 @@ def entry_list(request, slug: str):
 def entries_add(request, slug: str):
     tournament = organized_tournament(request.user, slug)
     if request.POST.get("all_matching"):
-        ids = list(rosters.players(tournament, _query(request, request.POST), "not_entered")
+        ids = list(rosters.players(tournament, search_query(request.POST), "not_entered")
                    .values_list("pk", flat=True)[:MAX_SELECTED])
     else:
         ids = _ids(request)
-    if not ids:
-        messages.warning(request, _("Choose at least one player to enter."))
-        return redirect("organize-entries", slug=slug)
-    try:
-        entries = people.enter_selected(tournament, ids, user=request.user)
-    except ValidationError as error:
-        messages.error(request, _("Nobody was entered: %(problems)s") % {"problems": " ".join(error.messages)})
-    else:
-        messages.success(request, ngettext("%(n)d player entered.", "%(n)d players entered.", len(entries))
-                         % {"n": len(entries)})
-    return redirect("organize-entries", slug=slug)
+    return _bulk(
+        request, slug, ids,
+        empty=_("Choose at least one player to enter."),
+        apply=lambda: len(people.enter_selected(tournament, ids, user=request.user)),
+        failed=_("Nobody was entered: %(problems)s"),
+        done=lambda n: ngettext("%(n)d player entered.", "%(n)d players entered.", n))
 
 
 @login_required
@@ -68,16 +58,25 @@ def entries_add(request, slug: str):
 def entries_remove(request, slug: str):
     tournament = organized_tournament(request.user, slug)
     ids = _ids(request)
+    return _bulk(
+        request, slug, ids,
+        empty=_("Choose at least one entry to remove."),
+        apply=lambda: people.remove_entries(tournament, ids, user=request.user),
+        failed=_("Nobody was removed: %(problems)s"),
+        done=lambda n: ngettext("%(n)d entry removed.", "%(n)d entries removed.", n))
+
+
+def _bulk(request, slug: str, ids: list[int], *, empty: str, apply, failed: str, done):
+    """Run `apply` on the chosen rows (it returns how many changed) and say what happened, back on the list."""
     if not ids:
-        messages.warning(request, _("Choose at least one entry to remove."))
-        return redirect("organize-entries", slug=slug)
-    try:
-        removed = people.remove_entries(tournament, ids, user=request.user)
-    except ValidationError as error:
-        messages.error(request, _("Nobody was removed: %(problems)s") % {"problems": " ".join(error.messages)})
+        messages.warning(request, empty)
     else:
-        messages.success(request, ngettext("%(n)d entry removed.", "%(n)d entries removed.", removed)
-                         % {"n": removed})
+        try:
+            n = apply()
+        except ValidationError as error:
+            messages.error(request, failed % {"problems": " ".join(error.messages)})
+        else:
+            messages.success(request, done(n) % {"n": n})
     return redirect("organize-entries", slug=slug)
 
 
@@ -86,7 +85,7 @@ def entries_csv(request, slug: str):
     tournament = organized_tournament(request.user, slug)
     rows = ([e.player.name, e.player.email, e.player.country.code if e.player.country else "", e.status,
              e.minutes_late, e.source_tournament.name if e.source_tournament else "", e.source_rank or ""]
-            for e in rosters.entries(tournament, _query(request, request.GET)).iterator(chunk_size=500))
+            for e in rosters.entries(tournament, search_query(request.GET)).iterator(chunk_size=500))
     return csv_response(f"{tournament.slug}-entries.csv",
                         ["name", "email", "country", "status", "minutes_late", "qualified_from", "rank_in_qualifier"],
                         rows)

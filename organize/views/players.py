@@ -16,7 +16,7 @@ from core.csv_export import csv_response
 from engines.csv_input import InputError
 
 from .. import rosters
-from ..people_forms import ImportConfirmForm, ImportUploadForm, PlayerForm, RelationshipForm, SearchForm
+from ..people_forms import ImportConfirmForm, ImportUploadForm, PlayerForm, RelationshipForm, search_query
 
 IMPORT_SALT = "organize.player-import"
 IMPORT_MAX_AGE = 6 * 3600
@@ -30,26 +30,21 @@ def _manager_tournament(request, slug: str):
     return tournament
 
 
-def _search(request) -> str:
-    form = SearchForm(request.GET)
-    return form.cleaned_data["q"] if form.is_valid() else ""
-
-
 @login_required
 def player_list(request, slug: str):
     tournament = _manager_tournament(request, slug)
-    query, only = _search(request), request.GET.get("only", "")
+    query, only = search_query(request.GET), request.GET.get("only", "")
     only = only if only in ONLY else ""
     page = Paginator(rosters.players(tournament, query, only), rosters.PER_PAGE).get_page(request.GET.get("page"))
     return render(request, "organize/players.html", {
         "tournament": tournament, "page": page, "rows": rosters.player_rows(page.object_list),
-        "search_form": SearchForm(request.GET), "only": only, "query": query, "is_organizer": True})
+        "only": only, "query": query, "is_organizer": True})
 
 
 @login_required
 def player_csv(request, slug: str):
     tournament = _manager_tournament(request, slug)
-    rows = rosters.players(tournament, _search(request), request.GET.get("only", ""))
+    rows = rosters.players(tournament, search_query(request.GET), request.GET.get("only", ""))
     header = ["name", "email", "date_of_birth", "country", "entered", "friends_or_family"]
 
     def lines():
@@ -163,10 +158,10 @@ def relationship_list(request, slug: str):
         else:
             messages.success(request, _("Relationship declared."))
             return redirect("organize-relationships", slug=slug)
-    query = _search(request)
+    query = search_query(request.GET)
     page = Paginator(rosters.relationships(tournament, query), rosters.PER_PAGE).get_page(request.GET.get("page"))
     return render(request, "organize/relationships.html", {
-        "tournament": tournament, "form": form, "page": page, "search_form": SearchForm(request.GET),
+        "tournament": tournament, "form": form, "page": page,
         "query": query, "is_organizer": True}, status=422 if form.errors else 200)
 
 
@@ -184,7 +179,7 @@ def relationship_csv(request, slug: str):
     tournament = _manager_tournament(request, slug)
     rows = ([r.player_a.name, r.player_a.country.code if r.player_a.country else "", r.player_b.name,
              r.player_b.country.code if r.player_b.country else "", r.kind]
-            for r in rosters.relationships(tournament, _search(request)).iterator(chunk_size=500))
+            for r in rosters.relationships(tournament, search_query(request.GET)).iterator(chunk_size=500))
     return csv_response(f"{tournament.slug}-relationships.csv",
                         ["player", "country", "friend_or_family", "their_country", "kind"], rows)
 

@@ -25,17 +25,18 @@ def _job(request, slug: str, job_id: int) -> PrintJob:
 @require_POST
 def start(request, slug: str):
     tournament = organized_tournament(request.user, slug)
+    back = reverse("organize-tournament", args=[slug]) + "#print"
     form = PrintJobForm(request.POST, games=printable_games(tournament))
     if not form.is_valid():
         messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
-        return redirect(reverse("organize-tournament", args=[slug]) + "#print")
+        return redirect(back)
     try:
         job = print_jobs.start_print_job(game_of(tournament, form.cleaned_data["game"]), form.cleaned_data["kind"],
                                          user=request.user, language=request.LANGUAGE_CODE,
                                          paper=form.cleaned_data["paper"], base_url=request.build_absolute_uri("/"))
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
-        return redirect(reverse("organize-tournament", args=[slug]) + "#print")
+        return redirect(back)
     if job.status == PrintJob.Status.QUEUED:
         tasks.dispatch(job)
     return redirect("print-job", slug=slug, job_id=job.pk)

@@ -16,7 +16,14 @@ from ..forms import BoardForm
 from ..signals import announce_after_commit
 
 
-def _back_to_desk(slug: str, game: Game):
+def _change_and_back(request, slug: str, game: Game, change):
+    """Run `change()`; the public screens hear of it at their next poll, a refusal is shown on the desk."""
+    try:
+        change()
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        announce_after_commit(game.tournament_id)
     return redirect(reverse("referee-desk", kwargs={"slug": slug}) + f"?game={game.number}")
 
 
@@ -26,13 +33,8 @@ def clock(request, slug: str, game_id: int):
     """Start, pause, resume, reset or end early; every public screen picks the change up at its next poll."""
     tournament = official_tournament(request.user, slug)
     game = get_object_or_404(Game, pk=game_id, tournament=tournament)
-    try:
-        change_clock(game.pk, request.POST.get("action", ""), user=request.user)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        announce_after_commit(tournament.pk)
-    return _back_to_desk(slug, game)
+    return _change_and_back(request, slug, game,
+                            lambda: change_clock(game.pk, request.POST.get("action", ""), user=request.user))
 
 
 @login_required
@@ -42,17 +44,15 @@ def board(request, slug: str, game_id: int):
     tournament = organized_tournament(request.user, slug)
     game = get_object_or_404(Game, pk=game_id, tournament=tournament)
     form = BoardForm(request.POST)
-    try:
+
+    def new_board():
         if not form.is_valid():
             raise ValidationError(form.errors["code"])
         change_board(game.pk, code=form.cleaned_data["code"], user=request.user)
-    except ValidationError as error:
-        messages.error(request, " ".join(error.messages))
-    else:
-        announce_after_commit(tournament.pk)
         messages.success(request, _("Game %(n)d has a new board; its code and picture are on the desk and the "
                                     "game's public page.") % {"n": game.number})
-    return _back_to_desk(slug, game)
+
+    return _change_and_back(request, slug, game, new_board)
 
 
 @login_required

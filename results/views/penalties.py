@@ -99,7 +99,6 @@ def penalties(request, slug: str):
     }, status=status)
 
 
-
 @login_required
 @require_POST
 def withdraw(request, slug: str, penalty_id: int):

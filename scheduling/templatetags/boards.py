@@ -9,7 +9,7 @@ from engines.boards.generator import GENERIC_HARBOR, decode_board
 from engines.boards.svg import board_svg
 from engines.rulesets import ruleset_for
 
-from ..clocks import clock_of
+from ..clocks import clock_of, clock_text
 
 register = template.Library()
 
@@ -87,5 +87,5 @@ def turn_timer(context, table) -> str:
     seconds = table.turn_seconds or ruleset_for(game.tournament.ruleset).turn_seconds
     return render_to_string("scheduling/_turn_timer.html", {
         "table": table, "tournament": game.tournament, "seconds": seconds,
-        "length": f"{seconds // 60}:{seconds % 60:02d}",
+        "length": clock_text(seconds),
     }, request=context.get("request"))
