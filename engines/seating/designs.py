@@ -5,8 +5,10 @@ into the cosets x + L, one game of 4-player tables; two players meet in that gam
 their difference lies in L. Games built from subspaces that share only 0 (a partial spread of
 lines of PG(m-1, 2)) therefore never repeat a pairing: up to 5 games for 16 players, 9 for 32
 (the largest partial spread in PG(4, 2)), 21 for 64. The search starts from such a design
-when one exists for the size asked. When the first search stays above its lower bound, it also
-tries a rotational schedule (`rotational_design`): one game searched, the others its shifts.
+when one exists for the size asked, and from `translation.translation_design` when the games
+asked are more than a partial spread gives (32 × 10). When the first search stays above its lower
+bound, it also tries a rotational schedule (`rotational_design`): one game searched, the others
+its shifts.
 """
 
 from __future__ import annotations
@@ -104,7 +106,7 @@ def rotational_design(n: int, games: int, rng: random.Random, steps: int = ROTAT
     maps onto itself in fewer than k steps: two fixed points, or opposite points of an even
     cycle) must not meet at all. The search is a conflict-directed tabu search over one game
     instead of k, which is what makes e.g. 32 players × 9 games easy (for 10 games no such
-    base game turns up: that one needs another structure).
+    base game turns up: `translation` builds that one).
     """
     if n % 4 or games < 2:
         return None

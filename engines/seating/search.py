@@ -1,9 +1,9 @@
 """Table search: who shares a table in each planned game, and (when asked) in which position.
 
 The cost of a seating comes from `cost` (one integer, priorities folded in by weight). The search starts from a greedy
-construction (most constrained player first) or an algebraic design when one fits, then runs a
-conflict-directed tabu search over swaps of two players of one game, in the manner of Dotú &
-Van Hentenryck's social golfer search: every swap touching a conflicting pair is evaluated and
+construction (most constrained player first) or an algebraic design when one fits (`designs`,
+`translation`), then runs a conflict-directed tabu search over swaps of two players of one game,
+in the manner of Dotú & Van Hentenryck's social golfer search: every swap touching a conflicting pair is evaluated and
 the best non-tabu one is taken, even uphill. When that first search stays above its lower
 bound, small stages also start from a rotational schedule (`designs.rotational_design`).
 Positions are a list index: a swap moves each player into the other's seat, and with positions
@@ -25,6 +25,7 @@ from collections.abc import Callable
 from .cost import POSITIONS, Assignment, Instance, Model, SparseCodes, State
 from .designs import affine_design, rotational_design
 from .positions import colour_positions
+from .translation import translation_design
 
 # Conflicting pairs examined per step: all of them when few (the best move), a sample when many
 # so that a step stays cheap on large stages.
@@ -50,6 +51,9 @@ DENSE_TABU = 1 << 21
 # Up to this many players a search that stays above its bound also tries a rotational
 # schedule (designs.rotational_design: a few seconds at most at this size).
 ROTATION_PLAYERS = 64
+# Up to this many players a power of two beyond the partial spreads' games starts from a
+# translation design (milliseconds up to 64; 128 × 42 can take minutes).
+TRANSLATION_PLAYERS = 64
 # Beyond this many tables a player placed or moved looks at a seeded sample of them: on large
 # stages a conflict-free table is almost always among a few dozen, and a step stays cheap.
 TABLES_PER_MOVE = 48
@@ -179,6 +183,8 @@ def search_tables(
         fresh = not any(inst.history_positions) and set(model.sizes) == {4}
         if attempt == 0 and fresh:
             design = affine_design(model.n, model.games, rng)
+            if design is None and model.n <= TRANSLATION_PLAYERS:
+                design = translation_design(model.n, model.games, rng)
             if design is not None:
                 starts.append(design)
         if attempt == 1 and fresh and model.n <= ROTATION_PLAYERS and best.cost - model.lower_bound >= model.w_repeat:

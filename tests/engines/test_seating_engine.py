@@ -407,9 +407,18 @@ def test_the_rotational_search_finds_repeat_free_schedules_without_algebra(count
     assert max(pair_meetings(schedule).values()) == 1
 
 
+def test_thirty_two_players_ten_games_without_a_repeat():
+    """The social golfer problem's 8-4-10, from the translation design."""
+    result = seat(SeatingProblem(players=names(32), games=10, seed=0))
+    assert result.report.repeat_pairings == 0
+    assert result.report.fewest_repeats_proven
+    assert all(len(opponents) == 30 for opponents in result.report.opponents.values())
+
+
 def test_search_alone_seats_thirty_two_players_nine_games_without_a_repeat(monkeypatch):
     from engines.seating import search
 
     monkeypatch.setattr(search, "affine_design", lambda *args: None)
+    monkeypatch.setattr(search, "translation_design", lambda *args: None)
     result = seat(SeatingProblem(players=names(32), games=9, seed=0), budget=400_000)
     assert result.report.repeat_pairings == 0
