@@ -184,6 +184,8 @@ class StagePage:
     """Each pair that meets more than once, with how often."""
     repeat_bound: int | None = None
     """Repeat pairings proven unavoidable when the stage was last planned (None: not known)."""
+    position_bound: int | None = None
+    """Position repeats proven unavoidable when the stage was last planned (None: not known)."""
     can_replan: bool = False
     """Some game of the stage is still planned or not yet made: the re-plan panel has something to do."""
 
@@ -193,6 +195,13 @@ class StagePage:
         report = self.report
         return bool(report and report.repeat_pairings and self.repeat_bound is not None
                     and report.repeat_pairings <= self.repeat_bound)
+
+    @property
+    def positions_unavoidable(self) -> bool:
+        """The position repeats are no more than the engine proved unavoidable: no alarm."""
+        report = self.report
+        return bool(report and report.position_repeats and self.position_bound is not None
+                    and report.position_repeats <= self.position_bound)
 
 
 def _warnings(table: list[tuple[int, int, int | None]], friends: set, repeats: set, country: dict[int, int | None],
@@ -287,9 +296,9 @@ def stage_page(stage: Stage, *, game_number: int | None = None, table_page: int 
     conflicts = [Pairing(name[a], name[b], game=game) for game, (a, b) in (report.friend_conflicts if report else [])]
     repeated = [Pairing(name[a], name[b], times=times) for (a, b), times in (report.repeated_pairs if report else [])]
     can_replan = len(games) < stage.games or any(g.status == Game.Status.PLANNED for g in games)
+    bounds = _proven_bounds(stage) if report and (report.repeat_pairings or report.position_repeats) else {}
     return StagePage(views, shown, paged, report, opponents, found, query, conflicts, ruleset.distinct_positions,
-                     len(people), repeated, _repeat_bound(stage) if report and report.repeat_pairings else None,
-                     can_replan)
+                     len(people), repeated, bounds.get("repeat_bound"), bounds.get("position_bound"), can_replan)
 
 
 def _met_again(report: seating.QualityReport | None) -> dict[int, set[int]]:
@@ -301,12 +310,15 @@ def _met_again(report: seating.QualityReport | None) -> dict[int, set[int]]:
     return again
 
 
-def _repeat_bound(stage: Stage) -> int | None:
-    """The repeat pairings the engine proved unavoidable when it last planned the stage (kept in the audit entry)."""
+def _proven_bounds(stage: Stage) -> dict[str, int]:
+    """The repeat pairings and position repeats the engine proved unavoidable when it last planned the
+    stage (kept in the audit entry), by key; a bound not known is left out."""
     after = AuditEntry.objects.filter(action="seating.generated", object_type="stage", object_id=stage.pk) \
         .order_by("-pk").values_list("after", flat=True).first()
-    bound = after.get("repeat_bound") if isinstance(after, dict) else None
-    return bound if isinstance(bound, int) else None
+    if not isinstance(after, dict):
+        return {}
+    return {key: after[key] for key in ("repeat_bound", "position_bound")
+            if isinstance(after.get(key), int) and not isinstance(after.get(key), bool)}
 
 
 def _search(query: str, games: Sequence[Game], tables: dict[int, dict[int, list]], name: dict[int, str],

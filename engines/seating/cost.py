@@ -65,6 +65,32 @@ def country_lower_bound(country: list[int], tables: int) -> int:
     return sum(forced_pairs(members, tables) for members in Counter(country).values())
 
 
+def forced_position_repeats(history: list[list[int]], games: int, sizes: list[int]) -> int:
+    """Position repeats no seating of `games` more games at tables of `sizes` can avoid.
+
+    A player's repeats are their seats minus the distinct positions they hold. Repeats in the
+    played games stay, and a player can gain at most one new position per game. Over all
+    players a position can be gained no more often than it has planned seats: when a
+    re-seat leaves fewer 4th seats than players still missing position 4, some of them
+    must repeat. The most new positions within both limits is a flow from players to
+    positions, worth its smallest cut; with 4 positions there are 16 cuts to try.
+    """
+    seats = [games * sum(1 for size in sizes if size > c) for c in range(POSITIONS)]
+    total = 0
+    needs: Counter[tuple[int, int]] = Counter()  # (new positions at most, mask of positions not held)
+    for past in history:
+        held = set(past)
+        missing = sum(1 << c for c in range(POSITIONS) if c + 1 not in held)
+        total += len(past) + games - len(held)
+        needs[min(games, missing.bit_count()), missing] += 1
+    gained = min(
+        sum(seats[c] for c in range(POSITIONS) if cut >> c & 1)
+        + sum(count * min(most, (missing & ~cut).bit_count()) for (most, missing), count in needs.items())
+        for cut in range(1 << POSITIONS)
+    )
+    return total - gained
+
+
 class Model:
     """Weights, cost tables and lower bound; `track_positions` adds exact position repeats."""
 
@@ -122,15 +148,7 @@ class Model:
             for position in positions:
                 if position <= POSITIONS:
                     self.history_use[p * POSITIONS + position - 1] += 1
-        # Repeats already in the played games stay; with more games than positions some
-        # position must repeat (only 3 positions exist when every table has 3 players).
-        self.position_bound = 0
-        largest = max(sizes)
-        for p, k in enumerate(played):
-            past = self.history_use[p * POSITIONS:(p + 1) * POSITIONS]
-            widest = max([largest, *(i + 1 for i, u in enumerate(past) if u)])
-            if track_positions:
-                self.position_bound += max(k - widest, sum(max(0, u - 1) for u in past))
+        self.position_bound = forced_position_repeats(inst.history_positions, games, sizes) if track_positions else 0
         self.country_bound = games * country_lower_bound(inst.country, self.tables) if compatriots_on else 0
         self.lower_bound = (
             self._lower_bound(inst) + w_position * self.position_bound + self.w_country * self.country_bound

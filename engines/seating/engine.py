@@ -18,7 +18,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from .cost import Instance
+from .cost import Instance, forced_position_repeats
 from .exact import repeat_free
 from .positions import colour_positions, shuffle_positions
 from .search import refine_positions, search_tables
@@ -123,11 +123,19 @@ class QualityReport:
     # Repeat pairings no schedule of the stage can avoid, as far as the engine proved it
     # (pigeonhole counts, and for small stages an exhaustive search); None: not computed.
     repeat_bound: int | None = None
+    # Position repeats no schedule of the stage can avoid (`cost.forced_position_repeats`);
+    # None: distinct positions not asked for, or not computed.
+    position_bound: int | None = None
 
     @property
     def fewest_repeats_proven(self) -> bool:
         """The repeat pairings are proven the fewest possible (0 always is)."""
         return self.repeat_bound is not None and self.repeat_pairings <= self.repeat_bound
+
+    @property
+    def fewest_position_repeats_proven(self) -> bool:
+        """The position repeats are proven the fewest possible (0 always is)."""
+        return self.position_bound is not None and self.position_repeats <= self.position_bound
 
 
 @dataclass(frozen=True)
@@ -163,7 +171,7 @@ def seat(
     decides the result, so a seed always gives the same schedule. `time_limit` (seconds) is
     only a safety net. `progress` hears the share of the search budget used, rising, now and
     then during the search and 1.0 at the end (most stages end early at their lower bound).
-    The report's `repeat_bound` is the number of repeats proven unavoidable.
+    The report's `repeat_bound` and `position_bound` are the repeats proven unavoidable.
     """
     started = time.perf_counter()
     instance = _instance(problem)
@@ -182,9 +190,12 @@ def seat(
     bound = model.repeat_bound
     if report.repeat_pairings > bound and _provable(problem) and repeat_free(len(players), problem.games) is False:
         bound = max(bound, 1)
+    positions = (forced_position_repeats(instance.history_positions, instance.games, instance.sizes)
+                 if problem.distinct_positions else None)
     if progress is not None:
         progress(1.0)
-    return SeatingResult(schedule, replace(report, seconds=time.perf_counter() - started, repeat_bound=bound))
+    return SeatingResult(schedule, replace(report, seconds=time.perf_counter() - started, repeat_bound=bound,
+                                           position_bound=positions))
 
 
 def _provable(problem: SeatingProblem) -> bool:

@@ -422,3 +422,33 @@ def test_search_alone_seats_thirty_two_players_nine_games_without_a_repeat(monke
     monkeypatch.setattr(search, "translation_design", lambda *args: None)
     result = seat(SeatingProblem(players=names(32), games=9, seed=0), budget=400_000)
     assert result.report.repeat_pairings == 0
+
+
+# --- position repeats proven unavoidable ---------------------------------------------------------
+
+@pytest.mark.parametrize("history, games, sizes, forced", [
+    ([[]] * 16, 4, [4] * 4, 0),  # fresh, 4 games: positions 1-4 once each
+    ([[]] * 8, 5, [4, 4], 8),  # a fifth game: one repeat each
+    ([[]] * 9, 4, [3, 3, 3], 9),  # only positions 1-3 exist: one repeat each
+    ([[1, 1]], 2, [4], 1),  # a repeat already played stays
+    # 7 players, 3 more games at a table of 4 and one of 3: 6 seats each at positions 2 and 3,
+    # but all 7 players still need both (4 played position 4, 3 played position 1): 2 must repeat
+    ([[4]] * 4 + [[1]] * 3, 3, [4, 3], 2),
+])
+def test_forced_position_repeats_counts_what_no_seating_avoids(history, games, sizes, forced):
+    from engines.seating.cost import forced_position_repeats
+
+    assert forced_position_repeats([list(h) for h in history], games, sizes) == forced
+
+
+def test_re_seats_with_three_player_tables_leave_only_the_forced_position_repeats():
+    """After a played game, withdrawals bring 3-player tables: fewer 4th seats than players still
+    missing position 4. The repeats left are exactly the ones the flow bound proves forced."""
+    problem = cwc_stage(1024)
+    played = seat(SeatingProblem(players=problem.players, games=1, seed=3)).schedule.games
+    later = world(problem.players, 3, history=played, seed=3, countries=problem.countries,
+                  relations=problem.relations)
+    report = reseat(later, withdrawn=problem.players[:7]).report
+    assert report.position_repeats > 0
+    assert report.fewest_position_repeats_proven
+    assert (len(report.friend_conflicts), report.repeat_pairings, report.same_country_tablemates) == (0, 0, 0)

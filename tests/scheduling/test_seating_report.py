@@ -118,3 +118,22 @@ def test_take_back_is_offered_only_for_a_published_game_without_results(client, 
     html = page(client, stage)
     assert unpublish not in html  # a result is entered: the rule of results.publishing.unpublish_game refuses
     assert reverse("game-unpublish", args=[stage.tournament.slug, stage.pk, second.pk]) in html
+
+
+def test_forced_position_repeats_are_shown_as_unavoidable(client):
+    """cwc-2025, 8 players, 5 games: each player has 5 seats and 4 positions, so 8 repeats are forced."""
+    tournament = make_tournament(slug="positions-cup", games=5, ruleset="cwc-2025")
+    make_entries(tournament, 8)
+    stage = tournament.stages.get()
+    organizer = make_official(tournament, "organizer")
+    client.force_login(organizer)
+    result = services.generate_seating(stage.pk, user=organizer, seed=1)
+    assert result.report.position_repeats == result.report.position_bound == 8
+    html = report_html(page(client, stage))
+    assert '<div class="unavoidable"><dt>Repeated positions</dt><dd>8 <small>(unavoidable' in html
+    game = Game.objects.get(stage=stage, number=1)
+    first, second = Seat.objects.filter(game=game, table__number=1).order_by("position")[:2]
+    services.swap_seats(game.pk, first.entry_id, second.entry_id, user=organizer)  # two more repeats
+    assert selectors.stage_page(stage).report.position_repeats > 8
+    html = report_html(page(client, stage))
+    assert '<div class="bad"><dt>Repeated positions' in html

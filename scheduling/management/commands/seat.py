@@ -98,7 +98,7 @@ def describe(problem: SeatingProblem, report: QualityReport, rules: str | None) 
         f"repeated pairings: {report.repeat_pairings}" + _repeats_note(report),
         *(f"  {a} and {b} meet {times} times" for (a, b), times in report.repeated_pairs),
         f"position repeats: {report.position_repeats}"
-        + ("" if problem.distinct_positions else " (distinct positions not asked for)"),
+        + (_positions_note(report) if problem.distinct_positions else " (distinct positions not asked for)"),
         f"same-country tablemates: {report.same_country_tablemates}"
         + ("" if problem.spread_countries else " (country spread not asked for)"),
         f"seconds: {report.seconds:.2f}",
@@ -114,3 +114,12 @@ def _repeats_note(report: QualityReport) -> str:
         return " (the fewest possible, proven)"
     return (f" (at least {report.repeat_bound} cannot be avoided, proven; whether fewer than "
             f"{report.repeat_pairings} are possible is not established)")
+
+
+def _positions_note(report: QualityReport) -> str:
+    """"Fewest possible" only when proven: forced by the table sizes and the games played."""
+    if report.position_repeats and report.fewest_position_repeats_proven:
+        return " (the fewest possible, proven)"
+    if report.position_repeats and report.position_bound:
+        return f" (at least {report.position_bound} cannot be avoided, proven)"
+    return ""
