@@ -26,6 +26,7 @@ DETAIL_LABELS = {
     "same_country_tablemates": gettext_lazy("Same-country tablemates"),
     "repeat_bound": gettext_lazy("Repeat pairings no seating can avoid"),
     "position_bound": gettext_lazy("Repeated positions no seating can avoid"),
+    "country_bound": gettext_lazy("Same-country tablemates no seating can avoid"),
     "order": gettext_lazy("Order"),
     "tables": gettext_lazy("Tables"),
     "scores": gettext_lazy("Scores"),

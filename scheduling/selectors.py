@@ -186,6 +186,8 @@ class StagePage:
     """Repeat pairings proven unavoidable when the stage was last planned (None: not known)."""
     position_bound: int | None = None
     """Position repeats proven unavoidable when the stage was last planned (None: not known)."""
+    country_bound: int | None = None
+    """Same-country tablemates proven unavoidable when the stage was last planned (None: not known)."""
     can_replan: bool = False
     """Some game of the stage is still planned or not yet made: the re-plan panel has something to do."""
 
@@ -202,6 +204,13 @@ class StagePage:
         report = self.report
         return bool(report and report.position_repeats and self.position_bound is not None
                     and report.position_repeats <= self.position_bound)
+
+    @property
+    def compatriots_unavoidable(self) -> bool:
+        """The same-country tablemates are no more than the engine proved unavoidable: no alarm."""
+        report = self.report
+        return bool(report and report.same_country_tablemates and self.country_bound is not None
+                    and report.same_country_tablemates <= self.country_bound)
 
 
 def _warnings(table: list[tuple[int, int, int | None]], friends: set, repeats: set, country: dict[int, int | None],
@@ -296,9 +305,11 @@ def stage_page(stage: Stage, *, game_number: int | None = None, table_page: int 
     conflicts = [Pairing(name[a], name[b], game=game) for game, (a, b) in (report.friend_conflicts if report else [])]
     repeated = [Pairing(name[a], name[b], times=times) for (a, b), times in (report.repeated_pairs if report else [])]
     can_replan = len(games) < stage.games or any(g.status == Game.Status.PLANNED for g in games)
-    bounds = _proven_bounds(stage) if report and (report.repeat_pairings or report.position_repeats) else {}
+    shortfall = report and (report.repeat_pairings or report.position_repeats or report.same_country_tablemates)
+    bounds = _proven_bounds(stage) if shortfall else {}
     return StagePage(views, shown, paged, report, opponents, found, query, conflicts, ruleset.distinct_positions,
-                     len(people), repeated, bounds.get("repeat_bound"), bounds.get("position_bound"), can_replan)
+                     len(people), repeated, bounds.get("repeat_bound"), bounds.get("position_bound"),
+                     bounds.get("country_bound"), can_replan)
 
 
 def _met_again(report: seating.QualityReport | None) -> dict[int, set[int]]:
@@ -311,13 +322,13 @@ def _met_again(report: seating.QualityReport | None) -> dict[int, set[int]]:
 
 
 def _proven_bounds(stage: Stage) -> dict[str, int]:
-    """The repeat pairings and position repeats the engine proved unavoidable when it last planned the
-    stage (kept in the audit entry), by key; a bound not known is left out."""
+    """The repeat pairings, position repeats and same-country tablemates the engine proved unavoidable
+    when it last planned the stage (kept in the audit entry), by key; a bound not known is left out."""
     after = AuditEntry.objects.filter(action="seating.generated", object_type="stage", object_id=stage.pk) \
         .order_by("-pk").values_list("after", flat=True).first()
     if not isinstance(after, dict):
         return {}
-    return {key: after[key] for key in ("repeat_bound", "position_bound")
+    return {key: after[key] for key in ("repeat_bound", "position_bound", "country_bound")
             if isinstance(after.get(key), int) and not isinstance(after.get(key), bool)}
 
 

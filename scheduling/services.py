@@ -100,7 +100,7 @@ def generate_seating(stage_id: int, *, user, seed: int = 0, budget: int | None =
             "games": [g.number for g in games], "seed": seed, "friend_conflicts": len(report.friend_conflicts),
             "repeat_pairings": report.repeat_pairings, "position_repeats": report.position_repeats,
             "same_country_tablemates": report.same_country_tablemates, "repeat_bound": report.repeat_bound,
-            "position_bound": report.position_bound,
+            "position_bound": report.position_bound, "country_bound": report.country_bound,
         })
     return result
 

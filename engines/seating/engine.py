@@ -18,7 +18,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from .cost import Instance, forced_position_repeats
+from .cost import Instance, country_lower_bound, forced_position_repeats
 from .exact import repeat_free
 from .positions import colour_positions, shuffle_positions
 from .search import refine_positions, search_tables
@@ -126,16 +126,14 @@ class QualityReport:
     # Position repeats no schedule of the stage can avoid (`cost.forced_position_repeats`);
     # None: distinct positions not asked for, or not computed.
     position_bound: int | None = None
+    # Same-country tablemates no seating of the planned games can avoid (a country with more
+    # players than tables); None: country spread not asked for, or not computed.
+    country_bound: int | None = None
 
     @property
     def fewest_repeats_proven(self) -> bool:
         """The repeat pairings are proven the fewest possible (0 always is)."""
         return self.repeat_bound is not None and self.repeat_pairings <= self.repeat_bound
-
-    @property
-    def fewest_position_repeats_proven(self) -> bool:
-        """The position repeats are proven the fewest possible (0 always is)."""
-        return self.position_bound is not None and self.position_repeats <= self.position_bound
 
 
 @dataclass(frozen=True)
@@ -171,7 +169,7 @@ def seat(
     decides the result, so a seed always gives the same schedule. `time_limit` (seconds) is
     only a safety net. `progress` hears the share of the search budget used, rising, now and
     then during the search and 1.0 at the end (most stages end early at their lower bound).
-    The report's `repeat_bound` and `position_bound` are the repeats proven unavoidable.
+    The report's `repeat_bound`, `position_bound` and `country_bound` are what is proven unavoidable.
     """
     started = time.perf_counter()
     instance = _instance(problem)
@@ -192,10 +190,12 @@ def seat(
         bound = max(bound, 1)
     positions = (forced_position_repeats(instance.history_positions, instance.games, instance.sizes)
                  if problem.distinct_positions else None)
+    compatriots = (instance.games * country_lower_bound(instance.country, len(instance.sizes))
+                   if problem.spread_countries else None)
     if progress is not None:
         progress(1.0)
     return SeatingResult(schedule, replace(report, seconds=time.perf_counter() - started, repeat_bound=bound,
-                                           position_bound=positions))
+                                           position_bound=positions, country_bound=compatriots))
 
 
 def _provable(problem: SeatingProblem) -> bool:

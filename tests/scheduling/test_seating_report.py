@@ -137,3 +137,16 @@ def test_forced_position_repeats_are_shown_as_unavoidable(client):
     assert selectors.stage_page(stage).report.position_repeats > 8
     html = report_html(page(client, stage))
     assert '<div class="bad"><dt>Repeated positions' in html
+
+
+def test_compatriots_a_country_larger_than_the_tables_forces_are_shown_as_unavoidable(client):
+    """cwc-2025, 12 players of one country at 3 tables: every pair at every table is forced (6 × 3 a game)."""
+    tournament = make_tournament(slug="country-cup", games=2, ruleset="cwc-2025")
+    make_entries(tournament, 12, country="NL")
+    stage = tournament.stages.get()
+    organizer = make_official(tournament, "organizer")
+    client.force_login(organizer)
+    result = services.generate_seating(stage.pk, user=organizer, seed=1)
+    assert result.report.same_country_tablemates == result.report.country_bound == 2 * 3 * 6
+    html = report_html(page(client, stage))
+    assert '<div class="unavoidable"><dt>Same-country tablemates</dt><dd>36 <small>(unavoidable' in html

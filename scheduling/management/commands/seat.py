@@ -98,9 +98,11 @@ def describe(problem: SeatingProblem, report: QualityReport, rules: str | None) 
         f"repeated pairings: {report.repeat_pairings}" + _repeats_note(report),
         *(f"  {a} and {b} meet {times} times" for (a, b), times in report.repeated_pairs),
         f"position repeats: {report.position_repeats}"
-        + (_positions_note(report) if problem.distinct_positions else " (distinct positions not asked for)"),
+        + (_proven_note(report.position_repeats, report.position_bound) if problem.distinct_positions
+           else " (distinct positions not asked for)"),
         f"same-country tablemates: {report.same_country_tablemates}"
-        + ("" if problem.spread_countries else " (country spread not asked for)"),
+        + (_proven_note(report.same_country_tablemates, report.country_bound) if problem.spread_countries
+           else " (country spread not asked for)"),
         f"seconds: {report.seconds:.2f}",
     ]
     return "\n".join(lines)
@@ -116,10 +118,10 @@ def _repeats_note(report: QualityReport) -> str:
             f"{report.repeat_pairings} are possible is not established)")
 
 
-def _positions_note(report: QualityReport) -> str:
-    """"Fewest possible" only when proven: forced by the table sizes and the games played."""
-    if report.position_repeats and report.fewest_position_repeats_proven:
+def _proven_note(count: int, bound: int | None) -> str:
+    """"Fewest possible" only when proven: forced by the table sizes, the games played or the countries."""
+    if not count or not bound:
+        return ""
+    if count <= bound:
         return " (the fewest possible, proven)"
-    if report.position_repeats and report.position_bound:
-        return f" (at least {report.position_bound} cannot be avoided, proven)"
-    return ""
+    return f" (at least {bound} cannot be avoided, proven)"
