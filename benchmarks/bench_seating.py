@@ -6,11 +6,11 @@ position repeats, same-country tablemates), seconds (best of a few runs for the 
 the target. 32 × 10 (the social golfer problem's 8-4-10) starts from the translation design
 (engines/seating/translation.py). "Search only" patches out the algebraic starts (affine and
 translation): what is left is the tabu search and, when it stays above its bound, the rotational
-search of designs.py. For 20 players ×
-6 games it prints the repeats found, the bound the engine proves (engines/seating/exact.py) and
-the gap. The peer is krcg.seating (simulated annealing, VEKN rules), run on the same 128-player
-instance and on two social golfer instances; without krcg installed those lines say so. The
-growth curve 64 → 4,096 players is bench_seating_scale.py.
+search of designs.py. For 20 players × 6 games it prints the repeats found, the bound the
+engine proves (engines/seating/exact.py: no schedule with none or a single one) and the gap. The
+peer is krcg.seating (simulated annealing, VEKN rules), run on the same 128-player instance and
+on three social golfer instances; without krcg installed those lines say so. The growth curve
+64 → 4,096 players is bench_seating_scale.py.
 """
 import random
 import sys

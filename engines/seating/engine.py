@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from .cost import Instance, country_lower_bound, forced_position_repeats
-from .exact import repeat_free
+from .exact import one_repeat_possible, repeat_free
 from .positions import colour_positions, shuffle_positions
 from .search import refine_positions, search_tables
 
@@ -186,8 +186,8 @@ def seat(
     schedule = Schedule(games=games, first_game=problem.first_game)
     report = assess(problem, schedule)
     bound = model.repeat_bound
-    if report.repeat_pairings > bound and _provable(problem) and repeat_free(len(players), problem.games) is False:
-        bound = max(bound, 1)
+    if report.repeat_pairings > bound and _provable(problem):
+        bound = max(bound, _exhaustive_bound(len(players), problem.games, report.repeat_pairings))
     positions = (forced_position_repeats(instance.history_positions, instance.games, instance.sizes)
                  if problem.distinct_positions else None)
     compatriots = (instance.games * country_lower_bound(instance.country, len(instance.sizes))
@@ -199,9 +199,19 @@ def seat(
 
 
 def _provable(problem: SeatingProblem) -> bool:
-    """Small fresh stages at tables of 4, where `exact.repeat_free` decides in a few seconds."""
+    """Small fresh stages at tables of 4, where `exact` decides in a few seconds."""
     count = len(problem.players)
     return not problem.history and count % 4 == 0 and count <= EXACT_PLAYERS
+
+
+def _exhaustive_bound(players: int, games: int, found: int) -> int:
+    """Repeats the exhaustive searches prove unavoidable: 1 when no schedule is repeat-free, 2
+    when none has a single repeat either (asked only when more than one was found)."""
+    if repeat_free(players, games) is not False:
+        return 0
+    if found == 1 or one_repeat_possible(players, games) is not False:
+        return 1
+    return 2
 
 
 def reseat(

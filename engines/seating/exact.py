@@ -1,4 +1,5 @@
-"""Proofs about repeat pairings: whether a stage can be seated with no pairing repeated at all.
+"""Proofs about repeat pairings: whether a stage can be seated with no pairing repeated at all,
+or with a single one.
 
 The search's lower bound (`cost.Model`) counts what pigeonhole forces; it cannot see that, say,
 20 players at 5 tables cannot play 6 games without a repeat although each of them has only 18
@@ -14,6 +15,7 @@ exhaustive search that fixes what symmetry allows:
   of which are listed; games are interchangeable, so what is left is to find games - 2 rounds
   that pairwise share no pair: a clique search on bit sets, rounds in increasing order.
 
+`one_repeat_possible` does the same after a game 2 that repeats exactly one pair of game 1.
 Plain integers and bit masks, no dependency; a limit on the rounds listed keeps it bounded
 (`None`: undecided).
 """
@@ -22,11 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, permutations
 
 TABLE = 4
-# Nodes of the round listing per game-2 pattern: 20 players need well under this (9,408 rounds).
-NODE_LIMIT = 200_000
+# Nodes of the round listing per game-2 pattern: 20 players need well under this (9,408 rounds;
+# 17,536 after a game 2 that repeats one pair).
+NODE_LIMIT = 400_000
 
 
 @lru_cache(maxsize=64)
@@ -43,6 +46,30 @@ def repeat_free(players: int, games: int, node_limit: int = NODE_LIMIT) -> bool 
     if games <= 2:
         return True  # game 2 from any pattern (one exists: tables at least 4)
     for pattern in _patterns(tables):
+        rounds = _rounds(players, _met_after_two_games(players, pattern), node_limit)
+        if rounds is None:
+            return None
+        if _clique(rounds, games - 2):
+            return True
+    return False
+
+
+@lru_cache(maxsize=64)
+def one_repeat_possible(players: int, games: int, node_limit: int = NODE_LIMIT) -> bool | None:
+    """Whether `games` games at tables of 4 can seat `players` (a multiple of 4) with exactly one
+    pair meeting twice and no other repeat: True or False when the search finished, None when it
+    hit the node limit. With `repeat_free` False, False here proves at least 2 repeats.
+
+    The two games that seat the pair are games 1 and 2 (games are interchangeable), so one
+    game-2 table takes two players from the same game-1 table and every other game-2 table
+    takes its players from four different ones; the other games repeat nothing, as in
+    `repeat_free`.
+    """
+    if players % TABLE or players < 2 * TABLE:
+        raise ValueError("one_repeat_possible needs tables of 4 only, at least two of them")
+    if games < 2 or games * (TABLE - 1) > players - 1:
+        return False  # one game repeats nothing; a player outside the pair would run out of opponents
+    for pattern in _patterns(players // TABLE, doubled=True):
         rounds = _rounds(players, _met_after_two_games(players, pattern), node_limit)
         if rounds is None:
             return None
@@ -144,26 +171,42 @@ def _trios(candidates: int, met: list[int]) -> Iterator[tuple[int, int, int]]:
                 yield a, b, c
 
 
-def _patterns(tables: int) -> Iterator[list[tuple[int, ...]]]:
-    """Game-2 patterns: for each game-2 table the 4 game-1 tables it draws one player from,
-    every game-1 table drawn from 4 times, rows in non-decreasing order."""
+def _patterns(tables: int, doubled: bool = False) -> Iterator[list[tuple[int, ...]]]:
+    """Game-2 patterns: for each game-2 table the game-1 tables it draws its 4 players from,
+    every game-1 table drawn from 4 times, rows in non-decreasing order. Each row draws from 4
+    different tables; with `doubled`, exactly one row draws twice from one table, (a, a, b, c):
+    game 2 then repeats exactly one pair of game 1. Game-1 tables are interchangeable too, so
+    a pattern that renumbering them turns into one already given is skipped."""
     rows: list[tuple[int, ...]] = []
+    seen: set[tuple[tuple[int, ...], ...]] = set()
+    renumberings = list(permutations(range(tables)))
     uses = [0] * tables
     choices = list(combinations(range(tables), TABLE))
+    if doubled:
+        choices += [(a, a, *rest) for a in range(tables)
+                    for rest in combinations([g for g in range(tables) if g != a], TABLE - 2)]
+        choices.sort()
 
-    def extend(start: int) -> Iterator[list[tuple[int, ...]]]:
+    def extend(start: int, doubles: int) -> Iterator[list[tuple[int, ...]]]:
         if len(rows) == tables:
-            yield list(rows)
+            if doubles == doubled:
+                form = min(tuple(sorted(tuple(sorted(to[g] for g in row)) for row in rows)) for to in renumberings)
+                if form not in seen:
+                    seen.add(form)
+                    yield list(rows)
             return
         for index in range(start, len(choices)):
             row = choices[index]
-            if all(uses[g] < TABLE for g in row):
+            double = len(set(row)) < TABLE
+            if double and doubles:
+                continue
+            if all(uses[g] + row.count(g) <= TABLE for g in set(row)):
                 for g in row:
                     uses[g] += 1
                 rows.append(row)
-                yield from extend(index)
+                yield from extend(index, doubles + double)
                 rows.pop()
                 for g in row:
                     uses[g] -= 1
 
-    yield from extend(0)
+    yield from extend(0, 0)

@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from engines.seating.engine import SeatingProblem, seat
-from engines.seating.exact import _clique, _met_after_two_games, _patterns, _rounds, repeat_free
+from engines.seating.exact import _clique, _met_after_two_games, _patterns, _rounds, one_repeat_possible, repeat_free
 
 
 @pytest.mark.parametrize("players, games, possible", [
@@ -52,9 +52,27 @@ def meetings(schedule) -> int:
 def test_twenty_players_six_games_reports_a_proven_bound_and_the_gap():
     result = seat(SeatingProblem(players=tuple(range(20)), games=6, seed=0), budget=400_000)
     report = result.report
-    assert report.repeat_pairings == meetings(result.schedule) >= 1
-    assert report.repeat_bound == 1
-    assert report.fewest_repeats_proven is (report.repeat_pairings == 1)
+    assert report.repeat_pairings == meetings(result.schedule) >= 2
+    assert report.repeat_bound == 2
+    assert report.fewest_repeats_proven is (report.repeat_pairings == 2)
+
+
+@pytest.mark.parametrize("players, games, possible", [
+    (20, 5, True), (20, 6, False),  # 20 × 6: at least 2 repeats, proven
+    (16, 6, False),  # 4 game-1 tables: a game 2 sharing a pair with game 1 shares at least two
+    (12, 3, False), (8, 2, False),  # fewer than 4 tables: game 2 repeats several pairs
+    (24, 9, False),  # players outside the pair would need 27 opponents of 23
+])
+def test_one_repeat_possible_decides_small_stages(players, games, possible):
+    assert one_repeat_possible(players, games) is possible
+
+
+def test_patterns_skip_renumberings_of_game_one_tables():
+    assert len(list(_patterns(5))) == 1
+    assert len(list(_patterns(5, doubled=True))) == 1  # 30 patterns before, all one up to renumbering
+    for pattern in _patterns(6, doubled=True):
+        uses = [sum(row.count(g) for row in pattern) for g in range(6)]
+        assert uses == [4] * 6 and sum(len(set(row)) < 4 for row in pattern) == 1
 
 
 def test_counting_proves_the_fewest_repeats_for_three_tables():
