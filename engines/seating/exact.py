@@ -45,13 +45,7 @@ def repeat_free(players: int, games: int, node_limit: int = NODE_LIMIT) -> bool 
         return games == 1  # game 2 cannot split every game-1 table over different tables
     if games <= 2:
         return True  # game 2 from any pattern (one exists: tables at least 4)
-    for pattern in _patterns(tables):
-        rounds = _rounds(players, _met_after_two_games(players, pattern), node_limit)
-        if rounds is None:
-            return None
-        if _clique(rounds, games - 2):
-            return True
-    return False
+    return _completes(players, games, doubled=False, node_limit=node_limit)
 
 
 @lru_cache(maxsize=64)
@@ -69,7 +63,13 @@ def one_repeat_possible(players: int, games: int, node_limit: int = NODE_LIMIT) 
         raise ValueError("one_repeat_possible needs tables of 4 only, at least two of them")
     if games < 2 or games * (TABLE - 1) > players - 1:
         return False  # one game repeats nothing; a player outside the pair would run out of opponents
-    for pattern in _patterns(players // TABLE, doubled=True):
+    return _completes(players, games, doubled=True, node_limit=node_limit)
+
+
+def _completes(players: int, games: int, *, doubled: bool, node_limit: int) -> bool | None:
+    """Whether some game-2 pattern extends to `games` games that repeat nothing more (None: a
+    round listing hit the node limit)."""
+    for pattern in _patterns(players // TABLE, doubled=doubled):
         rounds = _rounds(players, _met_after_two_games(players, pattern), node_limit)
         if rounds is None:
             return None
