@@ -21,7 +21,7 @@ from results.selectors import current_game, recent_announcements
 from scheduling.models import Game, Seat, Table
 
 from .columns import Column, standings_columns
-from .selectors import advancing_entries
+from .selectors import advancing_entries, podium, tournament_done
 from .standings import (
     Results,
     load_results,
@@ -36,7 +36,6 @@ QUERY_MAX = 100
 """The longest "where do I sit?" search (a name is at most 200 characters; a part of one is enough)."""
 MATCHES_SHOWN = 20
 """More matches than this: the reader types more of the name."""
-PODIUM = 3
 WAITING_LIST = 4
 """Players shown after a qualifier's last qualified player: who would take a place that is given back."""
 MAX_PLACES = 6
@@ -56,23 +55,6 @@ def normalise(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
     return " ".join(stripped.casefold().translate(_SCRIPT_VARIANTS).split())
-
-
-def tournament_done(stages: list[Stage], games: list[Game]) -> bool:
-    """Every game of the last stage is played and signed off (or the organizer closed the tournament)."""
-    if not stages:
-        return False
-    last = max(stages, key=lambda s: s.order)
-    played = [g for g in games if g.stage_id == last.pk]
-    return len(played) >= last.games and all(g.status == Game.Status.FINISHED for g in played)
-
-
-def podium(tournament: Tournament, done: bool) -> list[dict]:
-    """The top three (more when tied) once the tournament is done; the champion is the first."""
-    if not (done or tournament.status == Tournament.Status.FINISHED):
-        return []
-    rows = [r for r in tournament_standings(tournament) if not r["disqualified"] and r["games"]]
-    return [r for r in rows if r["rank"] <= PODIUM]
 
 
 # ---- overview -------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Reads for the standings and qualification pages (the standings themselves come from `standings`)."""
 from dataclasses import dataclass, field
 
-from championships.models import ACTIVE_STATUSES, Entry, Tournament
+from championships.models import ACTIVE_STATUSES, Entry, Stage, Tournament
 from scheduling.models import Game
 
 from .columns import Column, standings_columns
@@ -107,18 +107,26 @@ def standings_page(tournament: Tournament) -> StandingsPage:
 PODIUM_PLACES = 3
 
 
-def podium(tournament: Tournament) -> list[dict]:
-    """The first three of the whole event (ties share a place), once its last stage's games are all signed off.
-
-    Empty while any game the stages plan is unplayed or open: the champion is announced only then.
-    The rows are the standings' own (`rank`, `player`, `tied`, …); rank 1 is the champion.
-    """
-    stages = list(tournament.stages.order_by("order"))
+def tournament_done(stages: list[Stage], games: list[Game]) -> bool:
+    """Every game of the last stage is played and signed off."""
     if not stages:
+        return False
+    last = max(stages, key=lambda s: s.order)
+    played = [g for g in games if g.stage_id == last.pk]
+    return len(played) >= last.games and all(g.status == Game.Status.FINISHED for g in played)
+
+
+def podium(tournament: Tournament, done: bool | None = None) -> list[dict]:
+    """The first three of the whole event (ties share a place), rank 1 the champion: the one rule for
+    the console, the certificates and the public pages.
+
+    Empty until every game of the last stage is signed off or the organizer closes the tournament
+    early (`done`: that first part, when the caller already has the stages and games). Players
+    disqualified or without a game played are left out. The rows are the standings' own.
+    """
+    if done is None:
+        done = tournament_done(list(tournament.stages.all()), list(tournament.games.only("stage", "status")))
+    if not (done or tournament.status == Tournament.Status.FINISHED):
         return []
-    last = stages[-1]
-    games = list(last.game_set.values_list("status", flat=True))
-    if len(games) < last.games or any(status != Game.Status.FINISHED for status in games):
-        return []
-    rows = tournament_standings(tournament)
-    return [row for row in rows if row["rank"] <= PODIUM_PLACES and not row.get("disqualified")]
+    return [row for row in tournament_standings(tournament)
+            if row["rank"] <= PODIUM_PLACES and not row.get("disqualified") and row["games"]]

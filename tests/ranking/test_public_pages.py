@@ -404,3 +404,27 @@ def test_public_pages_answer_from_the_database_when_the_cache_refuses(client, da
             response = client.get(path)
             assert response.status_code == 200, path
             assert "ETag" not in response.headers  # no version to compare: every request is answered in full
+
+
+def test_one_podium_for_the_console_and_the_public_pages_also_when_closed_early(client,
+                                                                                django_capture_on_commit_callbacks):
+    """A tournament closed before its last game: the console, the certificates and the public overview
+    name the same podium, and a player who never played is not on it."""
+    from championships.setup import close_tournament
+    from ranking.selectors import podium
+
+    tournament = make_tournament(slug="closed-early", games=2, kind="world", championship=None)
+    entries = make_entries(tournament, 5)  # the fifth never plays
+    referee = make_official(tournament)
+    organizer = make_official(tournament, "organizer")
+    with django_capture_on_commit_callbacks(execute=True):
+        play(make_game(tournament, [entries[:4]]).tables.get(), [10, 8, 6, 4], referee)
+    assert podium(tournament) == [] and "Podium" not in html(client.get("/t/closed-early/"))
+    with django_capture_on_commit_callbacks(execute=True):
+        close_tournament(tournament.pk, user=organizer, reason="Storm warning: the hall closes")
+    tournament.refresh_from_db()
+    names = [row["player"] for row in podium(tournament)]
+    assert names == [e.player.name for e in entries[:3]]
+    page = html(client.get("/t/closed-early/"))
+    podium_html = page[page.index("Podium"):]
+    assert all(name in podium_html for name in names) and entries[4].player.name not in podium_html
