@@ -29,15 +29,20 @@ def check_age(player: Player, tournament: Tournament) -> None:
         )
 
 
-def officiating_roles(user_id: int, tournament: Tournament):
-    """Roles that make a user staff of this tournament, directly or through its championship.
+def staff_roles(tournament: Tournament):
+    """Roles that make users staff of this tournament, directly or through its championship.
 
     A tournament not saved yet (an admin form being filled in) has roles only through its championship.
     """
     scope = Q(tournament=tournament) if tournament.pk else Q(pk__in=[])
     if tournament.championship_id:
         scope |= Q(championship_id=tournament.championship_id)
-    return StaffRole.objects.filter(scope, user_id=user_id)
+    return StaffRole.objects.filter(scope)
+
+
+def officiating_roles(user_id: int, tournament: Tournament):
+    """The user's roles among `staff_roles`: staff may not play."""
+    return staff_roles(tournament).filter(user_id=user_id)
 
 
 def check_not_staff(player: Player, tournament: Tournament) -> None:

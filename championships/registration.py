@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 
 from engines.csv_input import InputProblem, Record
 
-from .eligibility import age_on
-from .models import Entry, Player, StaffRole, Tournament
+from .eligibility import age_on, staff_roles
+from .models import Entry, Player, Tournament
 from .roster import RosterLine, check_records, name_key
 
 
@@ -44,10 +44,7 @@ class RosterPreview:
 
 def _staff(tournament: Tournament) -> tuple[set[int], set[str]]:
     """Ids and email addresses of the tournament's staff (its own and its championship's)."""
-    scope = Q(tournament=tournament)
-    if tournament.championship_id:
-        scope |= Q(championship_id=tournament.championship_id)
-    users = get_user_model().objects.filter(pk__in=StaffRole.objects.filter(scope).values("user_id"))
+    users = get_user_model().objects.filter(pk__in=staff_roles(tournament).values("user_id"))
     rows = list(users.values_list("pk", "email"))
     return {pk for pk, _email in rows}, {email.lower() for _pk, email in rows if email}
 

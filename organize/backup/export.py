@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from audit.models import AuditEntry
+from championships.eligibility import staff_roles
 from championships.models import (
     Championship,
     Country,
@@ -90,8 +91,7 @@ def _owned_rows(tournament: Tournament) -> dict:
     return {
         Stage: t.stages.all(),
         Entry: t.entries.all(),
-        StaffRole: StaffRole.objects.filter(
-            Q(tournament=t) | (Q(championship_id=t.championship_id) if t.championship_id else Q(pk__in=[]))),
+        StaffRole: staff_roles(t),
         Game: t.games.all(),
         Table: Table.objects.filter(game__tournament=t),
         Seat: Seat.objects.filter(game__tournament=t),
