@@ -112,29 +112,40 @@ def swap_seats(game_id: int, first_entry: int, second_entry: int, *, user, layou
     double submission cannot swap the players back.
     """
     with transaction.atomic():
-        game = Game.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=game_id)
-        require_organizer(user, game.tournament)
-        if game.status != Game.Status.PLANNED:
-            raise ValidationError(_("Game %(n)d is published; its seating can no longer be changed by hand.")
-                                  % {"n": game.number})
-        if layout is not None and layout != layout_token(game):
-            raise ValidationError(_("The seating of game %(n)d changed since this page was loaded; nothing was "
-                                    "swapped. Check the tables below and try again.") % {"n": game.number})
-        seats = {s.entry_id: s for s in Seat.objects.select_for_update(of=("self",)).select_related(
-            "table", "entry__player").filter(game=game, entry__in=[first_entry, second_entry])}
-        if first_entry == second_entry or len(seats) != 2:
-            raise ValidationError(_("Choose two different players seated in game %(n)d.") % {"n": game.number})
-        one, other = seats[first_entry], seats[second_entry]
-        before = {s.entry.player.name: [s.table.number, s.position] for s in (one, other)}
-        Seat.objects.filter(pk__in=[one.pk, other.pk]).delete()
-        Seat.objects.bulk_create([  # a player's seed (seeded stages) goes with them
-            Seat(table_id=other.table_id, position=other.position, game=game, entry_id=first_entry, seed=one.seed),
-            Seat(table_id=one.table_id, position=one.position, game=game, entry_id=second_entry, seed=other.seed),
-        ])
-        record_change(user, game.tournament_id, "seating.swapped", game, before=before, after={
-            one.entry.player.name: [other.table.number, other.position],
-            other.entry.player.name: [one.table.number, one.position]})
+        game = _locked_for_organizer(game_id, user)
+        _swap(game, first_entry, second_entry, user=user, layout=layout)
     return game
+
+
+def _locked_for_organizer(game_id: int, user) -> Game:
+    """The game, locked until the transaction ends, once the user is known to organize its tournament."""
+    game = Game.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=game_id)
+    require_organizer(user, game.tournament)
+    return game
+
+
+def _swap(game: Game, first_entry: int, second_entry: int, *, user, layout: str | None) -> None:
+    """`swap_seats` inside its transaction, the game locked and the user's permission checked."""
+    if game.status != Game.Status.PLANNED:
+        raise ValidationError(_("Game %(n)d is published; its seating can no longer be changed by hand.")
+                              % {"n": game.number})
+    if layout is not None and layout != layout_token(game):
+        raise ValidationError(_("The seating of game %(n)d changed since this page was loaded; nothing was "
+                                "swapped. Check the tables below and try again.") % {"n": game.number})
+    seats = {s.entry_id: s for s in Seat.objects.select_for_update(of=("self",)).select_related(
+        "table", "entry__player").filter(game=game, entry__in=[first_entry, second_entry])}
+    if first_entry == second_entry or len(seats) != 2:
+        raise ValidationError(_("Choose two different players seated in game %(n)d.") % {"n": game.number})
+    one, other = seats[first_entry], seats[second_entry]
+    before = {s.entry.player.name: [s.table.number, s.position] for s in (one, other)}
+    Seat.objects.filter(pk__in=[one.pk, other.pk]).delete()
+    Seat.objects.bulk_create([  # a player's seed (seeded stages) goes with them
+        Seat(table_id=other.table_id, position=other.position, game=game, entry_id=first_entry, seed=one.seed),
+        Seat(table_id=one.table_id, position=one.position, game=game, entry_id=second_entry, seed=other.seed),
+    ])
+    record_change(user, game.tournament_id, "seating.swapped", game, before=before, after={
+        one.entry.player.name: [other.table.number, other.position],
+        other.entry.player.name: [one.table.number, one.position]})
 
 
 def swap_seats_at(game_id: int, first: tuple[int, int], second: tuple[int, int], *, user,
@@ -142,15 +153,15 @@ def swap_seats_at(game_id: int, first: tuple[int, int], second: tuple[int, int],
     """Exchange the players in two seats of a planned game, each given as (table number, position): the
     two seats the organizer picked on the stage page."""
     with transaction.atomic():
-        game = Game.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=game_id)
-        require_organizer(user, game.tournament)
+        game = _locked_for_organizer(game_id, user)
         at = {(table, position): entry for table, position, entry in Seat.objects.filter(
             game=game, table__number__in=[first[0], second[0]]).values_list("table__number", "position", "entry_id")}
         missing = [f"{t}.{p}" for t, p in (first, second) if (t, p) not in at]
         if missing:
             raise ValidationError(_("Game %(n)d has no seat %(seats)s (a seat is a table number and a position, "
                                     "such as 12.3).") % {"n": game.number, "seats": ", ".join(missing)})
-        return swap_seats(game.pk, at[first], at[second], user=user, layout=layout)
+        _swap(game, at[first], at[second], user=user, layout=layout)
+    return game
 
 
 def mark_published(game: Game) -> None:
