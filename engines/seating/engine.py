@@ -18,7 +18,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from .cost import Instance, country_lower_bound, forced_position_repeats
+from .cost import Instance, forced_position_repeats
 from .exact import one_repeat_possible, repeat_free
 from .positions import colour_positions, shuffle_positions
 from .search import refine_positions, search_tables
@@ -190,8 +190,7 @@ def seat(
         bound = max(bound, _exhaustive_bound(len(players), problem.games, report.repeat_pairings))
     positions = (forced_position_repeats(instance.history_positions, instance.games, instance.sizes)
                  if problem.distinct_positions else None)
-    compatriots = (instance.games * country_lower_bound(instance.country, len(instance.sizes))
-                   if problem.spread_countries else None)
+    compatriots = model.country_bound if problem.spread_countries else None
     if progress is not None:
         progress(1.0)
     return SeatingResult(schedule, replace(report, seconds=time.perf_counter() - started, repeat_bound=bound,

@@ -3,8 +3,8 @@
 The cost of a seating comes from `cost` (one integer, priorities folded in by weight). The search starts from a greedy
 construction (most constrained player first) or an algebraic design when one fits (`designs`,
 `translation`), then runs a conflict-directed tabu search over swaps of two players of one game,
-in the manner of Dotú & Van Hentenryck's social golfer search: every swap touching a conflicting pair is evaluated and
-the best non-tabu one is taken, even uphill. When that first search stays above its lower
+in the manner of Dotú & Van Hentenryck's social golfer search: every swap touching a conflicting
+pair is evaluated and the best non-tabu one is taken, even uphill. When that first search stays above its lower
 bound, small stages also start from a rotational schedule (`designs.rotational_design`).
 Positions are a list index: a swap moves each player into the other's seat, and with positions
 tracked a swap may stay within one table.
