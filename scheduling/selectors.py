@@ -194,23 +194,22 @@ class StagePage:
     @property
     def repeats_unavoidable(self) -> bool:
         """The repeat pairings are no more than the engine proved unavoidable: no alarm."""
-        report = self.report
-        return bool(report and report.repeat_pairings and self.repeat_bound is not None
-                    and report.repeat_pairings <= self.repeat_bound)
+        return bool(self.report) and _proven(self.report.repeat_pairings, self.repeat_bound)
 
     @property
     def positions_unavoidable(self) -> bool:
         """The position repeats are no more than the engine proved unavoidable: no alarm."""
-        report = self.report
-        return bool(report and report.position_repeats and self.position_bound is not None
-                    and report.position_repeats <= self.position_bound)
+        return bool(self.report) and _proven(self.report.position_repeats, self.position_bound)
 
     @property
     def compatriots_unavoidable(self) -> bool:
         """The same-country tablemates are no more than the engine proved unavoidable: no alarm."""
-        report = self.report
-        return bool(report and report.same_country_tablemates and self.country_bound is not None
-                    and report.same_country_tablemates <= self.country_bound)
+        return bool(self.report) and _proven(self.report.same_country_tablemates, self.country_bound)
+
+
+def _proven(count: int, bound: int | None) -> bool:
+    """Some, but no more than a bound the engine proved."""
+    return bool(count) and bound is not None and count <= bound
 
 
 def _warnings(table: list[tuple[int, int, int | None]], friends: set, repeats: set, country: dict[int, int | None],
