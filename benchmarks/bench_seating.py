@@ -3,8 +3,8 @@
 Run from anywhere: `python benchmarks/bench_seating.py` (about three minutes on 2 shared cores,
 half of it krcg). Prints one line per figure: quality counts (friend conflicts, repeat pairings,
 position repeats, same-country tablemates), seconds (best of a few runs for the fast ones) and
-the target. 32 × 10 (the social golfer problem's 8-4-10) starts from the translation design
-(engines/seating/translation.py). "Search only" patches out the algebraic starts (affine and
+the target. 32 × 10 (the social golfer problem's 8-4-10) and 128 × 42 start from the translation
+design (engines/seating/translation.py). "Search only" patches out the algebraic starts (affine and
 translation): what is left is the tabu search and, when it stays above its bound, the rotational
 search of designs.py. For 20 players × 6 games it prints the repeats found, the bound the
 engine proves (engines/seating/exact.py: no schedule with none or a single one) and the gap. The
@@ -146,6 +146,9 @@ def main() -> int:
         line(f"social golfer 8-4-{games} (32 players, {games} games)", result, seconds,
              "0 repeats" + (" under 5 s" if games == 7 else ""),
              result.report.repeat_pairings == 0 and (games != 7 or seconds < 5))
+    result, seconds = timed(1, lambda: seat(numbered(128, 42)))
+    line("social golfer 32-4-42 (128 players, 42 games, the most possible)", result, seconds, "0 repeats",
+         result.report.repeat_pairings == 0)
     # The same instances without the algebraic starts: the general search on its own.
     with (mock.patch.object(seating_search, "affine_design", return_value=None),
           mock.patch.object(seating_search, "translation_design", return_value=None)):

@@ -51,9 +51,6 @@ DENSE_TABU = 1 << 21
 # Up to this many players a search that stays above its bound also tries a rotational
 # schedule (designs.rotational_design: a few seconds at most at this size).
 ROTATION_PLAYERS = 64
-# Up to this many players a power of two beyond the partial spreads' games starts from a
-# translation design (milliseconds up to 64; 128 × 42 can take minutes).
-TRANSLATION_PLAYERS = 64
 # Beyond this many tables a player placed or moved looks at a seeded sample of them: on large
 # stages a conflict-free table is almost always among a few dozen, and a step stays cheap.
 TABLES_PER_MOVE = 48
@@ -183,7 +180,7 @@ def search_tables(
         fresh = not any(inst.history_positions) and set(model.sizes) == {4}
         if attempt == 0 and fresh:
             design = affine_design(model.n, model.games, rng)
-            if design is None and model.n <= TRANSLATION_PLAYERS:
+            if design is None:
                 design = translation_design(model.n, model.games, rng)
             if design is not None:
                 starts.append(design)

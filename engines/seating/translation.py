@@ -4,7 +4,7 @@ Every player meets 3 others a game, so n players play at most (n - 1) // 3 games
 repeat: 10 for 32 players (the social golfer problem's 8-4-10, open until 2004), 42 for 128.
 The partial spreads of `designs.affine_design` fall one game short of that when m is odd.
 
-Here the players are four copies of GF(2)^k (n = 4 * 2^k), player (x, c) numbered c * 2^k + x,
+Here the players are four copies of GF(2^k) (n = 4 * 2^k), player (x, c) numbered c * 2^k + x,
 and every game is mapped onto itself by each translation x -> x + t. Whether two players meet
 in such a game depends only on their copies and their difference x + y, so the problem on n
 players shrinks to one on differences. A game is one of three shapes:
@@ -16,30 +16,35 @@ players shrinks to one on differences. A game is one of three shapes:
 * planes: each copy sits alone, at the cosets of a plane {0, x, y, x + y}.
 
 No pair meets twice exactly when every (copy, difference) and (copy pair, difference) is used at
-most once. With one pairing piece per copy pair, counting forces the rest: the cross differences
-of copies i and j that transversals use add up to the piece's d_ij, so d_ij = A_i + A_j for four
-distinct vectors A, which translations and linear maps bring to A = (0, 1, 2, 4) (m odd) or
-(0, 1, 2, 3) (m even). Every copy then leaves out the same difference A_1 + A_2 + A_3 (none when
-m is even), its other within-copy differences split into planes, and what remains - which b each
-piece takes and which transversals cover the cross differences - is an exact cover, searched
-with Algorithm X. 32 × 10 takes a millisecond; 128 × 42 a few restarts of a few seconds each.
+most once. With multipliers l = (0, 1, a, a^2) (m odd) or (0, 1, a, 1 + a) (m even), a the field's
+generator, copies i and j get the multiplier l_ij = l_i + l_j, never 0:
+
+* the transversals are (0, x, a x, l_3 x) for every x but 0, b and b + 1 (b a seeded field
+  element), so copies i and j meet at l_ij x: every difference but l_ij {0, b, b + 1};
+* the transversal (0, 0, 0, 0) takes difference 0, and the pairing piece of copies i and j,
+  d = l_ij and b_ij = l_ij b, takes l_ij b and l_ij (b + 1): every cross difference once;
+* within copy i the pieces use the three l_ij; when m is odd every copy leaves out the same
+  l_1 + l_2 + l_3, and the rest splits into planes, found by an exact cover (Algorithm X).
+
+One game per pairing of the copies, 2^k - 2 transversals and the plane games make
+(n - 1) // 3. 32 × 10 and 128 × 42 take milliseconds.
 """
 
 from __future__ import annotations
 
 import random
-from itertools import combinations, permutations
+from itertools import combinations
 
 from .exact_cover import exact_cover
 
 Assignment = list[list[list[int]]]
+ByPair = dict[tuple[int, int], int]  # a number for each pair of copies
 
 COPIES = 4
 COPY_PAIRS = list(combinations(range(COPIES), 2))
 PAIRINGS = [((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))]
-# Nodes per exact-cover attempt and attempts (each with a new seeded row order).
+# Nodes for splitting a copy's differences into planes.
 NODE_LIMIT = 20_000
-ATTEMPTS = 4
 
 
 def most_games(n: int) -> int:
@@ -47,17 +52,16 @@ def most_games(n: int) -> int:
     return (n - 1) // 3
 
 
-def translation_design(
-    n: int, games: int, rng: random.Random, attempts: int = ATTEMPTS, node_limit: int = NODE_LIMIT
-) -> Assignment | None:
+def translation_design(n: int, games: int, rng: random.Random) -> Assignment | None:
     """A repeat-free schedule of `games` games for n = 2^m ≥ 16 players, or None."""
     k = n.bit_length() - 3
     if n < 16 or n != 1 << (k + 2) or not 0 < games <= most_games(n):
         return None
     size = 1 << k
-    anchors = (0, 1, 2, 4) if k % 2 else (0, 1, 2, 3)
-    within = {pair: anchors[pair[0]] ^ anchors[pair[1]] for pair in COPY_PAIRS}
-    left_out = anchors[1] ^ anchors[2] ^ anchors[3]
+    times = _multiplication(k)
+    multiplier = (0, 1, 2, 4) if k % 2 else (0, 1, 2, 3)  # 0, 1, a, a^2 or 1 + a as bit vectors
+    within = {(i, j): multiplier[i] ^ multiplier[j] for i, j in COPY_PAIRS}
+    left_out = multiplier[1] ^ multiplier[2] ^ multiplier[3]
     planes = []
     for copy in range(COPIES):
         taken = {within[pair] for pair in COPY_PAIRS if copy in pair} | {left_out}
@@ -65,18 +69,45 @@ def translation_design(
         if split is None:
             return None
         planes.append(split)
-    rows = _cross_rows(size, within)
-    for _ in range(attempts):
-        cover = exact_cover(rows, rng, node_limit)
-        if cover is not None:
-            break
-    else:
-        return None
-    schedule = _games(size, cover, within, planes)
+    b = rng.randrange(2, size)
+    shifts = [(0, 0, 0, 0)] + [tuple(times(multiplier[c], x) for c in range(COPIES))
+                               for x in range(1, size) if x not in (b, b ^ 1)]
+    pieces = {pair: times(d, b) for pair, d in within.items()}
+    schedule = _games(size, shifts, within, pieces, planes)
     rng.shuffle(schedule)
     label = list(range(n))
     rng.shuffle(label)
     return [[[label[p] for p in table] for table in game] for game in schedule[:games]]
+
+
+def _multiplication(k: int):
+    """Multiplication in GF(2^k), elements as bit vectors over the basis 1, a, a^2, ..."""
+    modulus = next(p for p in range(1 << k, 1 << (k + 1)) if _irreducible(p))
+
+    def times(x: int, y: int) -> int:
+        product = 0
+        while y:
+            if y & 1:
+                product ^= x
+            y >>= 1
+            x <<= 1
+            if x >> k:
+                x ^= modulus
+        return product
+
+    return times
+
+
+def _irreducible(p: int) -> bool:
+    """Whether the GF(2) polynomial p (bit i: the coefficient of x^i) has no factor of lower degree."""
+    degree = p.bit_length() - 1
+    for q in range(2, 1 << (degree // 2 + 1)):
+        remainder = p
+        while remainder.bit_length() >= q.bit_length():
+            remainder ^= q << (remainder.bit_length() - q.bit_length())
+        if not remainder:
+            return False
+    return True
 
 
 def _planes(differences: set[int], rng: random.Random) -> list[tuple[int, int, int]] | None:
@@ -90,26 +121,9 @@ def _planes(differences: set[int], rng: random.Random) -> list[tuple[int, int, i
     return None if chosen is None else sorted(chosen)
 
 
-def _cross_rows(size: int, within: dict[tuple[int, int], int]) -> dict[tuple, list[tuple]]:
-    """Exact-cover rows for the cross differences: every (copy pair, difference) but 0, which
-    the transversal (0, 0, 0, 0) takes, and one pairing piece per copy pair."""
-    rows: dict[tuple, list[tuple]] = {}
-    for a in permutations(range(1, size), 3):
-        shifts = (0, *a)
-        rows[("transversal", *a)] = [("cross", i, j, shifts[i] ^ shifts[j]) for i, j in COPY_PAIRS]
-    for (i, j), d in within.items():
-        for b in range(1, size):
-            if b < b ^ d:
-                rows[("piece", i, j, b)] = [("piece", i, j), ("cross", i, j, b), ("cross", i, j, b ^ d)]
-    return rows
-
-
-def _games(
-    size: int, cover: list, within: dict[tuple[int, int], int], planes: list[list[tuple[int, int, int]]]
-) -> Assignment:
-    """The games of a solved cover, players numbered copy * size + x."""
-    pieces = {(row[1], row[2]): row[3] for row in cover if row[0] == "piece"}
-    shifts = [(0, 0, 0, 0)] + [(0, *row[1:]) for row in cover if row[0] == "transversal"]
+def _games(size: int, shifts: list[tuple[int, ...]], within: ByPair, pieces: ByPair,
+           planes: list[list[tuple[int, int, int]]]) -> Assignment:
+    """Every game of the design, players numbered copy * size + x."""
     schedule = [[[c * size + (t ^ s) for c, s in enumerate(shift)] for t in range(size)] for shift in shifts]
     for pairing in PAIRINGS:
         game = []

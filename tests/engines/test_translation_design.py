@@ -1,5 +1,5 @@
 """Schedules from translation-invariant games (engines/seating/translation.py) and the exact
-cover they are searched with."""
+cover that splits differences into planes."""
 
 import random
 from collections import Counter
@@ -27,7 +27,7 @@ def test_exact_cover_says_none_when_no_cover_exists_or_the_limit_is_hit():
     assert len(exact_cover(rows, random.Random(0), 100)) == 6
 
 
-@pytest.mark.parametrize("players", [16, 32, 64])
+@pytest.mark.parametrize("players", [16, 32, 64, 128, 256])
 def test_powers_of_two_play_the_most_games_possible_without_a_repeat(players):
     games = most_games(players)
     schedule = translation_design(players, games, random.Random(1))
@@ -38,9 +38,9 @@ def test_powers_of_two_play_the_most_games_possible_without_a_repeat(players):
     met = meetings(schedule)
     assert max(met.values()) == 1
     assert len(met) == games * players // 4 * 6
-    if players == 32:  # 30 of 31 opponents: each player misses exactly one other (a perfect matching)
-        missed = Counter(p for pair in combinations(range(32), 2) if frozenset(pair) not in met for p in pair)
-        assert sorted(missed.values()) == [1] * 32
+    if players in (32, 128):  # 3 × games = players - 2: each player misses exactly one other (a perfect matching)
+        missed = Counter(p for pair in combinations(range(players), 2) if frozenset(pair) not in met for p in pair)
+        assert sorted(missed.values()) == [1] * players
 
 
 def test_fewer_games_are_a_part_of_the_design_and_each_seed_gives_one_schedule():
@@ -48,6 +48,16 @@ def test_fewer_games_are_a_part_of_the_design_and_each_seed_gives_one_schedule()
     assert len(first) == 7 and max(meetings(first).values()) == 1
     assert first == translation_design(32, 7, random.Random(5))
     assert first != translation_design(32, 7, random.Random(6))
+
+
+def test_the_field_arithmetic_is_a_field():
+    from engines.seating.translation import _irreducible, _multiplication
+
+    assert [p for p in range(8, 16) if _irreducible(p)] == [0b1011, 0b1101]  # x^3 + x + 1, x^3 + x^2 + 1
+    times = _multiplication(5)
+    for x in range(1, 32):
+        assert sorted(times(x, y) for y in range(32)) == list(range(32))  # no zero divisors
+        assert times(x, times(3, 7)) == times(times(x, 3), 7)
 
 
 @pytest.mark.parametrize("players, games", [(32, 11), (24, 7), (8, 2), (48, 5), (32, 0)])
