@@ -70,11 +70,12 @@ def qualification_pdf(request, slug: str):
 @login_required
 @require_GET
 def certificates(request, slug: str):
-    """One certificate per podium place (the champion first), once the last stage is signed off."""
+    """One certificate per podium place (the champion first), once the podium is known (`podium`)."""
     tournament = organized_tournament(request.user, slug)
     rows = podium(tournament)
     if not rows:
-        raise Http404(_("The podium is known once every game of the last stage is signed off."))
+        raise Http404(_("The podium is known once every game of the last stage is signed off or the tournament "
+                        "is closed."))
     data = render_pdf("print/certificates.html", {"tournament": tournament, "podium": rows},
                       paper=tournament_paper(request, tournament), landscape=True)
     return pdf_response(data, f"{tournament.slug}-certificates.pdf")
