@@ -18,11 +18,13 @@ $(STAMP): pyproject.toml
 migrate: install
 	$(PY) manage.py migrate --noinput
 
+# Creates the demo once; on later starts it changes nothing and takes a second (see README "Demo").
 demo: migrate
-	$(PY) manage.py seed_demo
+	DEBUG=1 $(PY) manage.py seed_demo
 
+PORT ?= 8000
 run: demo
-	DEBUG=1 $(PY) manage.py runserver 127.0.0.1:8000
+	DEBUG=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 # axe-core for the browser accessibility checks (skipped without it unless REQUIRE_BROWSER is set).
 $(AXE): package.json package-lock.json

@@ -1,4 +1,4 @@
-"""A living demo of every format, rebuilt the same way on every run.
+"""A living demo of every format, created once: a later run leaves it, and everything else, as it is.
 
 - A UAE-style national championship (`cnc-2022`, seed 001 §3): Dubai is finished (seating and
   every result signed off); Abu Dhabi is in progress (game 1 signed off, game 2 half entered,
@@ -11,6 +11,10 @@
 
 Everything goes through the same services as the app. Ties that decide who goes on or where
 they sit are settled by a recorded drawing of lots in an order fixed by the demo's seed.
+
+`make run` seeds on every start, so a run when the demo exists writes nothing: what staff recorded
+while trying it stays, and its players, who may since play in real tournaments too, are never
+deleted. A demo championship removed by hand is created again, reusing its players as they are.
 """
 import random
 from collections.abc import Callable
@@ -22,13 +26,12 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db import transaction
 
-from championships.models import Championship, Player, Relationship, StaffRole, Stage, Tournament
-from championships.roster import parse_roster
+from championships.models import Championship, Player, StaffRole, Stage, Tournament
+from championships.roster import name_key, parse_roster
 from championships.services import assign_staff, create_championship_from_preset, enter_players, register_players
 from ranking.qualification import seat_seeded_stage
 from ranking.standings import compute_standings, tied_groups
 from results.draws import record_draw
-from results.models import CollusionRuling, Penalty, TiebreakDraw
 from results.publishing import publish_game, record_play_order, records_play_order
 from results.sheets import SheetInput, save_entry, sign, sign_off
 from scheduling.models import Game, Table
@@ -38,7 +41,6 @@ DEMO_SLUG = "demo-uae-championship"
 WORLD_SLUG = "demo-world-championship"
 CLUB_SLUG = "demo-lord-of-catan"
 DEMO_SLUGS = (DEMO_SLUG, WORLD_SLUG, CLUB_SLUG)
-DEMO_EMAIL_DOMAIN = "@example.org"
 ROSTER = Path(__file__).with_name("players.csv")
 WORLD_ROSTER = Path(__file__).with_name("world_players.csv")
 CLUB_ROSTER = Path(__file__).with_name("club_players.csv")
@@ -52,50 +54,43 @@ Times = Callable[[random.Random, Game], tuple[time, time]]
 
 @dataclass(frozen=True)
 class DemoSummary:
-    championship: Championship
-    """The national championship (the first of `championships`)."""
-    tournaments: list[Tournament]
-    """Its tournaments."""
-    logins: dict[str, str]
     championships: list[Championship]
     """Every demo championship: national, world, club."""
-
-
-def _remove_previous_demo() -> None:
-    for championship in Championship.objects.filter(slug__in=DEMO_SLUGS):
-        tournaments = championship.tournaments.all()
-        # What staff recorded while trying the demo protects its entries: draws, rulings, penalties go first.
-        TiebreakDraw.objects.filter(tournament__in=tournaments).delete()
-        CollusionRuling.objects.filter(warning__tournament__in=tournaments).delete()
-        Penalty.objects.filter(tournament__in=tournaments).delete()
-        Game.objects.filter(tournament__in=tournaments).delete()
-        championship.delete()
-    demo_players = Player.objects.filter(email__endswith=DEMO_EMAIL_DOMAIN)
-    Relationship.objects.filter(player_a__in=demo_players).delete()
-    demo_players.delete()
+    created: list[Championship]
+    """Those this run created (empty: the demo was there and nothing changed)."""
+    logins: dict[str, str | None]
+    """Username to password; None for an account that existed already (its password was left alone)."""
 
 
 def _staff_user(username: str, password: str):
-    user, _created = get_user_model().objects.get_or_create(username=username)
-    user.set_password(password)
-    user.is_active = True
-    user.save()
-    StaffRole.objects.filter(user=user).delete()
-    return user
+    """The demo login, created with its published password; an existing account is used as it is."""
+    user, created = get_user_model().objects.get_or_create(username=username)
+    if created:
+        user.set_password(password)
+        user.save(update_fields=["password"])
+    return user, created
 
 
 @transaction.atomic
 def seed_demo() -> DemoSummary:
-    """Replace any earlier demo with a fresh one, so two runs leave the same data."""
-    _remove_previous_demo()
-    organizer = _staff_user("organizer", LOGINS["organizer"])
-    organizer.user_permissions.add(Permission.objects.get(codename="add_championship",
-                                                          content_type__app_label="championships"))
-    referee = _staff_user("referee", LOGINS["referee"])
-    championship, tournaments = _national(organizer, referee)
-    world = _world(organizer, referee)
-    club = _club(organizer, referee)
-    return DemoSummary(championship, tournaments, LOGINS, [championship, world, club])
+    """Create the demo championships that do not exist; those that do are left exactly as they are."""
+    builders = ((DEMO_SLUG, lambda organizer, referee: _national(organizer, referee)[0]),
+                (WORLD_SLUG, _world), (CLUB_SLUG, _club))
+    existing = {c.slug: c for c in Championship.objects.filter(slug__in=DEMO_SLUGS)}
+    missing = [(slug, build) for slug, build in builders if slug not in existing]
+    logins: dict[str, str | None] = dict(LOGINS)
+    created: list[Championship] = []
+    if missing:
+        users = {}
+        for username, password in LOGINS.items():
+            users[username], new = _staff_user(username, password)
+            logins[username] = password if new else None
+        users["organizer"].user_permissions.add(Permission.objects.get(codename="add_championship",
+                                                                       content_type__app_label="championships"))
+        for slug, build in missing:
+            existing[slug] = build(users["organizer"], users["referee"])
+            created.append(existing[slug])
+    return DemoSummary([existing[slug] for slug in DEMO_SLUGS], created, logins)
 
 
 def _demo_championship(preset: str, slug: str, name: str, year: int, organizer) -> Championship:
@@ -106,7 +101,14 @@ def _demo_championship(preset: str, slug: str, name: str, year: int, organizer) 
 
 
 def _roster(path: Path, organizer) -> dict[int, Player]:
-    return register_players(parse_roster(path.read_text(encoding="utf-8")), user=organizer)
+    """The roster's players by line; one registered already (left from a demo removed by hand, perhaps entered
+    in a real tournament since) is reused as it is, not reset to the file."""
+    rows = parse_roster(path.read_text(encoding="utf-8"))
+    known = {p.email: p for p in Player.objects.filter(email__in=[row.email for row in rows if row.email])}
+    players = register_players([row for row in rows if row.email not in known], user=organizer,
+                               friends={name_key(p.name): p for p in known.values()})
+    players.update((row.line, known[row.email]) for row in rows if row.email in known)
+    return dict(sorted(players.items()))
 
 
 def _national(organizer, referee) -> tuple[Championship, list[Tournament]]:

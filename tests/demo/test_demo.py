@@ -1,23 +1,33 @@
-"""`seed_demo` builds the same living demo of every format however often it runs."""
+"""`seed_demo` builds a living demo of every format once; later runs leave it, and everything else, alone."""
 import random
 import unicodedata
 from fractions import Fraction
 
 import pytest
-from django.contrib.auth import authenticate
-from django.core.management import call_command
+from django.contrib.auth import authenticate, get_user_model
+from django.core.management import CommandError, call_command
 from django.db import transaction
 
 from championships.models import Entry, Player, Relationship, StaffRole, Tournament
-from championships.services import create_championship_from_preset
+from championships.services import assign_staff, create_championship_from_preset, enter_player
 from demo.seed import _settle_ties
 from engines.ranking.timing import game_minutes
 from ranking.standings import compute_standings
 from results.draws import record_draw
-from results.models import Penalty, RecordSheet, Score, TiebreakDraw
+from results.models import RecordSheet, Score, TiebreakDraw
 from results.penalties import record_penalty
 from scheduling.models import Game, Seat, Table
-from tests.factories import make_admin, make_entries, make_game, make_official, play
+from tests import db_snapshot
+from tests.factories import (
+    make_admin,
+    make_entries,
+    make_game,
+    make_official,
+    make_player,
+    make_tournament,
+    make_user,
+    play,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +40,7 @@ SEED_CHART = ((1, 8, 9, 16), (2, 7, 10, 15), (3, 6, 11, 14), (4, 5, 12, 13))
 def demo(django_db_setup, django_db_blocker):
     """One demo for the tests that only read it (seeding takes seconds), rolled back after this module."""
     with django_db_blocker.unblock(), transaction.atomic():
-        call_command("seed_demo")
+        call_command("seed_demo", "--force")
         yield
         transaction.set_rollback(True)
 
@@ -57,23 +67,85 @@ def snapshot():
     }
 
 
-def test_seed_demo_twice_gives_the_same_data_even_after_staff_tried_it(capsys):
-    """Two runs give the same demo of every format. `make run` seeds it on every start, so a penalty (001 §6) or
-    a drawing of lots (004 §1.3.2) a referee recorded while trying it, which protect its entries, go too."""
-    call_command("seed_demo")
-    first = snapshot()
+def test_a_second_seed_demo_changes_nothing_not_even_what_staff_tried(capsys, settings,
+                                                                      django_assert_max_num_queries):
+    """`make run` seeds on every start: once the demo exists, a run is a no-op that keeps what staff recorded while
+    trying it (a penalty, 001 §6; a drawing of lots, 004 §1.3.2), and costs a handful of queries."""
+    call_command("seed_demo", "--force")
     referee = StaffRole.objects.get(role="referee", tournament__championship__slug="demo-world-championship").user
     for slug in DEMO_SLUGS:
         tournament = Tournament.objects.filter(championship__slug=slug).order_by("date").first()
         last, second_last = (row["entry"] for row in reversed(compute_standings(tournament)[-2:]))
         record_penalty(last, user=referee, kind="vp_deduction", vp=2, reason="Trying the penalty screen")
         record_draw(tournament, [second_last, last], user=referee, method="lots", note="Trying the draws screen")
-    call_command("seed_demo")
-    assert not Penalty.objects.exists() and not TiebreakDraw.objects.exists()
+    first = snapshot()
+    before = db_snapshot.snapshot()
+    capsys.readouterr()
+    settings.DEBUG = True  # as `make run` runs it
+
+    with django_assert_max_num_queries(15):
+        call_command("seed_demo")
+
+    assert db_snapshot.changed(before, db_snapshot.snapshot()) == []
     assert snapshot() == first
     out = capsys.readouterr().out
-    assert "organizer / organizer-demo" in out
+    assert "already there: nothing changed" in out and "organizer / organizer-demo" in out
     assert "World Championship (finished): 32 players" in out and "Lord of Catan (finished): 48 players" in out
+
+
+def real_tournament_holding(players: list[Player], staff) -> Tournament:
+    """A non-demo qualifier with `players` entered, seated and signed off, `staff` one of its referees."""
+    organizer = make_admin()
+    tournament = make_tournament(games=1, name="Sharjah open", slug="sharjah-open")
+    entries = [enter_player(player, tournament, user=organizer) for player in players]
+    assign_staff(staff, StaffRole.Role.REFEREE, user=organizer, tournament=tournament)
+    play(make_game(tournament, [entries]).tables.get(), [10, 7, 6, 5], staff)
+    return tournament
+
+
+def test_a_real_tournament_holding_demo_players_survives_the_next_seed_demo():
+    """Issue 20 item 2: every start deleted the players whose email ends in @example.org, and crashed (nothing
+    served) once one of them was entered in a real tournament. The demo's players and logins serve it too."""
+    call_command("seed_demo", "--force")
+    demo_players = list(Player.objects.filter(email__endswith="@example.org").order_by("pk")[:4])
+    referee = get_user_model().objects.get(username="referee")
+    real = real_tournament_holding(demo_players, referee)
+    before = db_snapshot.snapshot()
+
+    call_command("seed_demo", "--force")
+
+    assert db_snapshot.changed(before, db_snapshot.snapshot()) == []
+    assert sorted(real.entries.values_list("player_id", flat=True)) == [p.pk for p in demo_players]
+    assert StaffRole.objects.filter(user=referee, tournament=real).exists()
+
+
+def test_a_demo_removed_by_hand_comes_back_without_touching_players_a_real_tournament_holds():
+    """A demo championship deleted by hand is created again; its players who stayed (one entered in a real
+    tournament, renamed there since) are reused as they are, not reset to the roster."""
+    call_command("seed_demo", "--force")
+    club = Tournament.objects.get(championship__slug="demo-lord-of-catan")
+    kept = club.entries.order_by("pk").first().player
+    TiebreakDraw.objects.filter(tournament=club).delete()
+    Game.objects.filter(tournament=club).delete()
+    club.championship.delete()
+    Player.objects.filter(pk=kept.pk).update(name="Renamed at the desk")
+    real = real_tournament_holding([kept, *(make_player() for _ in range(3))], make_user())
+
+    call_command("seed_demo", "--force")
+
+    club = Tournament.objects.get(championship__slug="demo-lord-of-catan")
+    assert club.entries.count() == 48 and club.entries.filter(player=kept).exists()
+    assert Player.objects.get(pk=kept.pk).name == "Renamed at the desk"
+    assert real.entries.filter(player=kept).exists()
+
+
+def test_seed_demo_refuses_with_debug_off_unless_forced(settings):
+    """Its logins have published passwords: on a real site (DEBUG off) it writes nothing unless told --force."""
+    settings.DEBUG = False
+    before = db_snapshot.snapshot()
+    with pytest.raises(CommandError, match=r"DEBUG is off.*--force"):
+        call_command("seed_demo")
+    assert db_snapshot.changed(before, db_snapshot.snapshot()) == []
 
 
 def test_demo_has_two_realistic_qualifiers_with_friends(demo):

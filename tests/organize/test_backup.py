@@ -358,7 +358,7 @@ def test_ids_inside_an_admin_edit_follow_the_rows_and_unknown_ones_become_null()
 @pytest.mark.django_db(transaction=True)
 def test_the_demo_survives_the_round_trip(tmp_path):
     """Every tournament of `seed_demo`, written one by one and loaded one by one into an empty database."""
-    call_command("seed_demo", stdout=io.StringIO())
+    call_command("seed_demo", "--force", stdout=io.StringIO())
     slugs = list(Tournament.objects.order_by("pk").values_list("slug", flat=True))
     before = {slug: snapshot(slug) for slug in slugs}
     for slug in slugs:
