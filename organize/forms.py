@@ -120,13 +120,27 @@ def plan_from_forms(base: ChampionshipPlan, championship: ChampionshipForm, tour
 
 
 class InviteForm(forms.Form):
+    """Referee unless chosen otherwise; organizer rights (everything, results included) only with the box ticked."""
+
     identifier = forms.CharField(label=_("Username or email address"), max_length=IDENTIFIER_MAX)
     role = forms.ChoiceField(label=_("Role"), choices=StaffRole.Role.choices, initial=StaffRole.Role.REFEREE)
+    confirm_organizer = forms.BooleanField(
+        label=_("Yes, make them an organizer: they may change everything in this tournament, results, players and "
+                "staff included."), required=False)
 
     def __init__(self, *args, organizers_only: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         if organizers_only:
             self.fields["role"].choices = [(StaffRole.Role.ORGANIZER, StaffRole.Role.ORGANIZER.label)]
+            self.fields["confirm_organizer"].label = _(
+                "Yes, make them an organizer: they may change everything in every tournament of this championship, "
+                "results, players and staff included.")
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("role") == StaffRole.Role.ORGANIZER and not cleaned.get("confirm_organizer"):
+            self.add_error("confirm_organizer", _("Organizer rights need this confirmation."))
+        return cleaned
 
 
 class StatusForm(forms.Form):

@@ -152,7 +152,7 @@ ACCESS: dict[str, Access] = {
     "organize-board-limits": Access(SIGNED_IN_WRONG_METHOD, CHAMPIONSHIP_ORGANIZERS, lambda w: {
         "limits": ["red_numbers_spread"]}),
     "organize-championship-staff": Access(CHAMPIONSHIP_ORGANIZERS, CHAMPIONSHIP_ORGANIZERS, lambda w: {
-        "identifier": "perm-no-role", "role": "organizer"}),
+        "identifier": "perm-no-role", "role": "organizer", "confirm_organizer": "on"}),
     "organize-staff-remove": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
     "organize-tournament": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
     "organize-status": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"action": "close", "reason": "Rain."}),

@@ -1,5 +1,6 @@
 """The organizer's console: dashboard with next steps, a tournament's page, a new championship, staff (issue 11)."""
 import pytest
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core import mail
 from django.core.exceptions import ValidationError
@@ -212,6 +213,35 @@ def test_inviting_by_email_from_the_staff_page_sends_a_set_password_link(client,
     assert not StaffRole.objects.filter(pk=role.pk).exists()
     bad = client.post(url, {"identifier": "x" * 300, "role": "referee"})
     assert bad.status_code == 422
+
+
+def test_a_staff_invite_starts_on_referee_and_organizer_rights_need_a_confirmation(client):
+    """Issue 20 item 9: one tap gave a newcomer organizer rights (results, players, staff). The role starts on
+    referee; organizer needs a ticked confirmation the server checks (it works without JavaScript)."""
+    tournament = make_tournament()
+    organizer = make_official(tournament, "organizer")
+    StaffRole.objects.create(user=organizer, role="organizer", championship=tournament.championship)
+    client.force_login(organizer)
+    for url, scope in ((reverse("organize-staff", args=[tournament.slug]), {"tournament": tournament}),
+                       (reverse("organize-championship-staff", args=[tournament.championship.slug]),
+                        {"championship": tournament.championship})):
+        page = client.get(url).content.decode()
+        assert 'name="confirm_organizer"' in page
+        if "tournament" in scope:
+            assert '<option value="referee" selected>' in page
+
+        refused = client.post(url, {"identifier": "boss@example.com", "role": "organizer"})
+
+        assert refused.status_code == 422
+        assert "Organizer rights need this confirmation." in refused.content.decode()
+        assert not get_user_model().objects.filter(email="boss@example.com").exists()
+        granted = client.post(url, {"identifier": "boss@example.com", "role": "organizer", "confirm_organizer": "on"})
+        assert granted.status_code == 302
+        assert StaffRole.objects.filter(role="organizer", user__email="boss@example.com", **scope).exists()
+        get_user_model().objects.filter(email="boss@example.com").delete()
+    referee = client.post(reverse("organize-staff", args=[tournament.slug]),
+                          {"identifier": "ref@example.com", "role": "referee"})
+    assert referee.status_code == 302  # a referee needs no confirmation
 
 
 def test_a_custom_format_with_qualifiers_and_finals(client):
