@@ -125,6 +125,8 @@ CELERY_TASK_TRACK_STARTED = True
 CELERY_IMPORTS = ["catan_tournaments.tasks"]
 CELERY_BEAT_SCHEDULE = {
     "clear-expired-sessions": {"task": "catan_tournaments.tasks.clear_expired_sessions", "schedule": 24 * 3600},
+    "forget-old-signin-failures": {"task": "catan_tournaments.tasks.forget_old_signin_failures",
+                                   "schedule": 24 * 3600},
     # seed 001 §6: participants get the official start time one day before (organize/notices.py)
     "send-start-time-notices": {"task": "organize.tasks.send_start_time_notices", "schedule": 15 * 60},
 }
@@ -133,14 +135,27 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# Reverse proxies in front of the app, each appending to X-Forwarded-For: the client address is the entry
+# this many places from the right (core/clients.py), for the sign-in throttle and every rate limit.
+PROXY_COUNT = env.int("PROXY_COUNT", default=0)
+
+# Staff sign-in throttling (django-axes, the policy in core/signin.py): five failures pause this username
+# from this address (never from everywhere), 1 minute at first, doubling per further round within a day up
+# to 15 minutes; refused attempts do not lengthen it; a browser that signed in before has its own allowance.
 AXES_VERBOSE = False
 AXES_FAILURE_LIMIT = 5
-AXES_COOLOFF_TIME = 0.25  # hours
-# Lock the pair (this username from this address): failures from one address cannot lock a staff
-# member out from everywhere else.
+AXES_COOLOFF_TIME = "core.signin.pause"
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_USERNAME_CALLABLE = "catan_tournaments.signin.attempted_username"  # at most the 255 characters axes stores
-AXES_IPWARE_PROXY_COUNT = env.int("PROXY_COUNT", default=0)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_ENABLE_ACCESS_FAILURE_LOG = True  # the rounds that lengthen a pause; pruned daily (catan_tournaments/tasks.py)
+AXES_CLIENT_IP_CALLABLE = "core.clients.client_address"
+AXES_USERNAME_CALLABLE = "core.signin.attempted_username"  # at most the 255 characters axes stores
+AXES_WHITELIST_CALLABLE = "core.signin.known_browser"
+AXES_LOCKOUT_CALLABLE = "catan_tournaments.accounts.signin_paused"
+
+# Password-reset emails (catan_tournaments/accounts.py): per client address and per account typed, per hour.
+PASSWORD_RESETS_PER_ADDRESS = env.int("PASSWORD_RESETS_PER_ADDRESS", default=10)
+PASSWORD_RESETS_PER_ACCOUNT = env.int("PASSWORD_RESETS_PER_ACCOUNT", default=3)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -11,7 +11,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
 ]
 urlpatterns += i18n_patterns(
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include("catan_tournaments.routes.accounts")),
     path("referee/", include("catan_tournaments.routes.referee")),
     path("organize/", include("catan_tournaments.routes.organize")),
     path("", include("catan_tournaments.routes.public")),

@@ -1,0 +1,82 @@
+"""The staff accounts' pages that need more than Django's own views: signing in, the pause page, password reset.
+
+Signing in marks the browser as known for that username (core/signin.py); a failure from a known
+browser is counted against that browser. A password-reset email is sent at most
+`PASSWORD_RESETS_PER_ADDRESS` times an hour per client address and `PASSWORD_RESETS_PER_ACCOUNT` times
+an hour per email typed (whether or not an account has it, so the answer tells nobody which emails do).
+"""
+import math
+
+from django.conf import settings
+from django.contrib.auth import views as auth_views
+from django.shortcuts import render
+from django.utils.translation import ngettext
+
+from core.clients import client_address
+from core.ratelimit import RateLimit
+from core.signin import attempted_username, count_known_browser_failure, pause, pause_left, remember_browser
+
+HOUR = 3600
+
+
+def _minutes(seconds: float) -> int:
+    return max(1, math.ceil(seconds / 60))
+
+
+class SignInView(auth_views.LoginView):
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        remember_browser(self.request, response, form.get_user().get_username())
+        return response
+
+    def form_invalid(self, form):
+        username = attempted_username(self.request, None)
+        if isinstance(username, str) and username:
+            count_known_browser_failure(self.request, username)
+        return super().form_invalid(form)
+
+
+def signin_paused(request, original_response=None, credentials=None):
+    """django-axes' answer to a paused username and address: 429, how long, and who can lift it."""
+    left = pause_left(request) or pause(request)
+    seconds = max(1, math.ceil(left.total_seconds()))
+    response = render(request, "registration/signin_paused.html", {
+        "minutes": _minutes(seconds), "pause": _minutes(pause(request).total_seconds()),
+    }, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
+
+
+def _reset_limits() -> tuple[RateLimit, RateLimit]:
+    return (RateLimit("password-reset-address", settings.PASSWORD_RESETS_PER_ADDRESS, HOUR),
+            RateLimit("password-reset-account", settings.PASSWORD_RESETS_PER_ACCOUNT, HOUR))
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's view, with the two limits checked (and counted) before any email is sent."""
+
+    template_name = "registration/password_reset_form.html"
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "per_account": settings.PASSWORD_RESETS_PER_ACCOUNT}
+
+    def form_valid(self, form):
+        per_address, per_account = _reset_limits()
+        wait = per_address.hit(client_address(self.request) or "unknown")
+        if wait:
+            problem = ngettext("Too many password-reset requests from your network: try again in %(n)d minute.",
+                               "Too many password-reset requests from your network: try again in %(n)d minutes.",
+                               _minutes(wait)) % {"n": _minutes(wait)}
+        else:
+            wait = per_account.hit(form.cleaned_data["email"].strip().casefold())
+            problem = ngettext("Too many password-reset emails were asked for this address: try again in %(n)d "
+                               "minute.",
+                               "Too many password-reset emails were asked for this address: try again in %(n)d "
+                               "minutes.", _minutes(wait)) % {"n": _minutes(wait)}
+        if not wait:
+            return super().form_valid(form)
+        form.add_error(None, problem)
+        response = self.render_to_response(self.get_context_data(form=form), status=429)
+        response["Retry-After"] = str(wait)
+        return response
+

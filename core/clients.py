@@ -1,0 +1,47 @@
+"""Who is asking: the client's address, read one way for the whole app (sign-in throttling, every rate limit).
+
+Behind `PROXY_COUNT` reverse proxies each one appends the address it was connected from to
+`X-Forwarded-For`, so the client is the entry `PROXY_COUNT` places from the right; whatever stands to the
+left of it was written by the client and is never believed. A request with fewer entries did not come
+through every proxy (someone reached a proxy behind the first one directly): it is taken to come from
+the address that connected to us. An IPv6 client is counted by its /64 network, as one home or phone
+gets a whole /64 and could otherwise change address at every request.
+"""
+import ipaddress
+
+from django.conf import settings
+
+IPV6_PREFIX = 64
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """An address as a proxy may write it: bare, IPv4 with a port, or IPv6 in brackets with a port."""
+    text = text.strip()
+    if text.startswith("["):
+        text = text[1:].partition("]")[0]
+    elif text.count(":") == 1:
+        text = text.partition(":")[0]
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+def client_address(request) -> str | None:
+    """The address rate limits and the sign-in throttle count the request against (None if unknown)."""
+    address = None
+    proxies = max(getattr(settings, "PROXY_COUNT", 0), 0)
+    if proxies:
+        forwarded = [part for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+        if len(forwarded) >= proxies:
+            address = _address(forwarded[-proxies])
+    if address is None:
+        address = _address(request.META.get("REMOTE_ADDR", ""))
+    if address is None:
+        return None
+    if isinstance(address, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((address, IPV6_PREFIX), strict=False).network_address)
+    return str(address)
