@@ -2,8 +2,9 @@
 FROM python:3.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
+# Pango for WeasyPrint; the Noto fonts draw names in the scripts the fonts in static/fonts/ lack (CJK included).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libpango-1.0-0 libpangoft2-1.0-0 fonts-noto-core \
+ && apt-get install -y --no-install-recommends libpango-1.0-0 libpangoft2-1.0-0 fonts-noto-core fonts-noto-cjk \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

@@ -1,7 +1,8 @@
 """Printable PDFs: a template rendered to HTML, laid out by WeasyPrint with the project's print stylesheet.
 
-The stylesheet loads the Noto fonts shipped in `static/fonts/` (never the system's), sets the paper size and
-mirrors the page for right-to-left languages. Any app may render a document through `render_pdf`.
+The stylesheet loads the Noto fonts shipped in `static/fonts/` for the interface's languages and names the
+Debian Noto fonts (fontconfig) for names in other scripts, sets the paper size and mirrors the page for
+right-to-left languages. Any app may render a document through `render_pdf`.
 """
 from collections.abc import Iterable
 from pathlib import Path

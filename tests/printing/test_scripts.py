@@ -1,0 +1,44 @@
+"""A name in any script prints: every glyph of the PDFs is drawn by an embedded font, none is an empty box."""
+import pytest
+from django.test import Client
+
+from championships.models import Player
+from tests.factories import make_entries, make_game, make_official, make_tournament, play
+from tests.glyphs import NAMES_BY_SCRIPT, pdf_missing_glyphs
+
+pytestmark = pytest.mark.django_db
+
+NAMES = list(NAMES_BY_SCRIPT.values())
+
+
+@pytest.fixture
+def scripts():
+    """Sixteen players, one per script, in a Korean-named qualifier whose top 16 go on (bold in the standings)."""
+    tournament = make_tournament(slug="scripts-cup", name="서울 오픈 Ἀθῆναι", games=1, advance_count=16)
+    make_tournament(kind="finals", championship=tournament.championship)
+    entries = make_entries(tournament, len(NAMES))
+    for entry, name in zip(entries, NAMES):
+        Player.objects.filter(pk=entry.player_id).update(name=name)
+    game = make_game(tournament, [entries[n:n + 4] for n in range(0, len(entries), 4)])
+    referee = make_official(tournament)
+    for table in game.tables.all():
+        play(table, [10, 8, 6, 4], referee)
+    organizer = make_official(tournament, "organizer")
+    client = Client()
+    client.force_login(organizer)
+    return client
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+@pytest.mark.parametrize("path", ["standings.pdf", "games/1/seating.pdf"])
+def test_every_script_prints_without_a_missing_glyph(scripts, text_of, language, path):
+    prefix = "" if language == "en" else f"/{language}"
+    pdf = scripts.get(f"{prefix}/t/scripts-cup/{path}").content
+    text = text_of(pdf)
+    assert [name for name in NAMES if name not in text] == [], text
+    assert pdf_missing_glyphs(pdf) == set()
+
+
+def test_table_cards_print_every_script_large(scripts, text_of):
+    pdf = scripts.get("/organize/scripts-cup/print/games/1/table-cards.pdf").content
+    assert pdf_missing_glyphs(pdf) == set()
