@@ -4,23 +4,26 @@ The choices are made by the pure engines (`engines.ranking.advancement`, `engine
 module reads standings, checks that the earlier games are over, writes entries and games, and
 audits each step.
 """
+from dataclasses import dataclass, field
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from audit.services import record_change
 from championships.eligibility import check_can_enter
 from championships.models import GONE_STATUSES, Entry, Stage, Tournament
 from championships.permissions import require_organizer
-from engines.ranking.advancement import TieAtCutoff, qualifiers, replacement
+from engines.ranking.advancement import SeatingTie, TieAtCutoff, qualifiers, replacement, seating_ties, seeded_field
 from engines.ranking.engine import tie_groups
+from engines.rulesets import ruleset_for
 from engines.seating import engine as seating
 from scheduling.models import Game, Table
 from scheduling.services import replace_with_seeded_game
 
 from .selectors import finalists_in_play, qualified_players
-from .standings import Results, load_results, preliminary_standings, ranked_standings
+from .standings import Results, load_results, preliminary_standings, ranked_standings, tied_groups
 
 
 def finals_of(qualifier: Tournament) -> Tournament:
@@ -49,9 +52,11 @@ def _require_finished(games, what: str) -> None:
                               % {"what": what, "games": ", ".join(map(str, unfinished)) or _("no game played")})
 
 
-def _tie_message(error: TieAtCutoff, results: Results) -> str:
-    names = ", ".join(results.entries[s.player].player.name for s in error.group)
-    return _("%(names)s are tied where it matters: record the card draw first.") % {"names": names}
+def _tie_message(players, results: Results, why: list[str] = ()) -> str:
+    """The one refusal for an unresolved tie, at a qualification cut-off or before seating by rank."""
+    names = ", ".join(results.entries[p].player.name for p in players)
+    message = _("%(names)s are tied where it matters: record the card draw first.") % {"names": names}
+    return f"{message} ({'; '.join(why)})" if why else message
 
 
 def _places_short(finals: Tournament, player_ids) -> tuple[int, int] | None:
@@ -98,7 +103,7 @@ def advance_qualifiers(qualifier_id: int, *, user) -> list[Entry]:
         try:
             chosen = qualifiers(standings, qualifier.advance_count, passed_over)
         except TieAtCutoff as error:
-            raise ValidationError(_tie_message(error, results)) from error
+            raise ValidationError(_tie_message([s.player for s in error.group], results)) from error
         short = _places_short(finals, [results.entries[pk].player_id for pk in chosen])
         if short:
             left, n = short
@@ -138,7 +143,7 @@ def replace_finalist(finalist_id: int, *, user) -> Entry | None:
         try:
             chosen = replacement(standings, passed_over)
         except TieAtCutoff as error:
-            raise ValidationError(_tie_message(error, results)) from error
+            raise ValidationError(_tie_message([s.player for s in error.group], results)) from error
         substitute = None
         if chosen is not None:
             if _places_short(finals, [results.entries[chosen].player_id]):
@@ -153,32 +158,72 @@ def replace_finalist(finalist_id: int, *, user) -> Entry | None:
     return substitute
 
 
-def _seeded_players(stage: Stage, results: Results, standings) -> list[int]:
-    """Who plays a seeded stage, best seed first."""
+@dataclass(frozen=True)
+class Seeding:
+    """A stage seated by rank as the standings stand: its field (seed 1 first), its tables, the ties to draw first."""
+
+    players: list[int]
+    tables: list[tuple[int, ...]]
+    ties: list[SeatingTie]
+    standings: list = field(default_factory=list)
+    """The ranking the seeds come from (the preliminary one for a world final), where the ties are."""
+    seeded: bool = True
+    """The seats keep their seeds: the players choose chair, colour and play order in seed order (I-18, I-19);
+    not where they settle seats themselves and roll for the start (seed 003)."""
+
+
+def _seeding(stage: Stage, results: Results, standings) -> Seeding:
+    """Who plays a seeded stage, at which table, and which unresolved ties would change that (docs/rules.md §2).
+
+    Raises ValidationError while the earlier games are not all signed off or the seed chart cannot take the field.
+    """
     tournament = stage.tournament
     previous = tournament.stages.filter(order__lt=stage.order).order_by("-order").first()
     if previous is None:
         raise ValidationError(_("A seeded stage follows another stage."))
     _require_finished(Game.objects.filter(stage__tournament=tournament, stage__order__lt=stage.order),
                       _("Seating %(stage)s") % {"stage": stage.name})
+    choose = not ruleset_for(tournament.ruleset).players_choose_play_order
     if previous.kind == Stage.Kind.SEMIFINAL:
-        # Seed 004 §1.1.6: the finalists choose in order of their preliminary rank (draws carry forward),
-        # not of a ranking that counts the semifinal games. The same holds for lord-of-catan (seed 003).
-        seed = {s.player: i for i, s in enumerate(preliminary_standings(tournament, results))}
-        winners = [seat.player for table in results.tables_by_stage.get(Stage.Kind.SEMIFINAL, [])
+        winners = [seat.player for table in sorted(results.tables_by_stage.get(Stage.Kind.SEMIFINAL, []),
+                                                    key=lambda t: t.table)
                    for seat in table.seats if seat.winner]
         if not winners or len(winners) != Table.objects.filter(game__stage=previous).count():
             raise ValidationError(_("Every semifinal table must be signed off before the final is seated."))
-        return sorted(winners, key=seed.__getitem__)
-    count = stage.players or 4
-    # Every ruleset's chain already encodes who goes on (for lord-of-catan see `lord_of_catan_advancers`).
-    chosen = qualifiers(standings, count, _inactive(results))
-    if count > 4:
-        # Several tables: a tie inside the field decides who sits where, so it needs a draw too.
-        for group in tie_groups(standings):
-            if sum(s.player in chosen for s in group) > 1:
-                raise TieAtCutoff(group)
-    return chosen
+        if not choose:  # seed 003: the finalists settle seats themselves; listed by semifinal table
+            return Seeding(winners, [seating.final_table(winners)], [], seeded=False)
+        # Seed 004 §1.1.6: the finalists choose in order of their preliminary rank (draws carry forward),
+        # not of a ranking that counts the semifinal games.
+        preliminary = preliminary_standings(tournament, results)
+        seed = {s.player: i for i, s in enumerate(preliminary)}
+        players = sorted(winners, key=seed.__getitem__)
+        tables = [seating.final_table(players)]
+        return Seeding(players, tables, seating_ties(preliminary, players, tables, cut=False, order_of_choice=True),
+                       preliminary)
+    passed_over = _inactive(results)
+    players = seeded_field(standings, stage.players or 4, passed_over)
+    try:
+        tables = [seating.final_table(players)] if len(players) <= 4 else list(seating.seeded_tables(players))
+    except seating.SeatingError as error:
+        raise ValidationError(
+            _("The seed chart needs a multiple of 4 players; %(n)d can take part.") % {"n": len(players)}
+            if len(players) > 4 else str(error)) from error
+    return Seeding(players, tables, seating_ties(standings, players, tables, passed_over=passed_over, cut=True,
+                                                 order_of_choice=choose), standings, seeded=choose)
+
+
+def why_tie_matters(tie: SeatingTie, stage: Stage) -> list[str]:
+    """What a drawing of lots would change in the stage, in words: the ties page and the refusal say the same."""
+    reasons = []
+    if tie.cutoff is not None:
+        reasons.append(_("straddles the cut-off: the top %(n)d play %(stage)s")
+                       % {"n": tie.cutoff, "stage": stage.name})
+    if tie.tables:
+        reasons.append(_("decides who sits at which table of %(stage)s") % {"stage": stage.name})
+    if tie.seeds:
+        reasons.append(_("decides seed %(seeds)s (the better seed chooses chair, colour and play order first)")
+                       % {"seeds": pgettext("seeds compared", " vs ").join(map(str, tie.seeds))})
+    return reasons
 
 
 def seat_seeded_stage(stage_id: int, *, user) -> Game:
@@ -191,16 +236,62 @@ def seat_seeded_stage(stage_id: int, *, user) -> Game:
         if stage.game_set.exclude(status=Game.Status.PLANNED).exists():
             raise ValidationError(_("%(s)s is already published.") % {"s": stage.name})
         results, standings = _standings(stage.tournament)
-        try:
-            players = _seeded_players(stage, results, standings)
-            tables = [seating.final_table(players)] if len(players) <= 4 else list(seating.seeded_tables(players))
-        except TieAtCutoff as error:
-            raise ValidationError(_tie_message(error, results)) from error
-        except seating.SeatingError as error:
-            raise ValidationError(
-                _("The seed chart needs a multiple of 4 players; %(n)d can take part.") % {"n": len(players)}
-                if len(players) > 4 else str(error)) from error
-        game = replace_with_seeded_game(stage, tables, players)
+        seeded = _seeding(stage, results, standings)
+        if seeded.ties:
+            tie = seeded.ties[0]
+            raise ValidationError(_tie_message(tie.players, results, why_tie_matters(tie, stage)))
+        players, tables = seeded.players, seeded.tables
+        game = replace_with_seeded_game(stage, tables, players if seeded.seeded else ())
         record_change(user, stage.tournament_id, "seating.seeded", game,
               after={"tables": [[results.entries[p].player.name for p in table] for table in tables]})
     return game
+
+
+def next_seeded_stage(tournament: Tournament) -> Stage | None:
+    """The first stage seated by rank whose game is not published yet: the one whose seating ties still change."""
+    return (tournament.stages.filter(seating=Stage.Seating.SEEDED)
+            .exclude(game_set__status__in=[Game.Status.PUBLISHED, Game.Status.FINISHED]).order_by("order").first())
+
+
+@dataclass(frozen=True)
+class OpenTie:
+    """A tie the referee may draw, with what the draw changes."""
+
+    key: str
+    """What the page's form posts back: the tie's rank in the standings, or "p<rank>" for a tie of the preliminary
+    ranking alone (a world final's order of choice)."""
+    rank: int
+    rows: list[dict]
+    """Standing rows (entry, player) of everyone the draw must name."""
+    reasons: list[str]
+    """Why it changes the next stage seated by rank (`why_tie_matters`); empty when it changes none."""
+    preliminary: bool = False
+
+
+def open_ties(tournament: Tournament, rows: list[dict]) -> list[OpenTie]:
+    """The ties the standings still show, each with what a draw would change in the next stage seated by rank.
+
+    Once the games before that stage are signed off, its seating waits for exactly the ties marked here
+    (`seat_seeded_stage` refuses with the same reasons). A tie of the preliminary ranking alone that orders a
+    world final's choice is listed too, after the others.
+    """
+    ties = [OpenTie(str(group[0]["rank"]), group[0]["rank"], list(group), []) for group in tied_groups(rows)]
+    stage = next_seeded_stage(tournament)
+    if stage is None:
+        return ties
+    results, standings = _standings(tournament)
+    try:
+        seeded = _seeding(stage, results, standings)
+    except ValidationError:  # earlier games still open, or the chart cannot take the field yet
+        return ties
+    by_entry = {row["entry"]: row for row in rows}
+    for tie in seeded.ties:
+        reasons = why_tie_matters(tie, stage)
+        shown = next((t for t in ties if set(tie.players) <= {row["entry"] for row in t.rows}), None)
+        if shown is not None:
+            shown.reasons.extend(reasons)
+            continue
+        group = next(g for g in tie_groups(seeded.standings) if set(tie.players) <= {s.player for s in g})
+        ties.append(OpenTie(f"p{group[0].rank}", group[0].rank, [by_entry[s.player] for s in group], reasons,
+                            preliminary=True))
+    return ties

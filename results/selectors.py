@@ -2,7 +2,7 @@
 import uuid
 from dataclasses import dataclass
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, Q
 
 from championships.models import Entry, Stage, Tournament
 from engines.ranking.engine import SeatResult, TableResult, score_table
@@ -84,9 +84,11 @@ def table_seeds(seats: list[Seat]) -> dict[int, int | None]:
 def game_seating(game: Game) -> dict:
     """The seating API's object: tables in number order; a signed-off table also shows VP and the winner.
 
-    Seats of a stage seated by rank also carry their `seed` at the table (1 = chooses first).
+    Seats of a stage seated by rank also carry their `seed` at the table (1 = chooses first), where the ruleset's
+    players choose in seed order (not at Lord of Catan tables: they settle seats themselves, seed 003).
     """
-    seeded = game.stage.seating == Stage.Seating.SEEDED
+    seeded = (game.stage.seating == Stage.Seating.SEEDED
+              and not ruleset_for(game.tournament.ruleset).players_choose_play_order)
     tables = (
         Table.objects.filter(game=game).order_by("number").select_related("sheet")
         .prefetch_related(Prefetch("seats", Seat.objects.select_related("entry__player", "score")
@@ -111,11 +113,24 @@ def game_seating(game: Game) -> dict:
             row["board"] = table.board_code
         result.append(row)
     board = {"board": game.board_code} if game.board_code else {}
+    if game.stage.boards_per_table:  # each table plays its own board, none of them the game's
+        board = {"board": None}
     return {"game": game.number, "stage": game.stage.kind, "status": game.status, **board, "tables": result}
 
 
 REPEATED_COLLUSION = 2
 """From a player's second collusion warning the referee decides on disqualification (001 §6)."""
+
+
+def played_seats():
+    """Seats their player has played or is playing: in a published or finished game, or with a score on the sheet
+    (a game taken back to re-plan keeps its entered scores)."""
+    return Seat.objects.filter(~Q(game__status=Game.Status.PLANNED) | Q(score__isnull=False))
+
+
+def games_played(entry_id: int) -> list[int]:
+    """The numbers of the games the player has played or is playing (`played_seats`)."""
+    return sorted(set(played_seats().filter(entry_id=entry_id).values_list("game__number", flat=True)))
 
 
 def collusion_warnings(entry: Entry, up_to: Penalty | None = None) -> int:
@@ -193,6 +208,11 @@ def tables_missing_results(tournament, before: int | None = None) -> list[Table]
     if before is not None:
         tables = tables.filter(game__number__lt=before)
     return list(tables)
+
+
+def any_game_published(tournament) -> bool:
+    """Whether a game was ever published: until then no table can have, or miss, a result."""
+    return tournament.games.exclude(status=Game.Status.PLANNED).exists()
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from kombu.exceptions import OperationalError
 from championships.models import Stage
 from championships.permissions import organized_tournament, require_organizer
 from core.csv_export import csv_response
+from engines.rulesets import ruleset_for
 
 from . import jobs, selectors, services, tasks
 from .forms import GenerateForm, SwapForm
@@ -49,6 +50,7 @@ def stage_seating(request, slug: str, stage_id: int):
                   for view in page.shown],
         "generate_form": GenerateForm(initial={"seed": job.seed} if job else None),
         "job": jobs.progress_of(job) if job and job.status != PlanningJob.Status.SUCCEEDED else None,
+        "order_of_choice": not ruleset_for(stage.tournament.ruleset).players_choose_play_order,
     })
 
 

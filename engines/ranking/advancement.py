@@ -1,10 +1,13 @@
-"""Who goes on: qualifiers, replacements, the world-championship classification, Lord of Catan's 16.
+"""Who goes on: qualifiers, replacements, the world-championship classification, Lord of Catan's 16, and the
+ties that must be drawn before a stage is seated by rank.
 
-Pure functions over engine standings (docs/rules.md §1, §4).
+Pure functions over engine standings (docs/rules.md §1, §2, §4).
 """
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from engines.ranking.engine import (
     Standing,
@@ -12,6 +15,7 @@ from engines.ranking.engine import (
     player_records,
     rank_records,
     score_table,
+    tie_groups,
     ties_at_cutoff,
     validate,
 )
@@ -45,7 +49,67 @@ def qualifiers(
     passed_over = set(already_qualified)
     for group in ties_at_cutoff(standings, n, passed_over=passed_over):
         raise TieAtCutoff(group)
-    return _eligible(standings, passed_over)[:n]
+    return seeded_field(standings, n, passed_over)
+
+
+def seeded_field(standings: Sequence[Standing], n: int, passed_over: Collection[Hashable] = ()) -> list[Hashable]:
+    """The best `n` players who can take part, best first, as the standings list them (ties unchecked)."""
+    return _eligible(standings, set(passed_over))[:n]
+
+
+@dataclass(frozen=True)
+class SeatingTie:
+    """A tie left after every tiebreaker, and what a drawing of lots would change in a stage seated by rank."""
+
+    players: tuple[Hashable, ...]
+    """The tied players who can take part, in the standings' order."""
+    cutoff: int | None = None
+    """The field's size, when the tie straddles it: some of them play the stage, some do not."""
+    tables: bool = False
+    """They would sit at different tables of the seed chart."""
+    seeds: tuple[int, ...] = ()
+    """Seeds sharing a table whose order of choice the tie decides (none where players settle seats themselves)."""
+
+    @property
+    def matters(self) -> bool:
+        return self.cutoff is not None or self.tables or bool(self.seeds)
+
+
+def seating_ties(
+    standings: Sequence[Standing], ranked: Sequence[Hashable], tables: Sequence[Sequence[Hashable]], *,
+    passed_over: Collection[Hashable] = (), cut: bool, order_of_choice: bool,
+) -> list[SeatingTie]:
+    """The ties that change a stage seated by rank, best first; the stage waits for their draws.
+
+    `ranked` is the stage's field as the standings order it now (seed 1 first) and `tables` its tables by
+    the chart. With `cut`, the field is the top of the standings and a tie straddling it (`ties_at_cutoff`,
+    as for qualification) decides who plays; otherwise (the semifinal winners) players outside the field
+    are not rivals. A tie inside the field matters when its players would sit at different tables, or at
+    one table where players choose chair, colour and play order in order of rank (`order_of_choice`:
+    004 §1.1.5–1.1.6, I-19), since then it decides who chooses first.
+    """
+    passed_over = set(passed_over)
+    seed = {p: n for n, p in enumerate(ranked, start=1)}
+    table_of = {p: n for n, table in enumerate(tables) for p in table}
+    at_cutoff = ties_at_cutoff(standings, len(ranked), passed_over=passed_over) if cut else []
+    straddling = {frozenset(s.player for s in group) for group in at_cutoff}
+    found = []
+    for group in tie_groups(standings):
+        players = tuple(s.player for s in group if not s.disqualified and s.player not in passed_over)
+        together: dict[int, list[int]] = defaultdict(list)
+        for p in players:
+            if p in seed:
+                together[table_of[p]].append(seed[p])
+        tie = SeatingTie(
+            players if frozenset(players) in straddling else tuple(p for p in players if p in seed),
+            cutoff=len(ranked) if frozenset(players) in straddling else None,
+            tables=len(together) > 1,
+            seeds=tuple(sorted(s for seeds in together.values() if len(seeds) > 1 for s in seeds))
+            if order_of_choice else (),
+        )
+        if tie.matters:
+            found.append(tie)
+    return found
 
 
 def replacement(

@@ -9,30 +9,31 @@ from championships.permissions import is_organizer, official_tournament
 from results.draws import first_draw_choosers, record_draw
 from results.forms import DrawForm
 
-from ..standings import straddles_cutoff, tied_groups, tournament_standings
+from ..qualification import open_ties
+from ..standings import straddles_cutoff, tournament_standings
 
 
 @login_required
 def draws(request, slug: str):
-    """Ties that no computed tiebreaker separates, each with a form to record the draw's order.
+    """Ties that no computed tiebreaker separates, each with a form to record the draw's order and what it changes
+    (a qualification cut-off; the next stage seated by rank: who plays, at which table, who chooses first).
 
     Each tie names the youngest tied player, who chooses who draws first in a card draw (seed 001 §4).
     """
     tournament = official_tournament(request.user, slug)
-    rows = tournament_standings(tournament)
-    groups = tied_groups(rows)
+    ties = open_ties(tournament, tournament_standings(tournament))
     cutoff = tournament.advance_count
-    posted_rank = request.POST.get("rank") if request.method == "POST" else None
-    if posted_rank is not None and not any(str(group[0]["rank"]) == posted_rank for group in groups):
+    posted = request.POST.get("rank") if request.method == "POST" else None
+    if posted is not None and not any(tie.key == posted for tie in ties):
         messages.warning(request, _("That tie is no longer open (already drawn, or the standings changed); "
                                     "nothing was recorded."))
         return redirect("referee-draws", slug=slug)
     tie_forms = []
-    choosers = first_draw_choosers([[row["entry"] for row in group] for group in groups])
-    for group, chooser in zip(groups, choosers):
-        players = [(row["entry"], row["player"]) for row in group]
-        bound = posted_rank == str(group[0]["rank"])
-        form = DrawForm(request.POST if bound else None, players=players, prefix=f"tie{group[0]['rank']}")
+    choosers = first_draw_choosers([[row["entry"] for row in tie.rows] for tie in ties])
+    for tie, chooser in zip(ties, choosers):
+        players = [(row["entry"], row["player"]) for row in tie.rows]
+        bound = posted == tie.key
+        form = DrawForm(request.POST if bound else None, players=players, prefix=f"tie{tie.key}")
         if bound and form.is_valid():
             try:
                 record_draw(tournament, form.cleaned_data["order"], user=request.user,
@@ -42,9 +43,9 @@ def draws(request, slug: str):
             else:
                 messages.success(request, _("Draw recorded; the standings use it now."))
                 return redirect("referee-draws", slug=slug)
-        tie_forms.append((group, form, straddles_cutoff(group, cutoff), chooser))
+        tie_forms.append((tie, form, not tie.preliminary and straddles_cutoff(tie.rows, cutoff), chooser))
     recorded = tournament.tiebreak_draws.prefetch_related("places__entry__player").select_related("recorded_by")
     return render(request, "ranking/draws.html", {
         "tournament": tournament, "tie_forms": tie_forms, "draws": recorded, "cutoff": cutoff,
         "is_organizer": is_organizer(request.user, tournament),
-    }, status=422 if posted_rank and request.method == "POST" else 200)
+    }, status=422 if posted and request.method == "POST" else 200)

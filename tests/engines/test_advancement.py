@@ -2,13 +2,17 @@
 import pytest
 
 from engines.ranking.advancement import (
+    SeatingTie,
     TieAtCutoff,
     final_classification,
     lord_of_catan_advancers,
     qualifiers,
     replacement,
+    seating_ties,
+    seeded_field,
 )
-from engines.ranking.engine import SeatResult, TableResult, rank
+from engines.ranking.engine import SeatResult, TableResult, rank, tie_groups
+from engines.seating.engine import final_table, seeded_tables
 
 
 def tbl(game, table, scores, winner=None, minutes=None):
@@ -211,3 +215,62 @@ def test_a_lord_of_catan_deduction_can_cost_the_place():
     assert "W1" in lord_of_catan_advancers(rank(lord_round(minutes), "lord-of-catan"))
     fined = rank(lord_round(minutes), "lord-of-catan", deductions={"W1": 2})
     assert "W1" not in lord_of_catan_advancers(fined)
+
+
+# --- Ties that change a stage seated by rank (issue 20 item 5) --------------------------------------------
+
+# Two identical tables: A/E share rank 1, B/F rank 3, C/G rank 5, D/H rank 7.
+TWINS = [tbl(1, 1, {"A": 10, "B": 8, "C": 6, "D": 4}), tbl(1, 2, {"E": 10, "F": 8, "G": 6, "H": 4})]
+
+
+def ties_when_seating(standings, n, *, order_of_choice=True, passed_over=()):
+    """The ties that change the top `n` seated by rank: one final table, or the seed chart."""
+    ranked = seeded_field(standings, n, passed_over)
+    tables = [final_table(ranked)] if n <= 4 else seeded_tables(ranked)
+    return seating_ties(standings, ranked, tables, passed_over=passed_over, cut=True,
+                        order_of_choice=order_of_choice)
+
+
+def test_a_tie_for_seed_1_at_a_final_table_matters_where_seeds_choose_in_order():
+    """Seed 004 §1.1.6 and I-19 (001 §3): at a final table the players choose chair, colour and play order
+    in order of rank, so two players tied at rank 1 must be separated before seed 1 can choose first."""
+    standings = rank(TWINS, "cnc-2022")
+    assert ties_when_seating(standings, 4) == [
+        SeatingTie(("A", "E"), seeds=(1, 2)), SeatingTie(("B", "F"), seeds=(3, 4))]
+    # Seed 003: at a Lord of Catan final the players settle seats themselves: one table, nothing to decide.
+    assert ties_when_seating(standings, 4, order_of_choice=False) == []
+
+
+def test_a_tie_across_the_field_matters_even_where_nobody_chooses_in_order():
+    standings = rank(TWINS, "cnc-2022")
+    ties = ties_when_seating(standings, 4, order_of_choice=False, passed_over={"B"})  # C/G share the 4th place
+    assert ties == [SeatingTie(("C", "G"), cutoff=4)]
+    assert ties[0].matters
+    assert ties_when_seating(standings, 4, passed_over={"B"}) == [
+        SeatingTie(("A", "E"), seeds=(1, 2)), SeatingTie(("C", "G"), cutoff=4)]
+
+
+def test_a_tie_over_two_tables_of_the_seed_chart_decides_the_table_and_a_tie_at_one_table_the_order():
+    standings = rank(QUALIFIER, "cnc-2022")  # J, K, L share rank 6: seeds 6 and 7 sit at table 2, seed 8 at table 1
+    assert ties_when_seating(standings, 8) == [SeatingTie(("J", "K", "L"), tables=True, seeds=(6, 7))]
+    assert ties_when_seating(standings, 8, order_of_choice=False) == [SeatingTie(("J", "K", "L"), tables=True)]
+
+
+def test_a_tie_inside_one_table_without_order_of_choice_changes_nothing():
+    # 16 players; the only tie is seeds 12 and 13, who both sit at table 4 (4, 5, 12, 13).
+    tables = [tbl(1, t, {f"{t}{p}": vp for p, vp in zip("abcd", scores)}) for t, scores in
+              enumerate([[10, 9, 7, 4], [10, 7, 6, 4], [10, 6, 4, 4], [10, 8, 7, 1]], start=1)]
+    standings = rank(tables, "cnc-2022")
+    (group,) = [g for g in tie_groups(standings)]
+    assert [s.rank for s in group] == [12, 12]
+    assert ties_when_seating(standings, 16, order_of_choice=False) == []
+    assert ties_when_seating(standings, 16) == [SeatingTie(tuple(s.player for s in group), seeds=(12, 13))]
+
+
+def test_the_finals_order_of_choice_needs_only_the_ties_between_finalists():
+    """The world final: the semifinal winners choose in order of preliminary rank (004 §1.1.6); players who
+    did not reach the final do not take part, so a tie between a finalist and one of them changes nothing."""
+    standings = rank(TWINS, "cwc-2025")
+    ranked = ["A", "E", "C", "H"]  # the semifinal winners in preliminary order (A/E tied, C/G, D/H)
+    assert seating_ties(standings, ranked, [ranked], cut=False, order_of_choice=True) == [
+        SeatingTie(("A", "E"), seeds=(1, 2))]

@@ -279,28 +279,65 @@ def test_a_preliminary_drawing_of_lots_carries_forward_to_the_final(organizer):
     assert list(final.tables.get().seats.order_by("position").values_list("entry_id", flat=True)) == winners
 
 
-def test_the_lord_of_catan_final_lists_the_semifinal_winners_by_ranking_round_rank(organizer):
-    """Seed 003 (3 rounds): the 4 semifinal winners play the final; like the semifinal tables ("by weighted
-    score from the ranking round"), its seats follow the ranking round, not the semifinal games."""
+def lord_of_catan_semifinal(organizer, minutes=(60, 61, 62, 63)):
+    """A Lord of Catan club event after its ranking round (16 players, 4 tables of 10, 9, 8, 7 VP, one table
+    faster than the next), seated for the semifinal by the seed chart; the seeds by ranking-round rank."""
     club = create_championship_from_preset("lord-of-catan", user=make_admin()).tournaments.get()
     make_official(club)
     entries = entered(club, [make_player(f"L{i:02d}") for i in range(16)])
     ranking_round = make_game(club, [entries[i:i + 4] for i in range(0, 16, 4)], number=1,
                               stage=club.stages.get(kind="preliminary"))
-    for minutes, table in enumerate(ranking_round.tables.order_by("number"), start=60):
-        play(table, [10, 9, 8, 7], organizer, time(10, 0), time(11, minutes - 60))  # faster table, more tempo
+    for length, table in zip(minutes, ranking_round.tables.order_by("number")):
+        play(table, [10, 9, 8, 7], organizer, time(10, 0), time(10 + length // 60, length % 60))
     seed = {row["entry"]: i for i, row in enumerate(compute_standings(club), start=1)}
-    semifinal = seat_seeded_stage(club.stages.get(kind="semifinal").pk, user=organizer)
+    return club, seed, seat_seeded_stage(club.stages.get(kind="semifinal").pk, user=organizer)
+
+
+def test_the_lord_of_catan_final_has_no_order_of_choice_the_table_reports_its_play_order(client, organizer):
+    """Seed 003, final round: "the colours and places are set by the players and the starting player by a roll of
+    two six-sided dice", as in its other rounds: nobody chooses first, so the final stores no seeds, the seating
+    API gives none and the organizer is told to record the play order the table reports (issue 21 item 5)."""
+    club, seed, semifinal = lord_of_catan_semifinal(organizer)
     assert seed_numbers(semifinal, seed) == [[1, 8, 9, 16], [2, 7, 10, 15], [3, 6, 11, 14], [4, 5, 12, 13]]
     publish_game(semifinal.pk, user=make_admin())
-    # Seeds 1-4 win; P1's table is slow and poor in VP, P4's fast and rich: tempo reverses the order.
-    for table, vps, end in zip(semifinal.tables.order_by("number"),
-                               [[10, 9, 9, 9], [10, 8, 8, 8], [10, 5, 5, 5], [10, 2, 2, 2]],
-                               [time(17, 20), time(15, 40), time(14, 20), time(14, 10)]):
-        play(table, vps, organizer, time(14, 0), end)
-    assert [seed[row["entry"]] for row in compute_standings(club)[:4]] == [4, 3, 2, 1]
-    final = seat_seeded_stage(club.stages.get(kind="final").pk, user=organizer)
-    assert seed_numbers(final, seed) == [[1, 2, 3, 4]]
+    # The 4th seeds win; the semifinal sheets record the play order the tables reported first.
+    for table, vps in zip(semifinal.tables.order_by("number"),
+                          [[8, 10, 7, 6], [9, 10, 8, 8], [5, 10, 5, 5], [2, 10, 2, 2]]):
+        play(table, vps, organizer, time(14, 0), time(15, 10))
+    final_stage = club.stages.get(kind="final")
+    final = seat_seeded_stage(final_stage.pk, user=organizer)
+    assert seed_numbers(final, seed) == [[8, 7, 6, 5]]  # the semifinal winners by table, not by rank
+    assert not final.seats.exclude(seed=None).exists() and not semifinal.seats.exclude(seed=None).exists()
+    publish_game(final.pk, user=make_admin())
+    seating = client.get(f"/api/tournaments/{club.slug}/games/{final.number}/seating/").json()
+    assert all("seed" not in s for s in seating["tables"][0]["seats"])
+    table = final.tables.get()
+    reported = list(reversed(table.seats.order_by("position").values_list("entry_id", flat=True)))
+    record_play_order(table.pk, reported, user=organizer)  # the dice gave seat 4 the start
+    assert list(table.seats.order_by("position").values_list("entry_id", flat=True)) == reported
+    client.force_login(organizer)
+    page = client.get(f"/organize/{club.slug}/stages/{final_stage.pk}/").content.decode()
+    assert "a roll of two dice decides who starts" in page and "Seats are listed by seed" not in page
+    sheet = client.get(f"/referee/{club.slug}/tables/{table.pk}/").content.decode()
+    assert "a roll of two dice decides who starts" in sheet and "in order of rank" not in sheet
+
+
+def test_a_lord_of_catan_tie_inside_one_semifinal_table_does_not_hold_the_seating(organizer):
+    """Seed 003: semifinal tables come from the ranking round ("by weighted score"), but the players settle seats
+    themselves: a tie between seeds 12 and 13, who both sit at table 4, changes nothing (issue 20 item 5)."""
+    # Rest-of-field tempo: 7 VP x 34 / 70 min = 8 VP x 34 / 80 min = 3.4, the 12th and 13th best.
+    club, seed, semifinal = lord_of_catan_semifinal(organizer, minutes=(60, 70, 80, 90))
+    ranks = sorted(row["rank"] for row in compute_standings(club) if row["tied"])
+    assert ranks == [12, 12]
+    assert seed_numbers(semifinal, seed)[3] == [4, 5, 12, 13]
+
+
+def test_a_lord_of_catan_tie_between_two_semifinal_tables_waits_for_a_draw(organizer):
+    """Seed 003 and I-21: a tie between the table winners of equally fast tables decides who sits at which
+    semifinal table, so the seating waits for the drawing of lots (issue 20 item 5)."""
+    with pytest.raises(ValidationError, match="tied where it matters: record the card draw first. "
+                                              r"\(decides who sits at which table of Semifinals\)"):
+        lord_of_catan_semifinal(organizer, minutes=(60, 60, 75, 90))
 
 
 def test_the_national_final_table_is_the_top_4_in_rank_order_with_their_seeds(client, organizer):
@@ -345,6 +382,56 @@ def test_seeds_in_the_api_stay_with_the_players_when_the_play_order_is_recorded(
     table = semifinal.tables.get(number=2)
     record_play_order(table.pk, [by_seed[15], by_seed[2], by_seed[10], by_seed[7]], user=referee)
     assert seats(2) == [(15, 4), (2, 1), (10, 3), (7, 2)]
+
+
+# --- Seat by rank waits for the ties that change a seed or a table (issue 20 item 5) ----------------------
+
+def test_a_tie_for_seed_1_holds_the_national_final_table_until_it_is_drawn(client, organizer):
+    """Seed 001 §3 (Jordan): "the top 4 players will play a final game"; I-19: they choose in rank order, like
+    CWC tables (004 §1.1.6), so two players tied at rank 1 cannot be seated 1 and 2 without a draw — the same
+    refusal as a tie at a qualification cut-off (001 §4: "card draw run by the referee")."""
+    from results.draws import record_draw
+
+    finals = create_championship_from_preset("jordan-2022", user=make_admin()).tournaments.get()
+    referee = make_official(finals)
+    entries = entered(finals, [make_player(f"J{i}") for i in range(8)])
+    play_game(finals, entries, 1, [[10, 8, 6, 4], [10, 8, 6, 4]], organizer)  # J0/J4 share rank 1, J1/J5 rank 3
+    stage = finals.stages.get(kind="final")
+    with pytest.raises(ValidationError, match=r"J0, J4 are tied where it matters: record the card draw first\. "
+                                              r"\(decides seed 1 vs 2 \(the better seed chooses"):
+        seat_seeded_stage(stage.pk, user=organizer)
+    assert not stage.game_set.exists()
+    client.force_login(referee)
+    page = client.get(f"/referee/{finals.slug}/draws/").content.decode()
+    sections = page.split('<section class="panel tie')[1:]
+    assert len(sections) == 4
+    assert "decides seed 1 vs 2" in sections[0] and "decides seed 3 vs 4" in sections[1]
+    assert all("matters for the seating" not in section for section in sections[2:])  # ranks 5 and 7: outside
+    record_draw(finals, [entries[4].pk, entries[0].pk], user=referee, method="cards")
+    with pytest.raises(ValidationError, match=r"J1, J5 are tied where it matters.*decides seed 3 vs 4"):
+        seat_seeded_stage(stage.pk, user=organizer)
+    record_draw(finals, [entries[1].pk, entries[5].pk], user=referee, method="cards")
+    final = seat_seeded_stage(stage.pk, user=organizer)
+    assert list(final.tables.get().seats.order_by("seed").values_list("entry_id", flat=True)) == [
+        entries[4].pk, entries[0].pk, entries[1].pk, entries[5].pk]
+    assert "matters for the seating" not in client.get(f"/referee/{finals.slug}/draws/").content.decode()
+
+
+def test_a_tie_straddling_the_final_tables_cut_off_is_marked_and_holds_the_seating(client, organizer):
+    """Seed 001 §3: the top 4 play the final game; a tie over places 4 and 5 decides who plays it."""
+    from results.draws import record_draw
+
+    finals = create_championship_from_preset("jordan-2022", user=make_admin()).tournaments.get()
+    referee = make_official(finals)
+    entries = entered(finals, [make_player(f"J{i}") for i in range(12)])
+    play_game(finals, entries, 1, [[10, 9, 5, 4], [10, 9, 6, 3], [10, 7, 7, 6]], organizer)  # J1/J5 share rank 4
+    record_draw(finals, [entries[0].pk, entries[4].pk], user=referee, method="cards")  # J0/J4 shared rank 1
+    with pytest.raises(ValidationError, match=r"J1, J5 are tied where it matters.*\(straddles the cut-off: "
+                                              r"the top 4 play Final game\)"):
+        seat_seeded_stage(finals.stages.get(kind="final").pk, user=organizer)
+    client.force_login(referee)
+    page = client.get(f"/referee/{finals.slug}/draws/").content.decode()
+    assert page.count("straddles the cut-off: the top 4 play Final game") == 1
 
 
 # --- Finals capacity (issue 10) -------------------------------------------------------------------------
