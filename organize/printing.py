@@ -1,5 +1,6 @@
 """What the organizer's PDFs print: a game's tables with players in play order and each table's sheet address,
 the qualification list with its waiting list, the podium. Plain data in a fixed number of queries."""
+from collections import defaultdict
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -7,10 +8,12 @@ from django.db.models import Prefetch
 from django.http import Http404
 from django.urls import reverse
 
-from championships.models import ACTIVE_STATUSES, Tournament
+from championships.models import ACTIVE_STATUSES, Stage, Tournament
 from core.pdf import qr_data_uri
+from ranking.final_table import games_text
 from ranking.selectors import advancing_entries, finals_of_championship, qualified_players
 from ranking.standings import tournament_standings
+from results.models import RecordSheet
 from scheduling.models import Game, Seat, Table
 
 BLANK_SEATS = 4
@@ -29,6 +32,13 @@ class PrintedTable:
     """The absolute address of the table's record sheet on the referee's tablet (what its QR code opens)."""
     board_code: str = ""
     """The board this table plays: its own in a stage that deals one per table, else the game's."""
+    opted_out: tuple[bool, ...] = ()
+    """For each player, whether they opted out of photos and videos (seed 001 §9): the card tells photographers."""
+
+    @property
+    def rows(self) -> list[tuple[str, bool]]:
+        """(name, opted out of photos and videos) in play order."""
+        return [(name, n < len(self.opted_out) and self.opted_out[n]) for n, name in enumerate(self.players)]
 
     @cached_property
     def qr(self) -> str:
@@ -57,7 +67,7 @@ def game_tables(tournament: Tournament, game: Game, base_url: str) -> list[Print
     tables = (Table.objects.filter(game=game).order_by("number")
               .prefetch_related(Prefetch("seats", Seat.objects.select_related("entry__player").order_by("position"))))
     return [PrintedTable(t.number, [s.entry.player.name for s in t.seats.all()], sheet_url(base_url, tournament, t.pk),
-                         t.board_code or game.board_code)
+                         t.board_code or game.board_code, tuple(s.entry.player.media_opt_out for s in t.seats.all()))
             for t in tables]
 
 
@@ -96,3 +106,24 @@ def qualification_list(tournament: Tournament) -> QualificationList:
     qualified = [r for r in eligible if r["entry"] in advancing]
     waiting = [r for r in eligible if r["entry"] not in advancing][:WAITING_LIST] if qualified else []
     return QualificationList(qualified, waiting, finals)
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """One podium place as its certificate prints it: the place, and the games that decided it."""
+
+    row: dict
+    """The standing row (rank, player, tied, wins, total VP, and `final`: the result at the final table)."""
+    counted: str
+    """Which games the wins and VP count, in words ("games 1–3"): the games before the final, if there is one."""
+
+
+def certificates(podium_rows: list[dict]) -> list[Certificate]:
+    """The podium's certificates (one query): a finalist's place comes from the final table (I-7, I-33), so its
+    certificate shows that result and labels the earlier games' wins and VP as such."""
+    played: dict[int, set[int]] = defaultdict(set)
+    for entry, number in (Seat.objects.filter(entry_id__in=[row["entry"] for row in podium_rows],
+                                              table__sheet__status=RecordSheet.Status.SIGNED_OFF)
+                          .exclude(game__stage__kind=Stage.Kind.FINAL).values_list("entry_id", "game__number")):
+        played[entry].add(number)
+    return [Certificate(row, games_text(played[row["entry"]])) for row in podium_rows]

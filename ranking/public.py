@@ -21,6 +21,7 @@ from results.selectors import current_game, recent_announcements
 from scheduling.models import Game, Seat, Table
 
 from .columns import Column, standings_columns
+from .final_table import FinalTable, final_table
 from .selectors import advancing_entries, podium, tournament_done
 from .standings import (
     Results,
@@ -341,6 +342,8 @@ class PublicStandings:
     any_awaiting_draw: bool
     page: int = 1
     pages: int = 1
+    final_table: FinalTable | None = None
+    """Set when a final table decides the top places: the page says so and shows each finalist's result."""
 
 
 def places_needed(column: Column, rows: list[dict]) -> int:
@@ -379,7 +382,7 @@ def public_standings(tournament: Tournament, page: int = 1, per_page: int | None
     shown = [StandingRow(r, list(zip(labels, [c.show(r[c.key], places[c.key]) for c in columns], strict=True)),
                          r["entry"] in advancing, r["entry"] == last, r["entry"] in awaiting)
              for r in (rows[(page - 1) * per_page: page * per_page] if per_page else rows)]
-    return PublicStandings(columns, shown, bool(advancing), bool(awaiting), page, pages)
+    return PublicStandings(columns, shown, bool(advancing), bool(awaiting), page, pages, final_table(tournament))
 
 
 # ---- championship ---------------------------------------------------------------------------------------------
@@ -407,7 +410,7 @@ class ChampionshipPage:
 
 
 def championship_page(championship: Championship) -> ChampionshipPage:
-    tournaments = list(championship.tournaments.order_by("date", "name"))
+    tournaments = list(championship.tournaments.all())
     stages: dict[int, list[Stage]] = defaultdict(list)
     for stage in Stage.objects.filter(tournament__championship=championship):
         stages[stage.tournament_id].append(stage)

@@ -21,8 +21,9 @@ from django.db.models import Sum
 
 from championships.models import GONE_STATUSES, Entry, Stage, Tournament
 from engines.ranking.advancement import final_classification
-from engines.ranking.engine import SeatResult, Standing, TableResult, rank, straddles, tie_groups
+from engines.ranking.engine import SeatResult, Standing, TableResult, rank, score_table, straddles, tie_groups
 from engines.ranking.timing import game_minutes
+from engines.rulesets import ruleset_for
 from results.models import Penalty, RecordSheet, Score, TiebreakDrawPlace
 
 logger = logging.getLogger(__name__)
@@ -115,10 +116,26 @@ def standing_rows(results: Results, standings: list[Standing]) -> list[dict]:
     return rows
 
 
+def final_results(results: Results, ruleset: str) -> dict[int, dict]:
+    """Each finalist's result at the signed-off final table, by entry: the game, the place (its order of finish
+    decides places 1–4, I-33), the VP scored and whether they won. Empty before the final is played."""
+    final = results.tables_by_stage.get(Stage.Kind.FINAL, [])
+    if not final:
+        return {}
+    table = final[0]
+    return {seat.player: {"game": table.game, "place": score.place, "vp": seat.vp, "winner": seat.winner}
+            for seat, score in zip(table.seats, score_table(table, ruleset_for(ruleset)))}
+
+
 def compute_standings(tournament: Tournament, stage: Stage | None = None) -> list[dict]:
-    """Rows in rank order, each with every metric's value (the `rank --json` objects plus ids)."""
+    """Rows in rank order, each with every metric's value (the `rank --json` objects plus ids) and, over the whole
+    event, the player's `final` result (None for players who did not play the final table)."""
     results = load_results(tournament, stage)
-    return standing_rows(results, ranked_standings(tournament, results, whole_event=stage is None))
+    rows = standing_rows(results, ranked_standings(tournament, results, whole_event=stage is None))
+    final = final_results(results, tournament.ruleset) if stage is None else {}
+    for row in rows:
+        row["final"] = final.get(row["entry"])
+    return rows
 
 
 def _generation_key(tournament_id: int) -> str:

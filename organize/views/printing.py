@@ -11,6 +11,7 @@ from core.pdf import pdf_response, render_pdf
 from ranking.selectors import podium
 from ranking.views.printing import tournament_paper
 
+from .. import printing
 from ..printing import SLIPS_PER_PAGE, blank_tables, game_of, game_tables, pages_of, qualification_list
 
 BLANK_SHEETS_MAX = 50
@@ -76,6 +77,7 @@ def certificates(request, slug: str):
     if not rows:
         raise Http404(_("The podium is known once every game of the last stage is signed off or the tournament "
                         "is closed."))
-    data = render_pdf("print/certificates.html", {"tournament": tournament, "podium": rows},
+    data = render_pdf("print/certificates.html",
+                      {"tournament": tournament, "certificates": printing.certificates(rows)},
                       paper=tournament_paper(request, tournament), landscape=True)
     return pdf_response(data, f"{tournament.slug}-certificates.pdf")

@@ -8,13 +8,16 @@ from championships.models import Tournament
 from core.csv_export import csv_response
 
 from ..columns import standings_columns
+from ..final_table import final_table
 from ..live import POLL_SECONDS, cached_fragment, cached_page, live_page, request_version
-from ..public import public_standings
+from ..public import places_needed, public_standings
 from ..standings import tournament_standings
 from .public_pages import page_number
 
 CSV_HEADER = ["rank", "player", "country"]
 """Machine-readable keys, the same in every language (the pages are for people, the CSV for programs)."""
+FINAL_HEADER = ["final_place", "final_vp"]
+"""A finalist's place and VP at the final table, which decides places 1–4 (empty for the others)."""
 
 
 @require_GET
@@ -34,9 +37,15 @@ def standings(request, slug: str):
 
 @require_GET
 def standings_csv(request, slug: str):
+    """The standings table as the page shows it; with a final table, each finalist's place and VP there first."""
     tournament = get_object_or_404(Tournament, slug=slug)
     columns = standings_columns(tournament.ruleset)
-    header = [*CSV_HEADER, *[c.key for c in columns], "tied"]
-    rows = ([row["rank"], row["player"], row["country"] or "", *[c.plain(row[c.key]) for c in columns],
-             "true" if row["tied"] else "false"] for row in tournament_standings(tournament))
+    standings = tournament_standings(tournament)
+    places = {c.key: places_needed(c, standings) for c in columns}
+    final = FINAL_HEADER if final_table(tournament) else []
+    header = [*CSV_HEADER, *final, *[c.key for c in columns], "tied"]
+    rows = ([row["rank"], row["player"], row["country"] or "",
+             *([row["final"]["place"], row["final"]["vp"]] if row.get("final") else ["", ""])[:len(final)],
+             *[c.plain(row[c.key], places[c.key]) for c in columns], "true" if row["tied"] else "false"]
+            for row in standings)
     return csv_response(f"{tournament.slug}-standings.csv", header, rows)
