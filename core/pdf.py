@@ -3,9 +3,15 @@
 The stylesheet loads the Noto fonts shipped in `static/fonts/` for the interface's languages and names the
 Debian Noto fonts (fontconfig) for names in other scripts, sets the paper size and mirrors the page for
 right-to-left languages. Any app may render a document through `render_pdf`.
+
+WeasyPrint fetches only what the site ships: `data:` URIs (the QR codes) and files under `static/` (the
+stylesheet's fonts). Any other URL that reached a page (an image, a stylesheet, an attachment) is not
+fetched, so no printed page can make the server read its internal network or its disk into a PDF.
 """
 from collections.abc import Iterable
 from pathlib import Path
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
 import segno
 from django.conf import settings
@@ -19,7 +25,9 @@ PAPERS = {A4: "A4", LETTER: "letter"}
 LETTER_COUNTRIES = frozenset({"US", "CA", "MX", "PH", "CL", "CO", "VE", "CR", "GT", "PA", "DO", "PR", "SV", "NI"})
 """Where US Letter is the usual paper; everywhere else prints on A4."""
 
-STYLESHEET = Path(settings.BASE_DIR) / "static" / "print" / "print.css"
+SHIPPED = (Path(settings.BASE_DIR) / "static").resolve()
+"""The only folder a PDF may read files from."""
+STYLESHEET = SHIPPED / "print" / "print.css"
 
 
 def paper_for(requested: str | None, country_code: str | None) -> str:
@@ -41,16 +49,41 @@ def html_for(template: str, context: dict) -> str:
     return render_to_string(template, {**context, "lang": get_language() or "en", "rtl": get_language_bidi()})
 
 
+def shipped_file(url: str) -> Path | None:
+    """The file a `file:` URL names, if it is one of the shipped static files."""
+    parts = urlsplit(url)
+    if parts.scheme.lower() != "file" or parts.netloc not in ("", "localhost"):
+        return None
+    path = Path(url2pathname(parts.path)).resolve()
+    return path if path.is_relative_to(SHIPPED) and path.is_file() else None
+
+
+def _fetcher():
+    """A WeasyPrint URL fetcher (one per document set: it keeps per-request state) for `data:` and shipped files."""
+    from weasyprint.urls import URLFetcher
+
+    class ShippedFilesOnly(URLFetcher):
+        def fetch(self, url, headers=None):
+            if url[:5].lower() == "data:":
+                return super().fetch(url, headers)
+            path = shipped_file(url)
+            if path is None:
+                raise ValueError(f"not fetched, only the site's own static files are: {url[:100]}")
+            return super().fetch(path.as_uri(), headers)
+
+    return ShippedFilesOnly(allowed_protocols=("data", "file"), allow_redirects=False)
+
+
 def _documents(parts: Iterable[str], paper: str, landscape: bool):
     from weasyprint import CSS, HTML  # imported when printing: loading Pango costs a few hundred ms
     from weasyprint.text.fonts import FontConfiguration
 
-    fonts = FontConfiguration()
-    size = CSS(string=f"@page {{ size: {PAPERS[paper]}{' landscape' if landscape else ''}; }}")
-    css = CSS(filename=str(STYLESHEET), font_config=fonts)
+    fonts, fetcher = FontConfiguration(), _fetcher()
+    size = CSS(string=f"@page {{ size: {PAPERS[paper]}{' landscape' if landscape else ''}; }}", url_fetcher=fetcher)
+    css = CSS(filename=str(STYLESHEET), font_config=fonts, url_fetcher=fetcher)
     base = str(STYLESHEET.parent)
     for html in parts:
-        yield HTML(string=html, base_url=base).render(stylesheets=[css, size], font_config=fonts)
+        yield HTML(string=html, base_url=base, url_fetcher=fetcher).render(stylesheets=[css, size], font_config=fonts)
 
 
 def render_pdf(template: str, context: dict, *, paper: str, landscape: bool = False) -> bytes:
