@@ -102,25 +102,38 @@ class Match:
     name: str
     player_id: int
     seats: list[SeatAt]
+    place: dict | None = None
+    """After the last game: the player's standing row (final rank, tied)."""
 
 
 @dataclass(frozen=True)
 class WherePage:
     query: str
     games: list[Game]
-    """The current published game and the next one if it is published too."""
+    """The current published game and the next one if it is published too; while none is, the games played."""
     matches: list[Match]
     more: bool
     """More players matched than are shown."""
+    played: bool = False
+    """No game is in play: the seats shown are those of the games played so far."""
+    over: bool = False
+    """The last game is played (or the tournament closed): each match shows its final place too."""
 
 
 def where(tournament: Tournament, query: str) -> WherePage:
-    """Players whose name contains the query (accents, case and vowel marks ignored) and where they sit."""
+    """Players whose name contains the query (accents, case and vowel marks ignored) and where they sit: in the
+    game in play and the next one; while no game is in play, in every game played, and after the last game
+    with their final place."""
     query = query.strip()[:QUERY_MAX]
     games = list(tournament.games.filter(status=Game.Status.PUBLISHED).order_by("number")[:2])
+    played = not games
+    if played:
+        games = list(tournament.games.filter(status=Game.Status.FINISHED).order_by("number"))
     wanted = normalise(query)
     if not wanted:
-        return WherePage(query, games, [], False)
+        return WherePage(query, games, [], False, played and bool(games))
+    over = played and bool(games) and (tournament.status == Tournament.Status.FINISHED or tournament_done(
+        list(tournament.stages.all()), list(tournament.games.only("stage", "status"))))
     found = [e for e in searchable_names(tournament) if wanted in e[0]]
     shown = found[:MATCHES_SHOWN]
     seats: dict[int, list[SeatAt]] = defaultdict(list)
@@ -129,8 +142,10 @@ def where(tournament: Tournament, query: str) -> WherePage:
                 Seat.objects.filter(game__in=games, entry__in=[e[1] for e in shown]).order_by("game__number")
                 .values_list("entry_id", "game__number", "table__number", "position")):
             seats[entry].append(SeatAt(game, table, position))
-    return WherePage(query, games, [Match(name, player, seats[entry]) for _key, entry, name, player in shown],
-                     len(found) > len(shown))
+    places = {row["entry"]: row for row in tournament_standings(tournament)} if over and shown else {}
+    return WherePage(query, games, [Match(name, player, seats[entry], places.get(entry))
+                                    for _key, entry, name, player in shown],
+                     len(found) > len(shown), played and bool(games), over)
 
 
 def _per_version(tournament: Tournament, name: str, compute):
