@@ -38,9 +38,17 @@ class Column:
             return floatformat(value, places)
         return str(value)
 
-    def plain(self, value) -> str:
-        """Full precision for spreadsheets."""
-        return "" if value is None else repr(value)
+    def plain(self, value, places: int = 2) -> str:
+        """For the CSV: the API's unit (a share of 1, percent points, a decimal) to the precision the page shows
+        (`places` decimals of the page's number, so a share gets two more); the JSON API keeps the exact value."""
+        if value is None:
+            return ""
+        unit = self.metric.unit
+        if unit == Unit.SHARE:
+            return f"{float(value):.{places + 2}f}"
+        if unit in (Unit.PERCENT, Unit.DECIMAL):
+            return f"{float(value):.{places}f}"
+        return str(value)
 
 
 def standings_columns(ruleset_key: str) -> list[Column]:

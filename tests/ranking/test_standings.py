@@ -81,6 +81,29 @@ def test_standings_csv_has_the_same_rows_as_the_page(client):
     assert len(lines) == 1 + 8
 
 
+def test_the_standings_csv_has_the_pages_precision_and_the_api_the_exact_values(client):
+    """Issue 20 item 11: the CSV printed the VP share to 17 decimals. It has the precision the page shows (001 §4:
+    percentages with 2 decimals, 28.57 %; more only where neighbouring ranks would look the same), in the unit
+    of the API, whose JSON keeps the exact value."""
+    tournament, entries, referee = tournament_with(8, 1)  # two tables of 10, 7, 6, 5 VP: shares of 28
+    text = client.get(f"/t/{tournament.slug}/standings.csv").content.decode("utf-8-sig")
+    shares = [row["vp_share"] for row in csv.DictReader(io.StringIO(text))]
+    exact = [row["vp_share"] for row in client.get(f"/api/tournaments/{tournament.slug}/standings/").json()]
+
+    assert shares == ["0.3571", "0.3571", "0.2500", "0.2500", "0.2143", "0.2143", "0.1786", "0.1786"]
+    assert exact[0] == pytest.approx(10 / 28, rel=1e-15) and exact[-1] == pytest.approx(5 / 28, rel=1e-15)
+
+
+def test_csv_values_keep_the_api_unit_with_the_decimals_the_page_needs():
+    from ranking.columns import Column
+
+    assert Column("vp_share").plain(10 / 28, places=2) == "0.3571"  # the page: 35.71 %
+    assert Column("vp_share").plain(0.357142, places=4) == "0.357142"  # the page: 35.7142 %
+    assert Column("vp_percent_sum").plain(120.17720, places=2) == "120.18"
+    assert Column("tempo").plain(12.345678, places=3) == "12.346"
+    assert Column("wins").plain(3, places=0) == "3" and Column("tempo").plain(None, places=2) == ""
+
+
 @pytest.mark.parametrize("name", ["=HYPERLINK(\"http://x\")", "+1+1", "-2", "@SUM(A1)", "\tTab", "\rReturn"])
 def test_a_name_a_spreadsheet_would_run_is_exported_as_text(client, name):
     tournament, entries, referee = tournament_with(4, 1)
