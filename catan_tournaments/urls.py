@@ -3,9 +3,11 @@ from django.contrib import admin
 from django.urls import include, path
 
 from .health import healthz
+from .icons import favicon
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path("api/", include("catan_tournaments.routes.api")),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -1,5 +1,9 @@
+from pathlib import Path
+
 import pytest
+from django.contrib.staticfiles import finders
 from django.db import DatabaseError
+from django.templatetags.static import static
 
 from tests.factories import make_tournament
 
@@ -19,6 +23,21 @@ def test_healthz_reports_503_when_the_database_fails(client, monkeypatch):
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["status"] == "unavailable" and response.json()["database"] == "down"
+
+
+def test_favicon_ico_leads_to_the_sites_icon_without_touching_the_database(client, django_assert_num_queries):
+    """Issue 20 item 11: every browser asks for /favicon.ico, which was a 404. It sends the browser to the icon the
+    pages also name, and answers without the database (it is asked for on every first visit)."""
+    icon = static("icons/favicon.svg")
+    with django_assert_num_queries(0):
+        response = client.get("/favicon.ico")
+
+    assert response.status_code == 302 and response["Location"] == icon
+    assert "max-age=86400" in response["Cache-Control"]
+    svg = Path(finders.find("icons/favicon.svg")).read_text(encoding="utf-8")
+    assert svg.startswith("<svg") and 'viewBox="0 0 64 64"' in svg
+    for prefix in ("", "/ar"):
+        assert f'<link rel="icon" href="{icon}" type="image/svg+xml">' in client.get(f"{prefix}/").content.decode()
 
 
 def test_tournament_list_api(client):

@@ -78,6 +78,7 @@ def _correction(world):
 ACCESS: dict[str, Access] = {
     # health and the read-only JSON API
     "healthz": Access(ANYONE, NOBODY),
+    "favicon": Access(ANYONE, NOBODY),
     "api-tournaments": Access(ANYONE, NOBODY),
     "api-standings": Access(ANYONE, NOBODY),
     "api-seating": Access(ANYONE, NOBODY),
