@@ -171,6 +171,11 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def crowns_champion(self) -> bool:
+        """Its winner is a champion: every event but a qualifier, whose top places only go on (RULES §1)."""
+        return self.kind != self.Kind.QUALIFIER
+
 
 class Stage(models.Model):
     class Kind(models.TextChoices):

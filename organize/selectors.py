@@ -94,7 +94,7 @@ def _steps(tournament: Tournament, stages: list[Stage], games: list[Game], playe
             steps.append(Step(ngettext("Send the top %(n)d player to the finals", "Send the top %(n)d players to the "
                                        "finals", tournament.advance_count) % {"n": tournament.advance_count},
                               reverse("qualification", args=[slug])))
-        elif tournament.kind != Tournament.Kind.QUALIFIER:
+        elif tournament.crowns_champion:
             steps.append(Step(_("The champion is known: see the podium"), console + "#podium", done=True))
         if tournament.status != Tournament.Status.FINISHED:
             steps.append(Step(_("Every game is signed off: close the tournament"), console + "#status"))

@@ -14,7 +14,7 @@ from championships.setup import close_tournament, reopen_tournament
 from championships.staff import invite_staff, remove_staff
 from ranking.selectors import podium
 from ranking.views.printing import tournament_paper
-from results.selectors import tables_missing_results
+from results.selectors import any_game_published, tables_missing_results
 
 from ..forms import BoardLimitsForm, InviteForm, StatusForm
 from ..invitations import send_set_password_link
@@ -53,7 +53,7 @@ def tournament(request, slug: str):
     people_links = [(reverse(name, args=[slug]), label) for name, label in PEOPLE_PAGES]
     return render(request, "organize/tournament.html", {
         "tournament": tournament, "steps": next_steps([tournament])[tournament.pk],
-        "stages": tournament.stages.order_by("order"), "missing": tables_missing_results(tournament),
+        "stages": tournament.stages.order_by("order"), **_missing_results(tournament),
         "podium": podium(tournament), "status_form": StatusForm(), "optional_links": people_links,
         "is_organizer": True, **print_panel(request, tournament),
     })
@@ -64,8 +64,12 @@ def tournament(request, slug: str):
 def missing(request, slug: str):
     """The live list of tables still missing results (polled by the console page)."""
     tournament = organized_tournament(request.user, slug)
-    return render(request, "organize/_missing.html", {"tournament": tournament,
-                                                      "missing": tables_missing_results(tournament)})
+    return render(request, "organize/_missing.html", {"tournament": tournament, **_missing_results(tournament)})
+
+
+def _missing_results(tournament: Tournament) -> dict:
+    """Tables still missing results; before any game is published the list says that, not 'every table'."""
+    return {"missing": tables_missing_results(tournament), "nothing_published": not any_game_published(tournament)}
 
 
 @login_required
@@ -165,7 +169,7 @@ def championship(request, championship_slug: str):
     if not visible and not organizes:
         raise PermissionDenied(_("Only an organizer of this championship may see this page."))
     steps = next_steps(visible)
-    deciding = next((t for t in tournaments if t.kind != Tournament.Kind.QUALIFIER), None)
+    deciding = next((t for t in tournaments if t.crowns_champion), None)
     return render(request, "organize/championship.html", {
         "championship": championship, "tournaments": [(t, steps[t.pk]) for t in visible],
         "deciding": deciding, "podium": podium(deciding) if deciding else [], "organizes": organizes,

@@ -1,4 +1,6 @@
 """The organizer's console: dashboard with next steps, a tournament's page, a new championship, staff (issue 11)."""
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
@@ -15,7 +17,7 @@ from organize.selectors import dashboard
 from results.publishing import publish_game
 from scheduling.models import Game
 from scheduling.services import generate_seating
-from tests.factories import make_admin, make_entries, make_official, make_tournament, make_user, play
+from tests.factories import make_admin, make_entries, make_game, make_official, make_tournament, make_user, play
 
 pytestmark = pytest.mark.django_db
 
@@ -76,7 +78,7 @@ def test_the_dashboard_reads_in_a_fixed_number_of_queries():
 
 
 def test_the_tournament_console_links_everything_and_announces_the_champion(client):
-    tournament = make_tournament(games=1)
+    tournament = make_tournament(games=1, kind="finals")
     make_entries(tournament, 4)
     organizer = make_official(tournament, "organizer")
     referee = make_official(tournament, "referee")
@@ -213,6 +215,39 @@ def test_inviting_by_email_from_the_staff_page_sends_a_set_password_link(client,
     assert not StaffRole.objects.filter(pk=role.pk).exists()
     bad = client.post(url, {"identifier": "x" * 300, "role": "referee"})
     assert bad.status_code == 422
+
+
+def test_a_qualifiers_console_shows_its_podium_but_no_champion(client):
+    """Issue 20 item 11: a finished qualifier's console announced a "Champion"; only the event that ends the
+    championship (its finals) has one (RULES §1: the winner of the finals' last game)."""
+    tournament = make_tournament(games=1)
+    entries = make_entries(tournament, 4)
+    play(make_game(tournament, [entries]).tables.get(), [7, 10, 5, 3], make_official(tournament))
+    client.force_login(make_official(tournament, "organizer"))
+
+    page = client.get(reverse("organize-tournament", args=[tournament.slug])).content.decode()
+
+    assert '<h2 id="podium-title">Podium</h2>' in page and f"<bdi>{entries[1].player.name}</bdi>" in page
+    assert not re.search(r"[Cc]hampion(?!ship)", page)
+
+
+def test_no_table_is_said_to_be_signed_off_before_a_game_is_published(client):
+    """Issue 20 item 11: before anything was published the console said "Every table of the published games has a
+    signed-off result"; it says no game is published yet, on the page and in its live list."""
+    tournament = make_tournament(games=1)
+    entries = make_entries(tournament, 4)
+    client.force_login(make_official(tournament, "organizer"))
+    pages = [reverse(name, args=[tournament.slug]) for name in ("organize-tournament", "organize-missing")]
+    all_signed = "Every table of the published games has a signed-off result."
+
+    for url in pages:
+        page = client.get(url).content.decode()
+        assert "No game is published yet." in page and all_signed not in page, url
+
+    play(make_game(tournament, [entries]).tables.get(), [7, 10, 5, 3], make_official(tournament))
+    for url in pages:
+        page = client.get(url).content.decode()
+        assert all_signed in page and "No game is published yet." not in page, url
 
 
 def test_a_staff_invite_starts_on_referee_and_organizer_rights_need_a_confirmation(client):
