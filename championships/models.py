@@ -4,6 +4,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
+from django_countries import countries
 
 from engines.rulesets import RULESETS
 
@@ -20,6 +21,8 @@ def validate_not_reserved(slug: str) -> None:
 
 
 class Country(models.Model):
+    """A country by its ISO 3166 code. `name` is stored in English (search, backups); pages show `local_name`."""
+
     code = models.CharField(_("ISO code"), max_length=2, unique=True)
     name = models.CharField(_("name"), max_length=100)
 
@@ -30,8 +33,13 @@ class Country(models.Model):
             models.CheckConstraint(condition=Q(code__regex=r"^[A-Z]{2}$"), name="country_code_two_capitals"),
         ]
 
+    @property
+    def local_name(self) -> str:
+        """The name in the active language (django-countries' translations), else the stored English one."""
+        return str(countries.name(self.code)) or self.name
+
     def __str__(self) -> str:
-        return self.name
+        return self.local_name
 
 
 class Player(models.Model):
