@@ -1,9 +1,9 @@
 """The staff accounts' pages that need more than Django's own views: signing in, the pause page, password reset.
 
-Signing in marks the browser as known for that username (core/signin.py); a failure from a known
-browser is counted against that browser. A password-reset email is sent at most
-`PASSWORD_RESETS_PER_ADDRESS` times an hour per client address and `PASSWORD_RESETS_PER_ACCOUNT` times
-an hour per email typed (whether or not an account has it, so the answer tells nobody which emails do).
+Signing in marks the browser as known for that username (core/signin.py, which also decides the pauses).
+A password-reset email is sent at most `PASSWORD_RESETS_PER_ADDRESS` times an hour per client address and
+`PASSWORD_RESETS_PER_ACCOUNT` times an hour per email typed (whether or not an account has it, so the answer
+tells nobody which emails do).
 """
 import math
 
@@ -14,7 +14,7 @@ from django.utils.translation import ngettext
 
 from core.clients import client_address
 from core.ratelimit import RateLimit
-from core.signin import attempted_username, count_known_browser_failure, pause, pause_left, remember_browser
+from core.signin import remember_browser, request_pause
 
 HOUR = 3600
 
@@ -29,20 +29,12 @@ class SignInView(auth_views.LoginView):
         remember_browser(self.request, response, form.get_user().get_username())
         return response
 
-    def form_invalid(self, form):
-        username = attempted_username(self.request, None)
-        if isinstance(username, str) and username:
-            count_known_browser_failure(self.request, username)
-        return super().form_invalid(form)
-
 
 def signin_paused(request, original_response=None, credentials=None):
     """django-axes' answer to a paused username and address: 429, how long, and who can lift it."""
-    left = pause_left(request) or pause(request)
+    left, _length = request_pause(request, credentials)
     seconds = max(1, math.ceil(left.total_seconds()))
-    response = render(request, "registration/signin_paused.html", {
-        "minutes": _minutes(seconds), "pause": _minutes(pause(request).total_seconds()),
-    }, status=429)
+    response = render(request, "registration/signin_paused.html", {"minutes": _minutes(seconds)}, status=429)
     response["Retry-After"] = str(seconds)
     return response
 

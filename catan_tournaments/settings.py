@@ -139,15 +139,16 @@ AUTHENTICATION_BACKENDS = [
 # this many places from the right (core/clients.py), for the sign-in throttle and every rate limit.
 PROXY_COUNT = env.int("PROXY_COUNT", default=0)
 
-# Staff sign-in throttling (django-axes, the policy in core/signin.py): five failures pause this username
-# from this address (never from everywhere), 1 minute at first, doubling per further round within a day up
-# to 15 minutes; refused attempts do not lengthen it; a browser that signed in before has its own allowance.
+# Staff sign-in throttling (django-axes records, core/signin.py decides): every fifth failure of a username from
+# one address within a day pauses that pair (never the username everywhere), 1 minute at first, doubling each time
+# up to 15 minutes; refused attempts are not counted; a browser that signed in before has its own allowance.
 AXES_VERBOSE = False
-AXES_FAILURE_LIMIT = 5
-AXES_COOLOFF_TIME = "core.signin.pause"
+AXES_HANDLER = "core.signin.PausingHandler"
+AXES_LOCK_OUT_AT_FAILURE = False  # django-axes' own lockout: the pause is PausingHandler's
+AXES_COOLOFF_TIME = 24  # hours django-axes keeps its attempt records
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
-AXES_ENABLE_ACCESS_FAILURE_LOG = True  # the rounds that lengthen a pause; pruned daily (catan_tournaments/tasks.py)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # attempts refused during a pause are not recorded
+AXES_ENABLE_ACCESS_FAILURE_LOG = True  # the failures PausingHandler counts; pruned daily (catan_tournaments/tasks.py)
 AXES_CLIENT_IP_CALLABLE = "core.clients.client_address"
 AXES_USERNAME_CALLABLE = "core.signin.attempted_username"  # at most the 255 characters axes stores
 AXES_WHITELIST_CALLABLE = "core.signin.known_browser"

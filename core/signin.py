@@ -1,21 +1,25 @@
-"""Staff sign-in throttling: what django-axes counts, how long a pause lasts, which browsers keep signing in.
+"""Staff sign-in throttling: which failures pause which sign-ins, for how long, and which browsers keep signing in.
 
-Failures are counted per username *and* client address (`core.clients.client_address`, which reads the
-proxy's header as `PROXY_COUNT` says). Five failures pause that pair; a pause is 1 minute at first and
-doubles with every further round of five failures within a day, up to 15 minutes. Attempts refused
-during a pause are not counted, so hammering does not lengthen it. Failures from elsewhere never touch
-the real user's own address, so an attacker with many addresses locks out nobody but themselves.
+django-axes records every failed sign-in (username, client address from `core.clients.client_address`,
+time); the pause is decided here (`PausingHandler`, django-axes' handler) because django-axes ties the time
+failures are counted over to the length of the lockout. Failures count per username *and* address, over a
+day: every fifth one pauses that pair, 1 minute the first time and twice as long each further time that
+day, at most 15 minutes. Attempts refused during a pause are not recorded, so hammering does not lengthen
+it. Failures from other addresses never touch the real user's own address, so an attacker with many
+addresses pauses nobody but themselves.
 
-At a venue everyone shares one Wi-Fi address. A browser that signed in successfully as a username gets
-a signed cookie saying so; it is not paused by other people's failures on that username (django-axes
-whitelists it) but has an allowance of its own (10 failures an hour), after which it is counted like
-any other browser. An organizer can lift a pause from the console's staff page (`lift_pause`).
+At a venue everyone shares one Wi-Fi address. A browser that signed in as a username gets a signed cookie
+saying so; on the site's sign-in page it is not paused by other people's failures on that username
+(django-axes' whitelist), but has an allowance of its own (10 failures an hour), after which it is counted
+like any other browser. An organizer can lift a pause from the console's staff page (`lift_pause`).
 """
-from datetime import timedelta
+from datetime import datetime, timedelta
 
+from axes.handlers.database import AxesDatabaseHandler
 from axes.models import AccessAttempt, AccessFailureLog
 from django.conf import settings
 from django.core import signing
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
@@ -24,10 +28,11 @@ from .ratelimit import RateLimit
 
 USERNAME_MAX = 255
 """The length of django-axes' username column."""
+FAILURES_PER_PAUSE = 5
 PAUSE_FIRST = timedelta(minutes=1)
 PAUSE_MAX = timedelta(minutes=15)
-ROUNDS_REMEMBERED = timedelta(days=1)
-"""Rounds of failures older than this no longer lengthen the pause (django-axes' failure log is pruned daily)."""
+FAILURES_REMEMBERED = timedelta(days=1)
+"""Failures older than this count no longer (django-axes' failure log is pruned daily)."""
 KNOWN_BROWSER_COOKIE = "known_browser"
 KNOWN_BROWSER_DAYS = 90
 KNOWN_BROWSER_USERS = 8
@@ -47,27 +52,44 @@ def attempted_username(request, credentials) -> str | None:
     return username[:USERNAME_MAX] if isinstance(username, str) else username
 
 
-def pause(request=None) -> timedelta:
-    """How long five failures pause this username from this address: doubled per earlier round today."""
-    if request is None:
-        return PAUSE_FIRST
-    username = attempted_username(request, None)
-    address = getattr(request, "axes_ip_address", None) or client_address(request)
-    failures = AccessFailureLog.objects.filter(
-        username=username, ip_address=address, attempt_time__gte=timezone.now() - ROUNDS_REMEMBERED).count()
-    rounds = max(failures // settings.AXES_FAILURE_LIMIT, 1)
-    return min(PAUSE_FIRST * 2 ** min(rounds - 1, 16), PAUSE_MAX)
+def _pair(request, credentials=None) -> tuple[str | None, str | None]:
+    username = attempted_username(request, credentials)
+    return username, getattr(request, "axes_ip_address", None) or client_address(request)
 
 
-def pause_left(request) -> timedelta:
-    """What is left of the pause of this request's username and address."""
-    username = attempted_username(request, None)
-    address = getattr(request, "axes_ip_address", None) or client_address(request)
-    last = (AccessAttempt.objects.filter(username=username, ip_address=address)
-            .order_by("-attempt_time").values_list("attempt_time", flat=True).first())
-    if last is None:
-        return timedelta(0)
-    return max(last + pause(request) - timezone.now(), timedelta(0))
+def pause_left(username, address, now: datetime | None = None) -> tuple[timedelta, timedelta]:
+    """(What is left of the pair's pause, its whole length); zeros when it is not paused."""
+    now = now or timezone.now()
+    failures = AccessFailureLog.objects.filter(username=username, ip_address=address,
+                                               attempt_time__gt=now - FAILURES_REMEMBERED)
+    counted = failures.count()
+    if not counted or counted % FAILURES_PER_PAUSE:
+        return timedelta(0), timedelta(0)
+    length = min(PAUSE_FIRST * 2 ** min(counted // FAILURES_PER_PAUSE - 1, 16), PAUSE_MAX)
+    left = failures.aggregate(last=Max("attempt_time"))["last"] + length - now
+    return (left, length) if left > timedelta(0) else (timedelta(0), timedelta(0))
+
+
+def request_pause(request, credentials=None) -> tuple[timedelta, timedelta]:
+    """`pause_left` of the request's username and address."""
+    return pause_left(*_pair(request, credentials))
+
+
+class PausingHandler(AxesDatabaseHandler):
+    """django-axes' database handler (it records every attempt), with the pause decided by `pause_left`."""
+
+    def is_locked(self, request, credentials=None) -> bool:
+        return request_pause(request, credentials)[0] > timedelta(0)
+
+    def user_login_failed(self, sender, credentials: dict, request=None, **kwargs):
+        super().user_login_failed(sender, credentials, request, **kwargs)
+        if request is None or request.axes_locked_out:
+            return
+        if self.is_whitelisted(request, credentials):
+            count_known_browser_failure(request, attempted_username(request, credentials))
+        elif self.is_locked(request, credentials):  # this failure began a pause: say so at once
+            request.axes_locked_out = True
+            request.axes_credentials = credentials
 
 
 def _token(username: str) -> str:
@@ -106,18 +128,19 @@ def known_browser(request, credentials) -> bool:
     return key is not None and KNOWN_BROWSER_FAILURES.used(key) < KNOWN_BROWSER_FAILURES.limit
 
 
-def count_known_browser_failure(request, username: str) -> None:
+def count_known_browser_failure(request, username) -> None:
     """A failure from a known browser: django-axes skipped it, so it is counted against that browser."""
-    key = _browser_key(request, username)
+    key = _browser_key(request, username) if isinstance(username, str) else None
     if key is not None:
         KNOWN_BROWSER_FAILURES.hit(key)
 
 
 def paused_usernames(usernames) -> set[str]:
-    """Which of these usernames failed to sign in recently from somewhere (what an organizer may lift)."""
-    since = timezone.now() - PAUSE_MAX
-    return set(AccessAttempt.objects.filter(username__in=list(usernames), attempt_time__gte=since)
-               .values_list("username", flat=True))
+    """Which of these usernames are paused now from some address (what an organizer may lift)."""
+    now = timezone.now()
+    recent = AccessFailureLog.objects.filter(username__in=list(usernames), attempt_time__gt=now - FAILURES_REMEMBERED)
+    pairs = set(recent.values_list("username", "ip_address"))
+    return {username for username, address in pairs if pause_left(username, address, now)[0]}
 
 
 def lift_pause(username: str) -> int:

@@ -86,6 +86,33 @@ def test_the_pause_never_exceeds_fifteen_minutes(behind_proxy):
     assert sign_in(client, "referee-ana", PASSWORD, "198.51.100.66").status_code == 302
 
 
+def test_failures_spread_over_the_day_still_add_up(behind_proxy):
+    """Four wrong passwords every so often must not go on for ever without a pause."""
+    make_user("referee-ana")
+    client = Client()
+    for _ in range(4):
+        sign_in(client, "referee-ana", "wrong", "198.51.100.66")
+    earlier(20)
+    assert sign_in(client, "referee-ana", "wrong", "198.51.100.66").status_code == 429
+
+
+def test_someone_elses_sign_in_does_not_shorten_a_pause(behind_proxy):
+    """django-axes deletes every attempt older than the cool-off of whoever signs in next: a longer pause of
+    another pair must not end with it."""
+    make_user("referee-ana")
+    make_user("referee-bo")
+    client = Client()
+    for _ in range(5):
+        sign_in(client, "referee-ana", "wrong", "198.51.100.66")
+    earlier(1.1)
+    for _ in range(5):  # the second pause: 2 minutes
+        sign_in(client, "referee-ana", "wrong", "198.51.100.66")
+    earlier(1.1)
+    assert sign_in(Client(), "referee-bo", "wrong", "203.0.113.7").status_code == 200
+    assert sign_in(Client(), "referee-bo", PASSWORD, "203.0.113.7").status_code == 302
+    assert sign_in(client, "referee-ana", PASSWORD, "198.51.100.66").status_code == 429
+
+
 def test_attempts_refused_during_a_pause_do_not_lengthen_it(behind_proxy):
     make_user("referee-ana")
     client = Client()
