@@ -13,6 +13,7 @@ from championships.models import RULESET_CHOICES, Championship, StaffRole, Stage
 from championships.presets import PRESETS
 from championships.setup import REASON_MAX
 from championships.staff import IDENTIFIER_MAX
+from core.text import LineField
 from scheduling.boards import LIMIT_LABELS
 
 CUSTOM = "custom"
@@ -33,7 +34,7 @@ class StartForm(forms.Form):
 
 
 class ChampionshipForm(forms.Form):
-    name = forms.CharField(label=_("Championship name"), max_length=200)
+    name = LineField(label=_("Championship name"), max_length=200)
     year = forms.IntegerField(label=_("Year"), min_value=YEARS[0], max_value=YEARS[1])
     scope = forms.ChoiceField(label=_("Scope"), choices=Championship.Scope.choices)
     country = forms.ChoiceField(label=_("Country (national championships)"), required=False)
@@ -49,9 +50,9 @@ class ChampionshipForm(forms.Form):
 
 
 class TournamentForm(forms.Form):
-    name = forms.CharField(label=_("Tournament name"), max_length=200)
+    name = LineField(label=_("Tournament name"), max_length=200)
     kind = forms.ChoiceField(label=_("Kind"), choices=Tournament.Kind.choices)
-    city = forms.CharField(label=_("City"), max_length=100, required=False)
+    city = LineField(label=_("City"), max_length=100, required=False)
     date = forms.DateField(label=_("Date"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     official_start = forms.TimeField(label=_("Official start time"), required=False,
                                      widget=forms.TimeInput(attrs={"type": "time"}))
@@ -64,7 +65,7 @@ class StageForm(forms.Form):
     """A stage row; a row left without games is ignored (the custom format offers spare rows)."""
 
     tournament = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
-    name = forms.CharField(label=_("Stage"), max_length=100, required=False)
+    name = LineField(label=_("Stage"), max_length=100, required=False)
     kind = forms.ChoiceField(label=_("Kind"), choices=Stage.Kind.choices)
     seating = forms.ChoiceField(label=_("Seating"), choices=Stage.Seating.choices)
     games = forms.IntegerField(label=_("Games"), min_value=1, max_value=MAX_GAMES_PER_STAGE, required=False)

@@ -9,6 +9,8 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.translation import gettext as _
 
+from core.text import one_line
+
 logger = logging.getLogger(__name__)
 
 
@@ -30,8 +32,9 @@ def send_set_password_link(request, member, role) -> None:
 
 
 def _send(subject: str, body: str, to: str) -> None:
-    """A mail server that is down must not turn the committed invitation into an error page."""
+    """A mail server that is down must not turn the committed invitation into an error page; the subject is one
+    line (Django refuses a header with a line break)."""
     try:
-        send_mail(subject, body, None, [to])
+        send_mail(one_line(subject), body, None, [to])
     except OSError:
         logger.exception("Could not send the set-password link to %s.", to)

@@ -1,0 +1,82 @@
+"""Names are one visible line (issue 22, item 8): `core.text` cleans and checks them for every form, import and model.
+
+The holes: a line break in a tournament's name made every start-time email fail (an invalid subject) every
+quarter of an hour; zero-width and right-to-left-override characters were accepted, so two names that look
+identical were different players, and a name could reverse the text around it on a page.
+"""
+import pytest
+from django.core import mail
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from championships.models import Championship
+from core.text import clean_line, one_line
+from organize.invitations import _send as send_invitation_email
+from tests.organize.test_console import _adjust_form, creator
+
+ZWSP, ZWNJ, ZWJ, LRM, RLO, PDF, NBSP = "\u200b", "\u200c", "\u200d", "\u200e", "\u202e", "\u202c", "\u00a0"
+
+
+@pytest.mark.parametrize(("typed", "stored"), [
+    ("Ann Lee", "Ann Lee"),
+    (f"Ann{ZWSP} Lee", "Ann Lee"),
+    (f"A{ZWSP}nn Lee", "Ann Lee"),                      # looks like "Ann Lee": is "Ann Lee"
+    (f"{RLO}eeL nnA{PDF}", "eeL nnA"),                  # no longer reverses what follows it on a page
+    (f"{LRM}Ann Lee\u2066x\u2069", "Ann Leex"),
+    (f"  Ann{NBSP}{NBSP}Lee\u3000 ", "Ann Lee"),
+    ("Ann\u00adLee", "AnnLee"),                          # a soft hyphen
+    ("Ann\ufeffLee\U000e0041", "AnnLee"),               # a byte-order mark, a tag character
+    ("\u3164Ann", "Ann"),                                # a Hangul filler (renders blank)
+    ("Jose\u0301", "José"),                              # composed: one name whichever way it was typed
+    (f"فرزانه{ZWNJ}پور", f"فرزانه{ZWNJ}پور"),           # Persian: the non-joiner changes the letters' shapes
+    (f"Ann{ZWNJ}Lee", "AnnLee"),                         # Latin letters do not join: it is invisible there
+    (f"{ZWNJ}فرزانه", "فرزانه"),
+    (f"क्{ZWJ}ष", f"क्{ZWJ}ष"),                            # Devanagari: the joiner selects a half form
+    ("😀 Ann", "😀 Ann"),
+])
+def test_a_name_is_stored_without_what_cannot_be_seen(typed, stored):
+    assert clean_line(typed) == stored
+
+
+@pytest.mark.parametrize("typed", ["Dubai\r\nOpen", "Dubai\nOpen", "Dubai\rOpen", "Dubai\tOpen", "Dubai\x00",
+                                   "Dubai\x1b[31m", "Dubai\x85Open", "Dubai\u2028Open", "Dubai\u2029", "\x7f"])
+def test_a_control_character_or_line_break_is_refused(typed):
+    with pytest.raises(ValidationError) as refused:
+        clean_line(typed)
+    assert "one line" in " ".join(refused.value.messages)
+
+
+def test_a_subject_the_site_composes_is_one_line():
+    assert one_line(f"Start: Dubai\r\nBcc: everyone@example.com{RLO}") == "Start: Dubai Bcc: everyone@example.com"
+
+
+@pytest.mark.django_db
+def test_an_invitation_with_a_line_break_in_its_subject_is_still_sent():
+    """Django refuses a subject with a line break (BadHeaderError): the invitation was an error page."""
+    send_invitation_email("Your staff account for Dubai\r\nOpen", "Set your password here.", "ana@example.com")
+    (sent,) = mail.outbox
+    assert sent.subject == "Your staff account for Dubai Open"
+
+
+# The organizer's pages.
+
+@pytest.mark.django_db
+def test_a_line_break_in_a_tournament_name_is_refused_with_a_message(client):
+    """The start-time notices of such a tournament failed every 15 minutes (BadHeaderError in the subject)."""
+    client.force_login(creator())
+    data = _adjust_form(client, "uae-2022", 2030)
+    data.update({"t-0-name": "Dubai\r\nBcc: everyone@example.com", "c-name": "UAE Cup 2030"})
+    response = client.post(reverse("organize-new"), data)
+    assert response.status_code == 422 and "one line" in response.content.decode()
+    assert not Championship.objects.exists()
+
+
+@pytest.mark.django_db
+def test_invisible_characters_are_removed_from_a_new_championship(client):
+    client.force_login(creator())
+    data = _adjust_form(client, "uae-2022", 2030)
+    data.update({"t-0-name": f"{RLO}Dubai{ZWSP} qualifier", "t-0-city": f"Dubai{LRM}", "c-name": f"UAE{ZWSP} Cup 2030"})
+    assert client.post(reverse("organize-new"), data).status_code == 302
+    championship = Championship.objects.get()
+    assert championship.name == "UAE Cup 2030"
+    assert championship.tournaments.filter(name="Dubai qualifier", city="Dubai").exists()
