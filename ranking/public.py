@@ -188,6 +188,8 @@ class TableRow:
     number: int
     signed_off: bool
     seats: list[SeatRow]
+    board: str = ""
+    """The table's own board, in a stage that deals one per table (shown folded in the table's card)."""
 
 
 TABLES_PAGE = 40
@@ -213,7 +215,8 @@ def published_game(tournament: Tournament, number: int) -> Game | None:
 
 
 def game_page(tournament: Tournament, game: Game, page: int = 1) -> GamePage:
-    """A published game's tables in number order, seats in play order; VP, winner and place once signed off."""
+    """A published game's tables in number order, seats in play order; VP, winner and place once signed off; each
+    table's own board where the stage deals one per table."""
     rules = ruleset_for(tournament.ruleset)
     counts = dict(Table.objects.filter(game=game).values_list("sheet__status").annotate(n=Count("pk"))
                   .values_list("sheet__status", "n"))
@@ -234,7 +237,8 @@ def game_page(tournament: Tournament, game: Game, page: int = 1) -> GamePage:
                    for s, p in zip(seats, places)]
         else:
             row = [SeatRow(s.position, s.entry.player.name, s.entry.player_id) for s in seats]
-        rows.append(TableRow(table.number, sheet is not None and sheet.is_locked, row))
+        rows.append(TableRow(table.number, sheet is not None and sheet.is_locked, row,
+                             table.board_code if game.stage.boards_per_table else ""))
     return GamePage(game, rows, counts.get(RecordSheet.Status.SIGNED_OFF, 0), total, page, pages)
 
 
