@@ -21,6 +21,25 @@ MAP_STUDY_MINUTES = (("preliminary", 5), ("semifinal", 10), ("final", 10))
 
 
 @dataclass(frozen=True)
+class LatenessRule:
+    """A late arrival's penalty: counted from the tournament's official start, once per player (docs/rules.md I-38)."""
+
+    vp: int
+    """Deducted from the player's total VP, whatever the minutes."""
+    admitted_minutes: int
+    """The latest arrival still admitted; a later one takes no part in the tournament."""
+
+    def admits(self, minutes: int) -> bool:
+        return minutes <= self.admitted_minutes
+
+
+NATIONAL_LATENESS = LatenessRule(vp=1, admitted_minutes=15)
+"""001 §6 (000 §6 the same): "Players will have 1 victory point deducted from their total scores for the first 15
+minutes of tardiness. The tournament will start after 15 minutes from official time and late comers cannot
+participate"."""
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """How one tournament ranks and seats."""
 
@@ -36,6 +55,8 @@ class Ruleset:
     spread_countries: bool = False
     """Seating goal: no two players of one country at a table."""
     table_sizes: tuple[int, ...] = TABLE_SIZES
+    lateness: LatenessRule | None = None
+    """The late-arrival penalty; None where the rules have none (004, 003): then nothing records lateness."""
     players_choose_play_order: bool = False
     """In every game, scheduled ones too, the players settle seats and colours and a dice roll decides who
     starts: the referee records the resulting play order. Otherwise a scheduled game's play order is
@@ -91,7 +112,7 @@ def register_ruleset(ruleset: Ruleset) -> Ruleset:
 
 for _ruleset in (
     Ruleset("cnc-2022", gettext_noop("CATAN National Championships 2022"),
-            ("wins", "total_vp", "vp_share", DRAW)),
+            ("wins", "total_vp", "vp_share", DRAW), lateness=NATIONAL_LATENESS),
     Ruleset("cwc-2025", gettext_noop("CATAN World Championship 2025"),
             ("wins", "total_vp", "vp_percent_sum", "seconds", "thirds", DRAW),
             distinct_positions=True, spread_countries=True),

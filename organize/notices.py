@@ -18,6 +18,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from championships.models import ACTIVE_STATUSES, Entry, Tournament
+from engines.rulesets import ruleset_for
 
 from .models import StartTimeNotice
 
@@ -46,8 +47,10 @@ def _message(entry: Entry, start: datetime, moved: bool) -> tuple[str, str]:
     lines = [_("Hello %(name)s,") % values, "", first]
     if values["venue"]:
         lines.append(_("Venue: %(venue)s.") % values)
-    if entry.tournament.ruleset == "cnc-2022":  # seed 001 §6, the national rules' lateness penalty
-        lines += ["", _("Players up to 15 minutes late lose 1 VP; later arrivals are not admitted.")]
+    lateness = ruleset_for(entry.tournament.ruleset).lateness  # 001 §6; the world and club rules have none
+    if lateness is not None:
+        lines += ["", _("Players up to %(minutes)d minutes late lose %(vp)d VP; later arrivals are not admitted.")
+                  % {"minutes": lateness.admitted_minutes, "vp": lateness.vp}]
     return subject, "\n".join(lines)
 
 

@@ -10,7 +10,7 @@ from scheduling.models import Game
 
 from .limits import SIGNATURE_IMAGE_MAX, TEXT_MAX
 from .models import ANNOUNCEMENT_MAX, Penalty, Signature, TiebreakDraw
-from .penalties import MAX_MINUTES_LATE
+from .penalties import MAX_MINUTES_LATE, lateness_rule
 from .sheets import SheetInput
 
 
@@ -105,9 +105,8 @@ class PenaltyForm(forms.Form):
     minutes = forms.IntegerField(
         label=_("Minutes late"), required=False, min_value=0, max_value=MAX_MINUTES_LATE,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-        help_text=_("Late arrival: minutes after the official start. Up to 15: 1 VP off; more than 15: the player "
-                    "is not admitted."),
     )
+    """Only where the ruleset has a late-arrival rule; its help gives the rule's numbers."""
     vp = forms.IntegerField(label=_("VP deducted"), required=False, min_value=0, max_value=40,
                             widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
                             help_text=_("VP deduction only."))
@@ -133,6 +132,18 @@ class PenaltyForm(forms.Form):
             self.fields[name].label_from_instance = lambda entry: entry.player.name
         self.fields["game"].queryset = tournament.games.order_by("number")
         self.fields["game"].label_from_instance = lambda game: _("Game %(n)d") % {"n": game.number}
+        self.lateness = lateness_rule(tournament)
+        if self.lateness is None:  # 004, 003: no late-arrival penalty, so none is offered
+            self.fields["kind"].choices = [c for c in self.fields["kind"].choices if c[0] != Penalty.Kind.LATENESS]
+            del self.fields["minutes"]
+            self.fields["reason"].help_text = ""
+        else:
+            rule = {"minutes": self.lateness.admitted_minutes, "vp": self.lateness.vp}
+            self.fields["minutes"].help_text = _(
+                "Late arrival: minutes after the tournament's official start, once per player. Up to %(minutes)d: "
+                "%(vp)d VP off; more than %(minutes)d: the player is not admitted.") % rule
+            self.fields["game"].help_text = _("Not for a late arrival: it counts from the official start.")
+            self.fields["kind"].widget.attrs["data-lateness-vp"] = self.lateness.vp
 
     def clean(self):
         cleaned = super().clean()
@@ -140,8 +151,9 @@ class PenaltyForm(forms.Form):
         if kind == Penalty.Kind.LATENESS:
             if cleaned.get("minutes") is None:
                 self.add_error("minutes", _("Give the minutes late (0 if the player was on time)."))
-            if cleaned.get("vp") not in (None, 1):
-                self.add_error("vp", _("A late arrival costs exactly 1 VP: give the minutes late instead."))
+            if cleaned.get("vp") not in (None, self.lateness.vp):
+                self.add_error("vp", _("A late arrival costs exactly %(vp)d VP: give the minutes late instead.")
+                               % {"vp": self.lateness.vp})
         elif cleaned.get("minutes"):
             self.add_error("minutes", _("Minutes late are for a late arrival only."))
         if kind == Penalty.Kind.VP_DEDUCTION and cleaned.get("vp") is None:

@@ -7,6 +7,7 @@ from django.db.models.lookups import LessThanOrEqual
 from django.utils.translation import gettext_lazy as _
 
 from championships.models import Entry, Stage, Tournament
+from engines.rulesets import NATIONAL_LATENESS
 from scheduling.models import Game, Seat, Table
 
 from .limits import SIGNATURE_IMAGE_MAX, TEXT_MAX
@@ -190,7 +191,8 @@ class Penalty(models.Model):
                 condition=Q(kind__in=["lateness", "vp_deduction"]) | Q(vp=0), name="penalty_vp_only_for_deductions",
             ),
             models.CheckConstraint(condition=~Q(kind="vp_deduction") | Q(vp__gte=1), name="penalty_deduction_positive"),
-            models.CheckConstraint(condition=~Q(kind="lateness") | Q(vp=1), name="penalty_lateness_one_vp"),
+            models.CheckConstraint(condition=~Q(kind="lateness") | Q(vp=NATIONAL_LATENESS.vp),
+                                   name="penalty_lateness_one_vp"),
             models.CheckConstraint(condition=~Q(reason=""), name="penalty_has_reason"),
             models.CheckConstraint(condition=LessThanOrEqual(Length("reason"), TEXT_MAX),
                                   name="penalty_reason_length"),
@@ -205,8 +207,9 @@ class Penalty(models.Model):
                 name="penalty_incident_iff_collusion",
             ),
             models.UniqueConstraint(fields=["incident", "entry"], name="penalty_incident_player_once"),
-            models.UniqueConstraint(fields=["entry", "game"], condition=Q(kind="lateness", withdrawn_at__isnull=True),
-                                    name="penalty_lateness_once_per_game"),
+            # 001 §6: lateness counts from the tournament's official start, once per player (docs/rules.md I-38)
+            models.UniqueConstraint(fields=["entry"], condition=Q(kind="lateness", withdrawn_at__isnull=True),
+                                    name="penalty_lateness_once_per_entry"),
         ]
 
     def __str__(self) -> str:

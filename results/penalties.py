@@ -4,8 +4,10 @@ disqualification; and the referee's ruling when a player is warned for collusion
 The rules come from seed 001 §6 (national championships) and seed 004 §1.2.4, §1.2.5, §3.0.13
 (world championship):
 
-- Late arrival: up to 15 minutes after the official start costs exactly 1 VP; a player more than
-  15 minutes late is not admitted (`record_lateness` applies this from the minutes).
+- Late arrival, where the ruleset has the rule (`Ruleset.lateness`: national, 001 §6; the world and
+  Lord of Catan rules have none): up to 15 minutes after the tournament's official start costs
+  exactly 1 VP, once per player; a player more than 15 minutes late is not admitted, unless they
+  have already played (`record_lateness` applies this from the minutes; docs/rules.md I-38).
 - Disqualification for breaking the game's rules: only during the game or right after it, before
   every player of the table has signed the record sheet. For a breach of the code of conduct: at
   any time.
@@ -24,22 +26,20 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from audit.services import record_change
 from championships.models import ACTIVE_STATUSES, Entry
 from championships.permissions import require_official, require_organizer
+from engines.rulesets import LatenessRule, ruleset_for
 from scheduling.models import Game, Seat
 
 from .limits import length_errors
 from .models import CollusionRuling, Penalty, RecordSheet
-from .selectors import REPEATED_COLLUSION, collusion_warnings
+from .selectors import REPEATED_COLLUSION, collusion_warnings, games_played
 from .signals import announce_after_commit
 
 DEDUCTING = (Penalty.Kind.LATENESS, Penalty.Kind.VP_DEDUCTION)
-LATENESS_VP = 1
-"""What a late arrival costs, whatever the minutes (seed 001 §6)."""
-ADMITTED_MINUTES = 15
-"""The latest a player may arrive after the official start and still play (seed 001 §6)."""
 MAX_MINUTES_LATE = 24 * 60
 SIGNED_BY_ALL = (RecordSheet.Status.SIGNED, RecordSheet.Status.SIGNED_OFF)
 
@@ -126,9 +126,10 @@ def record_penalty(entry_id: int, *, user, kind: str, reason: str, vp: int = 0, 
     `ground` (disqualifications only) is `rules` or `conduct`; a rules disqualification names its
     game and is refused once every player of the player's table in that game has signed the sheet.
     A collusion warning names the other player (`partner_id`): both are warned, one incident, and
-    the returned penalty is this player's. A late arrival is always 1 VP, once per player and game
-    (`record_lateness` applies the rule from the minutes). A form sent twice (a double tap, a retry
-    after a dropped connection) carries the same `request_key` and records the penalty once.
+    the returned penalty is this player's. A late arrival costs the ruleset's VP, once per player and
+    tournament, and only where the ruleset has the rule (`record_lateness` applies it from the minutes).
+    A form sent twice (a double tap, a retry after a dropped connection) carries the same `request_key`
+    and records the penalty once.
     """
     reason = reason.strip()
     with transaction.atomic():
@@ -147,9 +148,8 @@ def record_penalty(entry_id: int, *, user, kind: str, reason: str, vp: int = 0, 
         if not reason:
             errors["reason"] = [_("Give the reason for the penalty.")]
         errors.update(length_errors(reason=reason))
-        if kind == Penalty.Kind.LATENESS and vp != LATENESS_VP:
-            errors["vp"] = [_("A late arrival costs exactly 1 VP (up to 15 minutes late; later, the player is not "
-                              "admitted).")]
+        if kind == Penalty.Kind.LATENESS:
+            _check_lateness(entry, game, errors, vp=vp)
         elif kind == Penalty.Kind.VP_DEDUCTION and vp < 1:
             errors["vp"] = [_("A VP deduction is at least 1 VP.")]
         elif kind not in DEDUCTING and vp:
@@ -173,8 +173,6 @@ def record_penalty(entry_id: int, *, user, kind: str, reason: str, vp: int = 0, 
             _check_collusion(entries, entry, partner_id, game, errors)
         elif partner_id is not None:
             errors["partner"] = [_("Only a collusion warning names a second player.")]
-        if kind == Penalty.Kind.LATENESS and _late_already(entry, game):
-            errors["kind"] = [_lateness_recorded_message(entry, game)]
         if errors:
             raise ValidationError(errors)
         return _create(entries, entry, user=user, kind=kind, vp=vp, reason=reason, game=game, ground=ground,
@@ -202,15 +200,31 @@ def _check_collusion(entries: dict[int, Entry], entry: Entry, partner_id: int | 
                                  % {"first": entry.player.name, "second": partner.player.name, "n": game.number}]
 
 
-def _late_already(entry: Entry, game: Game | None) -> Penalty | None:
-    return Penalty.objects.filter(entry=entry, kind=Penalty.Kind.LATENESS, game=game, withdrawn_at__isnull=True).first()
+def lateness_rule(tournament) -> LatenessRule | None:
+    """The tournament's late-arrival rule from the registry; None where its rules have none."""
+    return ruleset_for(tournament.ruleset).lateness
 
 
-def _lateness_recorded_message(entry: Entry, game: Game | None) -> str:
-    if game is None:
-        return _("A late arrival of %(player)s is already recorded.") % {"player": entry.player.name}
-    return _("A late arrival of %(player)s for game %(n)d is already recorded.") % {
-        "player": entry.player.name, "n": game.number}
+def _check_lateness(entry: Entry, game: Game | None, errors: dict, *, vp: int | None = None) -> None:
+    """A late arrival exists only under a ruleset with the rule, counts from the official start, and once.
+
+    001 §6 ties lateness to "the official starting time of the tournament": one deduction per player, never
+    one per game (docs/rules.md I-38, changed).
+    """
+    rule = lateness_rule(entry.tournament)
+    if rule is None:
+        errors["kind"] = [_("The rules of %(tournament)s have no late-arrival penalty.")
+                          % {"tournament": entry.tournament.name}]
+        return
+    if vp is not None and vp != rule.vp:
+        errors["vp"] = [_("A late arrival costs exactly %(vp)d VP (up to %(minutes)d minutes late; later, the player "
+                          "is not admitted).") % {"vp": rule.vp, "minutes": rule.admitted_minutes}]
+    if game is not None:
+        errors["game"] = [_("A late arrival counts once, from the tournament's official start, not per game: leave "
+                            "the game empty.")]
+    if Penalty.objects.filter(entry=entry, kind=Penalty.Kind.LATENESS, withdrawn_at__isnull=True).exists():
+        errors["kind"] = [_("A late arrival of %(player)s is already recorded: it counts once per tournament.")
+                          % {"player": entry.player.name}]
 
 
 def _create(entries: dict[int, Entry], entry: Entry, *, user, kind: str, vp: int, reason: str, game: Game | None,
@@ -248,15 +262,34 @@ class Lateness:
     not_admitted: bool = False
 
 
+def admission_closed(entry: Entry) -> str | None:
+    """Why the player can no longer be refused admission (they have played), or None while it is still open.
+
+    001 §6 decides admission at the start ("late comers cannot participate"). A player who has played is in the
+    standings; making them not admitted would drop them from qualification while their games stay there.
+    """
+    played = games_played(entry.pk)
+    if not played:
+        return None
+    return ngettext(
+        "%(player)s has already played (game %(games)s), so they can no longer be refused admission: being not "
+        "admitted would drop them from qualification while their games stay in the standings.",
+        "%(player)s has already played (games %(games)s), so they can no longer be refused admission: being not "
+        "admitted would drop them from qualification while their games stay in the standings.",
+        len(played)) % {"player": entry.player.name, "games": ", ".join(map(str, played))}
+
+
 def record_lateness(entry_id: int, minutes: int, *, user, game: Game | None = None, reason: str = "",
                     request_key: uuid.UUID | None = None) -> Lateness:
-    """Apply seed 001 §6 to a player who arrived `minutes` after the official start.
+    """Apply the ruleset's late-arrival rule (001 §6) to a player who arrived `minutes` after the official start.
 
     "Players will have 1 victory point deducted from their total scores for the first 15 minutes of
     tardiness. The tournament will start after 15 minutes from official time and late comers cannot
     participate." So: 0 minutes, nothing; 1–15, `Entry.minutes_late` is set and the 1-VP late-arrival
-    penalty recorded (once per player and game; `game` None means the tournament's start); more
-    than 15, the entry becomes not admitted (audited). `reason` defaults to the minutes.
+    penalty recorded, once per player (a `game` is refused: lateness counts from the tournament's start);
+    more than 15, the entry becomes not admitted (audited), unless the player has already played: then
+    it is refused, since a not-admitted player leaves qualification while their games stay in the
+    standings. Refused under a ruleset without the rule (004, 003). `reason` defaults to the minutes.
     """
     with transaction.atomic():
         entry = _locked_entries(entry_id)[entry_id]
@@ -267,14 +300,16 @@ def record_lateness(entry_id: int, minutes: int, *, user, game: Game | None = No
         if game is not None and game.tournament_id != entry.tournament_id:
             errors["game"] = [_("That game belongs to another tournament.")]
         errors.update(length_errors(reason=reason.strip()))
+        rule = lateness_rule(entry.tournament)
+        if rule is None:
+            _check_lateness(entry, game, errors)
         if errors:
             raise ValidationError(errors)
         if minutes == 0:
             return Lateness(entry, minutes)
         reason = reason.strip() or _("%(minutes)d minutes late") % {"minutes": minutes}
-        if minutes <= ADMITTED_MINUTES:
-            done = _already_done(request_key, entry_id=entry.pk, kind=Penalty.Kind.LATENESS,
-                                 game_id=game.pk if game else None)
+        if rule.admits(minutes):
+            done = _already_done(request_key, entry_id=entry.pk, kind=Penalty.Kind.LATENESS, game_id=None)
             if done is not None:
                 if entry.minutes_late != minutes:
                     raise _reused(done)
@@ -282,13 +317,14 @@ def record_lateness(entry_id: int, minutes: int, *, user, game: Game | None = No
             if entry.status not in ACTIVE_STATUSES:
                 raise ValidationError({"entry": [_("%(player)s is %(status)s: no late-arrival penalty applies.") % {
                     "player": entry.player.name, "status": entry.get_status_display()}]})
-            if _late_already(entry, game):
-                raise ValidationError({"kind": [_lateness_recorded_message(entry, game)]})
+            _check_lateness(entry, game, errors)
+            if errors:
+                raise ValidationError(errors)
             before = {"minutes_late": entry.minutes_late}
             entry.minutes_late = minutes
             entry.save(update_fields=["minutes_late"])
-            penalty = _create({entry.pk: entry}, entry, user=user, kind=Penalty.Kind.LATENESS, vp=LATENESS_VP,
-                              reason=reason, game=game, request_key=request_key, extra={"minutes": minutes},
+            penalty = _create({entry.pk: entry}, entry, user=user, kind=Penalty.Kind.LATENESS, vp=rule.vp,
+                              reason=reason, game=None, request_key=request_key, extra={"minutes": minutes},
                               before=before)
             return Lateness(entry, minutes, penalty=penalty)
         if request_key is not None and (done := Penalty.objects.filter(request_key=request_key).first()):
@@ -298,15 +334,18 @@ def record_lateness(entry_id: int, minutes: int, *, user, game: Game | None = No
         if entry.status not in ACTIVE_STATUSES:
             raise ValidationError({"entry": [_("%(player)s is %(status)s: admission is no longer decided.")
                                              % {"player": entry.player.name, "status": entry.get_status_display()}]})
-        if _late_already(entry, game):
-            raise ValidationError({"kind": [_lateness_recorded_message(entry, game)]})
+        _check_lateness(entry, game, errors)
+        if closed := admission_closed(entry):
+            errors["minutes"] = [closed]
+        if errors:
+            raise ValidationError(errors)
         before = {"status": entry.status, "minutes_late": entry.minutes_late}
         entry.status = Entry.Status.NOT_ADMITTED
         entry.minutes_late = minutes
         entry.save(update_fields=["status", "minutes_late"])
         record_change(user, entry.tournament_id, "entry.not_admitted", entry, before=before,
-                      after={"player": entry.player.name, "status": entry.status, "minutes_late": minutes,
-                             "game": game.number if game else None}, reason=reason)
+                      after={"player": entry.player.name, "status": entry.status, "minutes_late": minutes},
+                      reason=reason)
         announce_after_commit(entry.tournament_id)
         return Lateness(entry, minutes, not_admitted=True)
 

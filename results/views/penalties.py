@@ -45,14 +45,16 @@ def _record(request, form) -> bool:
         return False
     name = entry.player.name
     if data["kind"] == Penalty.Kind.LATENESS:
+        rule = {"player": name, "minutes": done.minutes, "admitted": form.lateness.admitted_minutes,
+                "vp": form.lateness.vp}
         if done.not_admitted:
-            messages.warning(request, _("%(player)s arrived %(minutes)d minutes late, more than 15: not admitted.")
-                             % {"player": name, "minutes": done.minutes})
+            messages.warning(request, _("%(player)s arrived %(minutes)d minutes late, more than %(admitted)d: not "
+                                        "admitted.") % rule)
         elif done.penalty is None:
             messages.info(request, _("%(player)s was on time: nothing was recorded.") % {"player": name})
         else:
-            messages.success(request, _("Late arrival recorded for %(player)s: %(minutes)d minutes, 1 VP off.")
-                             % {"player": name, "minutes": done.minutes})
+            messages.success(request, _("Late arrival recorded for %(player)s: %(minutes)d minutes, %(vp)d VP off.")
+                             % rule)
     elif penalty.kind == Penalty.Kind.COLLUSION:
         messages.success(request, _("Collusion warning recorded for %(first)s and %(second)s.")
                          % {"first": name, "second": data["partner"].player.name})

@@ -142,13 +142,14 @@
     });
   }
 
-  const PENALTY_VP = { lateness: 1, vp_deduction: 1, warning: 0, disqualification: 0 };
+  const PENALTY_VP = { vp_deduction: 1, warning: 0, disqualification: 0 };
 
   function initPenaltyForm(select) {
     const vp = select.form.querySelector("input[name=vp]");
     if (!vp) return;
     select.addEventListener("change", () => {
-      const suggested = PENALTY_VP[select.value];
+      // a late arrival costs what the tournament's ruleset says (the kind is offered only where there is the rule)
+      const suggested = select.value === "lateness" ? Number(select.dataset.latenessVp) : PENALTY_VP[select.value];
       if (suggested === 0 || Number(vp.value) < 1) vp.value = String(suggested);
     });
   }

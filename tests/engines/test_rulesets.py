@@ -56,3 +56,13 @@ def test_the_tournament_model_offers_exactly_the_registered_rulesets():
     from championships.models import Tournament
 
     assert [key for key, _label in Tournament._meta.get_field("ruleset").choices] == list(RULESETS)
+
+
+def test_only_the_national_rules_have_a_lateness_penalty():
+    """001 §6 (and 000 §6): "1 victory point deducted from their total scores for the first 15 minutes of
+    tardiness. The tournament will start after 15 minutes from official time and late comers cannot
+    participate." Seeds 004 (world) and 003 (Lord of Catan) have no lateness rule at all."""
+    rule = ruleset_for("cnc-2022").lateness
+    assert (rule.vp, rule.admitted_minutes) == (1, 15)
+    assert rule.admits(1) and rule.admits(15) and not rule.admits(16)
+    assert ruleset_for("cwc-2025").lateness is None and ruleset_for("lord-of-catan").lateness is None

@@ -189,7 +189,7 @@ def test_penalties_and_rulings(fuzz_world, organizer, data):
         "ruling": values(w.ruling_id, w.ruling_id + 1000), f"{ruling}-disqualify": values("yes", "no"),
         f"{ruling}-reason": values("Third time.", "x" * (TEXT_MAX + 1)),
     }, [{"entry": str(w.all_entries[4]), "kind": "vp_deduction", "vp": "2", "reason": "Slow play."},
-        {"entry": str(w.all_entries[5]), "kind": "lateness", "minutes": "7", "game": str(w.game.pk)},
+        {"entry": str(w.all_entries[5]), "kind": "lateness", "minutes": "7"},
         {"entry": str(w.all_entries[5]), "kind": "warning", "reason": "Loud.", "request_key": str(uuid.UUID(int=3))},
         {"entry": str(w.all_entries[6]), "kind": "collusion", "partner": str(w.all_entries[7]), "reason": "Trade."},
         {"entry": str(w.all_entries[9]), "kind": "disqualification", "ground": "conduct", "reason": "Abuse."},

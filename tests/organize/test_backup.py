@@ -65,7 +65,7 @@ def build_tournament() -> Tournament:
                    reason="Free ore again")
     warning = Penalty.objects.filter(entry=entries[1], kind="collusion").order_by("pk").last()
     rule_on_collusion(warning.pk, user=referee, disqualify=False, reason="Mutual benefit in the game")
-    record_lateness(entries[7].pk, 10, user=referee, game=second, reason="Traffic")
+    record_lateness(entries[7].pk, 10, user=referee, reason="Traffic")
     record_draw(tournament, [entries[6].pk, entries[2].pk], user=referee, method="lots", note="At the venue")
     Announcement.objects.create(tournament=tournament, text="Game 2 starts at 13:00 sharp", author=organizer)
     return tournament

@@ -76,3 +76,23 @@ def test_the_organizer_sees_who_was_told(event):
     page = client.get(reverse("organize-tournament", args=[tournament.slug])).content.decode()
     assert "2 participants told this start." in page and "0 still to be told." in page
     assert "Notified 0" in page and "player1@example.com" in page and "1 has no email" in page
+
+
+def test_the_lateness_sentence_is_the_ruleset_registrys(event, monkeypatch):
+    """001 §6: participants are told the official start, and the national rules deduct for lateness; 004 (world
+    championship) has no lateness penalty, so its notice threatens none. The registry says which rules have one
+    and what it costs: nothing compares a ruleset's name."""
+    import dataclasses
+
+    from engines.rulesets import RULESETS, LatenessRule
+
+    world = make_tournament(slug="world-notice", name="World Notice", ruleset="cwc-2025", date=DAY,
+                            official_start=time(10, 0))
+    player = make_entries(world, 1)[0].player
+    Player.objects.filter(pk=player.pk).update(email="world@example.com")
+    monkeypatch.setitem(RULESETS, "cnc-2022", dataclasses.replace(
+        RULESETS["cnc-2022"], lateness=LatenessRule(vp=2, admitted_minutes=10)))
+    send_start_time_notices(at(DAY, 8))
+    bodies = {m.to[0]: m.body for m in mail.outbox}
+    assert "up to 10 minutes late lose 2 VP; later arrivals are not admitted" in bodies["player0@example.com"]
+    assert "late" not in bodies["world@example.com"] and "VP" not in bodies["world@example.com"]

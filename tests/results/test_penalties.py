@@ -263,7 +263,7 @@ def test_up_to_15_minutes_late_costs_exactly_one_vp(game):
 def test_more_than_15_minutes_late_is_not_admitted(game):
     """001 §6: "The tournament will start after 15 minutes from official time and late comers cannot participate"."""
     referee = make_official(game.tournament)
-    late = seated(game)[0]
+    late = make_entries(game.tournament, 1)[0]  # not seated: a player who has played is never refused (below)
     done = record_lateness(late.pk, 16, user=referee)
     late.refresh_from_db()
     assert done.not_admitted and done.penalty is None and not Penalty.objects.exists()
@@ -287,8 +287,9 @@ def test_on_time_records_nothing(game):
     assert not Penalty.objects.exists() and not AuditEntry.objects.filter(action__startswith="penalty").exists()
 
 
-def test_a_late_arrival_is_one_vp_and_recorded_once_per_player_and_game(game):
-    """001 §6: the lateness penalty is 1 VP, not a typed amount, and a player arrives late once."""
+def test_a_late_arrival_is_one_vp_and_recorded_once_per_tournament(game):
+    """001 §6: "1 victory point deducted from their total scores for the first 15 minutes of tardiness", counted
+    from the tournament's official start: 1 VP, not a typed amount, and once per player, never once per game."""
     referee = make_official(game.tournament)
     late = seated(game)[0]
     with pytest.raises(ValidationError) as three:
@@ -300,12 +301,11 @@ def test_a_late_arrival_is_one_vp_and_recorded_once_per_player_and_game(game):
     assert "already recorded" in again.value.message_dict["kind"][0]
     with pytest.raises(ValidationError):
         record_penalty(late.pk, user=referee, kind="lateness", vp=1, reason="again")
-    record_lateness(late.pk, 5, user=referee, game=game)
     with pytest.raises(ValidationError) as in_game:
         record_lateness(late.pk, 5, user=referee, game=game)
-    assert "for game 1 is already recorded" in in_game.value.message_dict["kind"][0]
-    assert Penalty.objects.filter(entry=late).count() == 2
-    with pytest.raises(IntegrityError), transaction.atomic():
+    assert "official start" in in_game.value.message_dict["game"][0]
+    assert Penalty.objects.filter(entry=late).count() == 1
+    with pytest.raises(IntegrityError), transaction.atomic():  # the database refuses a second one, game or not
         Penalty.objects.create(tournament=game.tournament, entry=late, kind="lateness", vp=1, game=game,
                                reason="r", recorded_by=referee)
     with pytest.raises(IntegrityError), transaction.atomic():
@@ -313,10 +313,64 @@ def test_a_late_arrival_is_one_vp_and_recorded_once_per_player_and_game(game):
                                reason="r", recorded_by=referee)
 
 
+def test_lateness_does_not_stack_per_game(game):
+    """001 §6: one deduction for arriving late to the tournament. The trial day's player lost 3 VP (1 at the
+    start, 1 for game 1, 1 for game 2); now the late arrival costs 1 VP in the standings, whatever is tried."""
+    referee = make_official(game.tournament)
+    late = seated(game)[0]
+    second = make_game(game.tournament, [seated(game, 1), seated(game, 2)], number=2)
+    record_lateness(late.pk, 5, user=referee)
+    for number in (game, second):
+        with pytest.raises(ValidationError):
+            record_lateness(late.pk, 5, user=referee, game=number)
+    play(game.tables.get(number=1), [10, 7, 6, 5], referee)
+    rows = {row["entry"]: row for row in compute_standings(game.tournament)}
+    assert rows[late.pk]["total_vp"] == 10 - 1
+
+
+@pytest.mark.parametrize("ruleset", ["cwc-2025", "lord-of-catan"])
+def test_rules_without_a_lateness_penalty_refuse_it_everywhere(client, ruleset):
+    """004 (world championship) and 003 (Lord of Catan) have no lateness rule: only 001 §6 deducts for tardiness.
+    The registry says so, and the service, the referee's penalty form and its page all ask it."""
+    tournament = make_tournament(slug=f"no-lateness-{ruleset}", ruleset=ruleset)
+    player = make_entries(tournament, 1)[0]
+    referee = make_official(tournament)
+    with pytest.raises(ValidationError) as refused:
+        record_lateness(player.pk, 5, user=referee)
+    assert "no late-arrival penalty" in " ".join(refused.value.messages)
+    with pytest.raises(ValidationError) as refused:
+        record_lateness(player.pk, 40, user=referee)
+    assert "no late-arrival penalty" in " ".join(refused.value.messages)
+    with pytest.raises(ValidationError):
+        record_penalty(player.pk, user=referee, kind="lateness", vp=1, reason="5 minutes late")
+    player.refresh_from_db()
+    assert player.status == Entry.Status.REGISTERED and not Penalty.objects.exists()
+    client.force_login(referee)
+    page = client.get(penalties_url(tournament)).content.decode()
+    assert 'value="lateness"' not in page and "Minutes late" not in page
+    response = client.post(penalties_url(tournament), {"entry": player.pk, "kind": "lateness", "minutes": 5})
+    assert response.status_code == 422 and not Penalty.objects.exists()
+
+
+def test_not_admitted_is_refused_for_a_player_who_has_played(game):
+    """001 §6: "late comers cannot participate" decides admission at the start. A player who already sat at a
+    published game (or has a score) has participated: recording them more than 15 minutes late (for game 3, say)
+    would silently drop them from qualification while they stay in the standings, so it is refused."""
+    referee = make_official(game.tournament)
+    played = seated(game)[0]
+    with pytest.raises(ValidationError) as refused:
+        record_lateness(played.pk, 20, user=referee)
+    assert f"{played.player.name} has already played (game 1)" in " ".join(refused.value.messages)
+    played.refresh_from_db()
+    assert played.status == Entry.Status.REGISTERED and played.minutes_late == 0
+    assert not AuditEntry.objects.filter(action="entry.not_admitted").exists()
+
+
 def test_the_penalty_form_takes_minutes_for_a_late_arrival(client, game):
     """001 §6: the referee types the minutes; the form applies the rule (1 VP, or not admitted)."""
     referee = make_official(game.tournament)
-    on_time, late, very_late = seated(game)[:3]
+    on_time, late = seated(game)[:2]
+    very_late = make_entries(game.tournament, 1)[0]  # not seated yet: admission is still open
     client.force_login(referee)
     url = penalties_url(game.tournament)
     response = client.post(url, {"entry": late.pk, "kind": "lateness", "vp": 3, "minutes": 9, "reason": ""})

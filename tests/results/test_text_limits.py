@@ -32,7 +32,7 @@ def test_a_penalty_reason_of_2001_characters_is_refused_with_a_message(cup):
         record_penalty(entries[0].pk, user=referee, kind="warning", reason=TOO_LONG, game=game)
     assert "reason" in caught.value.message_dict
     with pytest.raises(ValidationError, match=MESSAGE):
-        record_lateness(entries[0].pk, 5, user=referee, game=game, reason=TOO_LONG)
+        record_lateness(entries[0].pk, 5, user=referee, reason=TOO_LONG)
     assert not Penalty.objects.exists() and not AuditEntry.objects.filter(action__startswith="penalty.").exists()
     record_penalty(entries[0].pk, user=referee, kind="warning", reason="y" * TEXT_MAX, game=game)  # the most allowed
 
