@@ -279,6 +279,12 @@ def _describe(entry: AuditEntry, context: _Context) -> ActivityRow:
                 if after.get("minutes_late") else _Said(_("%(player)s checked in"), player=after.get("player", "?")))
     elif action == "entry.check_in_undone":
         said = _Said(_("Check-in of %(player)s undone"), player=after.get("player", "?"))
+    elif action == "entry.not_admitted_undone":
+        said = _Said(_("“Not admitted” of %(player)s undone"), player=after.get("player", "?"))
+    elif action == "entry.no_show_undone":
+        said = _Said(_("“Did not come” of %(player)s undone"), player=after.get("player", "?"))
+    elif action == "entry.withdrawal_undone":
+        said = _Said(_("Withdrawal of %(player)s undone"), player=after.get("player", "?"))
     elif action == "entry.no_show":
         said = _Said(_("%(player)s did not come"), player=after.get("player", "?"))
     elif action == "entry.withdrawn":

@@ -1,29 +1,34 @@
-"""The tournament day's door: check players in, apply the lateness rule, record no-shows and withdrawals.
+"""The tournament day's door: check players in, record no-shows and withdrawals, and undo any of them.
 
-Lateness follows seed 001 §6 through `results.penalties.record_lateness` (up to 15 minutes: 1 VP;
-later: not admitted). Once anyone is checked in, seating is generated from checked-in players only
-(`scheduling.selectors.seatable_entries`). A withdrawal after the seating was generated re-plans the
-games not yet published (published and finished games are history and stay as they are).
+"On time" is the one-tap default. Lateness exists only where the ruleset has the rule (`Ruleset.lateness`;
+seed 001 §6) and goes through `results.penalties.record_lateness`: the organizer types the minutes and
+confirms them (`late_step`, then `check_in`), so nothing derived from the clock ever becomes a penalty and
+moving the official start changes nothing already decided. Every state the desk sets can be undone by an
+organizer with a reason, audited (`undo`). Once anyone is checked in, seating is generated from checked-in
+players only (`scheduling.selectors.seatable_entries`). A withdrawal after the seating was generated
+re-plans the games not yet published (published and finished games are history and stay as they are);
+undoing it plans them again with the player.
 """
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from audit.services import record_change
 from championships.models import Entry, Stage, Tournament
 from championships.permissions import require_organizer
 from results.limits import length_errors
-from results.penalties import MAX_MINUTES_LATE, record_lateness
+from results.models import Penalty
+from results.penalties import MAX_MINUTES_LATE, admission_closed, lateness_rule, record_lateness, withdraw_penalty
+from results.selectors import games_played, played_seats
 from results.signals import announce_after_commit
 from scheduling.models import Game, Seat
+from scheduling.selectors import seatable_entries
 from scheduling.services import generate_seating
-
-from .notices import official_start
 
 SEARCH_MAX = 100
 
@@ -34,6 +39,17 @@ def _locked(entry_id: int, tournament: Tournament) -> Entry:
     if entry is None:
         raise ValidationError(_("This player is not entered in %(tournament)s.") % {"tournament": tournament.name})
     return entry
+
+
+def _reason(reason: str, missing: str) -> str:
+    """The reason given, stripped; refused when empty (with `missing`) or too long."""
+    reason = reason.strip()
+    errors = length_errors(reason=reason)
+    if not reason:
+        errors["reason"] = [missing]
+    if errors:
+        raise ValidationError(errors)
+    return reason
 
 
 def games_started(tournament: Tournament) -> bool:
@@ -48,9 +64,11 @@ class CheckIn:
 
 
 def check_in(tournament: Tournament, entry_id: int, *, user, minutes_late: int = 0) -> CheckIn:
-    """Check a player in; late ones get the rule's penalty, or are not admitted after 15 minutes.
+    """Check a player in: on time (`minutes_late` 0), or late by the minutes the organizer typed and confirmed.
 
-    Checking in twice is the same check-in (a double tap); a withdrawn or not-admitted player is refused.
+    Late applies the ruleset's rule (001 §6: up to 15 minutes, 1 VP; later, not admitted) and is refused
+    where the rules have none. Checking in twice is the same check-in (a double tap); a withdrawn or
+    not-admitted player is refused.
     """
     require_organizer(user, tournament)
     if not 0 <= minutes_late <= MAX_MINUTES_LATE:
@@ -77,23 +95,152 @@ def check_in(tournament: Tournament, entry_id: int, *, user, minutes_late: int =
     return CheckIn(entry, penalised=lateness is not None)
 
 
-@transaction.atomic
-def undo_check_in(tournament: Tournament, entry_id: int, *, user) -> Entry:
-    """A check-in tapped by mistake, before any game is published; a late arrival's penalty is not undone here."""
+@dataclass(frozen=True)
+class LateStep:
+    """What confirming a late check-in will do, shown before anything is written."""
+
+    minutes: int
+    admitted: bool
+    vp: int
+    admitted_minutes: int
+
+
+def late_step(tournament: Tournament, entry: Entry, minutes) -> LateStep:
+    """The confirmation step of a late check-in: checks the typed minutes and says what the rule will do.
+
+    A read: nothing is written until the organizer confirms (`check_in` with the minutes). Refused where the
+    ruleset has no lateness rule, for a player who is not waiting to be checked in, and, when the minutes
+    mean "not admitted", for a player who has already played (`admission_closed`).
+    """
+    rule = lateness_rule(tournament)
+    if rule is None:
+        raise ValidationError(_("The rules of %(tournament)s have no late-arrival penalty: check the player in.")
+                              % {"tournament": tournament.name})
+    if entry.status != Entry.Status.REGISTERED:
+        raise ValidationError(_("%(player)s is %(status)s and cannot be checked in.")
+                              % {"player": entry.player.name, "status": entry.get_status_display()})
+    if not isinstance(minutes, int) or not 1 <= minutes <= MAX_MINUTES_LATE:
+        raise ValidationError(_("Type the minutes late, a number from 1 to %(max)d.") % {"max": MAX_MINUTES_LATE})
+    step = LateStep(minutes, rule.admits(minutes), rule.vp, rule.admitted_minutes)
+    if not step.admitted and (closed := admission_closed(entry)):
+        raise ValidationError(closed)
+    return step
+
+
+@dataclass
+class Undone:
+    entry: Entry
+    said: list[str] = field(default_factory=list)
+    """What was undone, in words."""
+    to_do: list[str] = field(default_factory=list)
+    """What the organizer must still do by hand, in words."""
+
+
+UNDO_ACTIONS = {
+    Entry.Status.CHECKED_IN: "entry.check_in_undone",
+    Entry.Status.NOT_ADMITTED: "entry.not_admitted_undone",
+    Entry.Status.NO_SHOW: "entry.no_show_undone",
+    Entry.Status.WITHDRAWN: "entry.withdrawal_undone",
+}
+"""The desk's states an organizer can undo, and the audit action of each."""
+
+
+def undo(tournament: Tournament, entry_id: int, *, user, reason: str) -> Undone:
+    """Undo what the desk recorded for a player, with a reason, audited; the player is waiting again.
+
+    - Checked in: back to registered. A late check-in's penalty is withdrawn through the penalties
+      service (its own audit entry; the VP come back). A player who has played stays checked in: only a
+      late arrival's penalty can be withdrawn then, and an on-time check-in is refused.
+    - Not admitted, did not come: back to registered, the minutes late cleared.
+    - Withdrawn: back to checked in (registered if never checked in), and the games not yet published are
+      planned again with the player.
+    A player returns only if no game was published without them (they would have missed it; 001 §6 "late
+    comers cannot participate"): take such a game back to re-plan first. Undoing an undone row changes nothing.
+    """
     require_organizer(user, tournament)
-    entry = _locked(entry_id, tournament)
-    if entry.status != Entry.Status.CHECKED_IN:
-        return entry
-    if entry.minutes_late:
-        raise ValidationError(_("%(player)s arrived late and was penalised: withdraw the penalty on the penalties "
-                                "page instead.") % {"player": entry.player.name})
-    if games_started(tournament):
-        raise ValidationError(_("The first game is published: check-in can no longer be undone."))
-    entry.status, entry.checked_in_at = Entry.Status.REGISTERED, None
-    entry.save(update_fields=["status", "checked_in_at"])
-    record_change(user, tournament.pk, "entry.check_in_undone", entry, before={"status": Entry.Status.CHECKED_IN},
-                  after={"player": entry.player.name, "status": entry.status})
-    return entry
+    reason = _reason(reason, _("Give the reason for undoing it."))
+    with transaction.atomic():
+        entry = _locked(entry_id, tournament)
+        status, name = entry.status, entry.player.name
+        if status == Entry.Status.REGISTERED:
+            return Undone(entry)
+        if status not in UNDO_ACTIONS:
+            raise ValidationError(_("%(player)s is %(status)s: withdraw the penalty on the penalties page instead.")
+                                  % {"player": name, "status": entry.get_status_display()})
+        before = {"status": status, "minutes_late": entry.minutes_late}
+        done = Undone(entry)
+        played = games_played(entry.pk)
+        if status == Entry.Status.CHECKED_IN:
+            late = Penalty.objects.filter(entry=entry, kind=Penalty.Kind.LATENESS, withdrawn_at__isnull=True).first()
+            if played and late is None:
+                raise ValidationError(ngettext(
+                    "%(player)s has played (game %(games)s): the check-in stands. Withdraw the player instead if "
+                    "they leave.", "%(player)s has played (games %(games)s): the check-in stands. Withdraw the "
+                    "player instead if they leave.", len(played)) % {"player": name, "games": _numbers(played)})
+            if late is not None:
+                withdraw_penalty(late.pk, user=user, reason=reason)  # audited there; clears the minutes late
+                done.said.append(_("The late arrival of %(player)s is withdrawn: the VP come back.") % {"player": name})
+            if played:
+                done.said.append(_("%(player)s has played, so stays checked in.") % {"player": name})
+                entry.refresh_from_db()
+                return done
+            entry.refresh_from_db(fields=["minutes_late"])
+            entry.status, entry.checked_in_at = Entry.Status.REGISTERED, None
+            done.said.append(_("Check-in of %(player)s undone.") % {"player": name})
+        else:
+            _refuse_if_missed(entry)
+            if status == Entry.Status.WITHDRAWN:
+                entry.status = Entry.Status.CHECKED_IN if entry.checked_in_at else Entry.Status.REGISTERED
+                done.said.append(_("Withdrawal of %(player)s undone.") % {"player": name})
+            else:
+                entry.status, entry.minutes_late = Entry.Status.REGISTERED, 0
+                done.said.append(_("%(player)s is registered again: check them in when they are here.")
+                                 % {"player": name})
+        entry.save(update_fields=["status", "checked_in_at", "minutes_late"])
+        record_change(user, tournament.pk, UNDO_ACTIONS[status], entry, before=before,
+                      after={"player": name, "status": entry.status, "minutes_late": entry.minutes_late},
+                      reason=reason)
+        announce_after_commit(tournament.pk)
+    if status == Entry.Status.WITHDRAWN:
+        _replan_with(done, user)
+    else:
+        _note_planned_games(done)
+    return done
+
+
+def _numbers(numbers) -> str:
+    return ", ".join(str(n) for n in numbers)
+
+
+def _refuse_if_missed(entry: Entry) -> None:
+    """A player who missed a published game cannot come back: that game went on without them."""
+    missed = sorted(Game.objects.filter(tournament_id=entry.tournament_id).exclude(status=Game.Status.PLANNED)
+                    .exclude(seats__entry=entry).values_list("number", flat=True))
+    if missed:
+        raise ValidationError(ngettext(
+            "Game %(games)s was published without %(player)s, so they cannot come back now. If no result is entered "
+            "yet, take that game back to re-plan on the seating page first.",
+            "Games %(games)s were published without %(player)s, so they cannot come back now. If no result is "
+            "entered yet, take those games back to re-plan on the seating page first.",
+            len(missed)) % {"games": _numbers(missed), "player": entry.player.name})
+
+
+def _note_planned_games(done: Undone) -> None:
+    """After an undo the seating of games not yet published may no longer match: say which, and what to do."""
+    entry = done.entry
+    planned = Game.objects.filter(tournament_id=entry.tournament_id, status=Game.Status.PLANNED)
+    seated = sorted(planned.filter(seats__entry=entry).values_list("number", flat=True))
+    if seated:
+        done.to_do.append(ngettext(
+            "%(player)s still has a seat in game %(games)s (not yet published): withdraw them or generate the "
+            "seating again if they do not come.", "%(player)s still has a seat in games %(games)s (not yet "
+            "published): withdraw them or generate the seating again if they do not come.",
+            len(seated)) % {"player": entry.player.name, "games": _numbers(seated)})
+    elif numbers := sorted(planned.values_list("number", flat=True)):
+        done.to_do.append(ngettext(
+            "Game %(games)s is planned without %(player)s: once they are checked in, generate the seating again.",
+            "Games %(games)s are planned without %(player)s: once they are checked in, generate the seating again.",
+            len(numbers)) % {"player": entry.player.name, "games": _numbers(numbers)})
 
 
 @transaction.atomic
@@ -130,12 +277,7 @@ def withdraw(tournament: Tournament, entry_id: int, *, user, reason: str) -> Wit
     done (a seeded stage, too few players, another planning under way), the result says what to do.
     """
     require_organizer(user, tournament)
-    reason = reason.strip()
-    errors = length_errors(reason=reason)
-    if not reason:
-        errors["reason"] = [_("Give the reason for the withdrawal.")]
-    if errors:
-        raise ValidationError(errors)
+    reason = _reason(reason, _("Give the reason for the withdrawal."))
     with transaction.atomic():
         entry = _locked(entry_id, tournament)
         if entry.status == Entry.Status.WITHDRAWN:
@@ -150,6 +292,34 @@ def withdraw(tournament: Tournament, entry_id: int, *, user, reason: str) -> Wit
                       after={"player": entry.player.name, "status": entry.status}, reason=reason)
         announce_after_commit(tournament.pk)
     return _replan(Withdrawal(entry), user)
+
+
+def _replan_with(done: Undone, user) -> None:
+    """The player is back: plan the games not yet published again, now with them (seeded ones are the organizer's)."""
+    entry = done.entry
+    planned = Game.objects.filter(tournament_id=entry.tournament_id, status=Game.Status.PLANNED)
+    if not planned.exists():
+        return
+    if not seatable_entries(entry.tournament_id).filter(pk=entry.pk).exists():
+        _note_planned_games(done)
+        return
+    stages: dict[int, tuple[Stage, list[int]]] = {}
+    for game in planned.select_related("stage").order_by("number"):
+        stages.setdefault(game.stage_id, (game.stage, []))[1].append(game.number)
+    for stage, numbers in stages.values():
+        values = {"stage": stage.name, "games": _numbers(numbers), "player": entry.player.name}
+        if stage.seating != Stage.Seating.SCHEDULED:
+            done.to_do.append(_("%(stage)s, games %(games)s are seated without %(player)s: seat them again from the "
+                                "qualification page.") % values)
+            continue
+        try:
+            generate_seating(stage.pk, user=user)
+        except ValidationError as error:
+            why = " ".join(error.messages)
+            done.to_do.append(_("%(stage)s, games %(games)s could not be planned again with %(player)s: %(why)s "
+                                "Generate them again on the seating page.") % {**values, "why": why})
+        else:
+            done.said.append(_("%(stage)s: games %(games)s planned again with %(player)s.") % values)
 
 
 def _replan(withdrawal: Withdrawal, user) -> Withdrawal:
@@ -208,20 +378,13 @@ def counts(tournament: Tournament) -> CheckInCounts:
 
 
 def entries(tournament: Tournament, query: str = "", status: str = ""):
-    """The tournament's entries for the check-in list, filtered by name or email and status, by name."""
-    rows = Entry.objects.filter(tournament=tournament).select_related("player__country").order_by("player__name")
+    """The tournament's entries for the check-in list, filtered by name or email and status, by name; `played`
+    says whether the player has played (a check-in is then history, `undo`)."""
+    rows = (Entry.objects.filter(tournament=tournament).select_related("player__country").order_by("player__name")
+            .annotate(played=Exists(played_seats().filter(entry=OuterRef("pk")))))
     query = query.strip()[:100]
     if query:
         rows = rows.filter(Q(player__name__icontains=query) | Q(player__email__icontains=query))
     if status in Entry.Status.values:
         rows = rows.filter(status=status)
     return rows
-
-
-def suggested_minutes_late(tournament: Tournament, now: datetime | None = None) -> int:
-    """Minutes since the official start, on the tournament's day (0 before it, or without a start time)."""
-    start = official_start(tournament)
-    now = timezone.localtime(now or timezone.now())
-    if start is None or now.date() != tournament.date:
-        return 0
-    return max(0, min(MAX_MINUTES_LATE, int((now - start).total_seconds() // 60)))

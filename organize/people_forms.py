@@ -81,9 +81,14 @@ def search_query(source) -> str:
     return form.cleaned_data["q"] if form.is_valid() else ""
 
 
-class CheckInForm(forms.Form):
-    minutes_late = forms.IntegerField(label=_("Minutes late"), min_value=0, max_value=MAX_MINUTES_LATE,
-                                      initial=0, required=False)
+class LateForm(forms.Form):
+    """A late check-in: the minutes are typed by the organizer, never taken from the clock."""
+
+    minutes_late = forms.IntegerField(label=_("Minutes late"), min_value=1, max_value=MAX_MINUTES_LATE)
+
+
+class UndoForm(forms.Form):
+    reason = forms.CharField(label=_("Reason for undoing it"), max_length=TEXT_MAX)
 
 
 class WithdrawForm(forms.Form):

@@ -23,6 +23,7 @@ def test_no_page_writes_on_get(client):
     game = tournament.games.order_by("number").first()
     publish_game(game.pk, user=make_admin())
     table = game.tables.order_by("number").first()
+    late = make_entries(tournament, 1)[0]  # not seated: the desk's late step only shows what confirming would do
     client.force_login(make_official(tournament, "organizer"))
     urls = [
         "/", "/t/reads/standings/", "/t/reads/standings.csv", "/api/tournaments/",
@@ -35,7 +36,8 @@ def test_no_page_writes_on_get(client):
         "/organize/reads/players/", "/organize/reads/players.csv", "/organize/reads/players/add/",
         "/organize/reads/players/import/", "/organize/reads/relationships/", "/organize/reads/relationships.csv",
         "/organize/reads/entries/", "/organize/reads/entries.csv", "/organize/reads/check-in/?q=Player",
-        "/organize/reads/check-in.csv",
+        "/organize/reads/check-in.csv", f"/organize/reads/check-in/{late.pk}/late/?minutes_late=12",
+        f"/organize/reads/check-in/{late.pk}/late/?minutes_late=40",
         # a POST-only action opened by GET redirects to the sheet instead of acting
         f"/referee/reads/tables/{table.pk}/sign-off/",
     ]

@@ -178,6 +178,7 @@ ACCESS: dict[str, Access] = {
     "organize-checkin-no-shows": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
     "organize-checkin-entry": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {
         "action": "withdraw", "reason": "Felt unwell."}),
+    "organize-checkin-late": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
     # the organizer's PDFs (issue 13); no podium yet in this tournament: organizers learn that (404)
     "print-table-cards": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
     "print-record-sheets": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),

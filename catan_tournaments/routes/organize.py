@@ -57,6 +57,7 @@ urlpatterns = [
     path("<slug:slug>/check-in.csv", checkin.check_in_csv, name="organize-checkin-csv"),
     path("<slug:slug>/check-in/no-shows/", checkin.mark_no_shows, name="organize-checkin-no-shows"),
     path("<slug:slug>/check-in/<int:entry_id>/", checkin.check_in_entry, name="organize-checkin-entry"),
+    path("<slug:slug>/check-in/<int:entry_id>/late/", checkin.late_check_in, name="organize-checkin-late"),
     path("<slug:slug>/print/games/<int:number>/table-cards.pdf", printing.table_cards, name="print-table-cards"),
     path("<slug:slug>/print/games/<int:number>/record-sheets.pdf", printing.record_sheets, name="print-record-sheets"),
     path("<slug:slug>/print/games/<int:number>/result-slips.pdf", printing.result_slips, name="print-result-slips"),

@@ -1,4 +1,4 @@
-"""The check-in screen: search, tap to check in (minutes late apply the rule), no-shows and withdrawals, counts."""
+"""The check-in screen: search, one tap for "on time", a confirmed "late", undo with a reason, no-shows, counts."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -8,14 +8,15 @@ from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from championships.models import Entry
 from championships.permissions import organized_tournament
 from core.csv_export import csv_response
+from results.penalties import lateness_rule
 
 from .. import checkin
-from ..people_forms import CheckInForm, WithdrawForm, search_query
+from ..people_forms import LateForm, UndoForm, WithdrawForm, search_query
 
 
 def _filters(source) -> tuple[str, str]:
@@ -30,18 +31,99 @@ def _back(slug: str, source) -> str:
     return reverse("organize-checkin", args=[slug]) + (f"?{urlencode(params)}" if params else "")
 
 
+def _desk(tournament) -> dict:
+    """What every rendering of the desk or one of its rows needs besides the rows."""
+    return {"tournament": tournament, "counts": checkin.counts(tournament), "lateness": lateness_rule(tournament),
+            "games_started": checkin.games_started(tournament), "is_organizer": True}
+
+
 @login_required
 def check_in_page(request, slug: str):
     tournament = organized_tournament(request.user, slug)
     query, status = _filters(request.GET)
     context = {
-        "tournament": tournament, "entries": checkin.entries(tournament, query, status)[:checkin.SEARCH_MAX + 1],
-        "counts": checkin.counts(tournament), "query": query, "status": status,
-        "statuses": Entry.Status.choices, "minutes": checkin.suggested_minutes_late(tournament),
-        "search_max": checkin.SEARCH_MAX, "games_started": checkin.games_started(tournament), "is_organizer": True,
+        **_desk(tournament), "entries": checkin.entries(tournament, query, status)[:checkin.SEARCH_MAX + 1],
+        "query": query, "status": status, "statuses": Entry.Status.choices, "search_max": checkin.SEARCH_MAX,
     }
     template = "organize/_checkin_list.html" if request.htmx else "organize/checkin.html"
     return render(request, template, context)
+
+
+def _row(request, tournament, entry_id: int, **context):
+    """One row of the desk, as htmx swaps it in (with the counts out of band)."""
+    query, status = _filters(request.POST or request.GET)
+    entry = get_object_or_404(checkin.entries(tournament), pk=entry_id)
+    return render(request, "organize/_checkin_row.html", {
+        **_desk(tournament), "entry": entry, "oob": True, "query": query, "status": status, **context})
+
+
+@login_required
+@require_GET
+def late_check_in(request, slug: str, entry_id: int):
+    """The confirmation step of a late check-in: what the typed minutes will do, and a button to confirm it.
+
+    A read (nothing is written here): without JavaScript a page of its own, with htmx the row in place.
+    Without minutes, htmx gets the plain row back (the confirmation's "Cancel").
+    """
+    tournament = organized_tournament(request.user, slug)
+    entry = get_object_or_404(checkin.entries(tournament), pk=entry_id)
+    if request.htmx and "minutes_late" not in request.GET:
+        return _row(request, tournament, entry_id, oob=False)
+    form = LateForm(request.GET)
+    step, problem = None, ""
+    try:
+        step = checkin.late_step(tournament, entry, form.cleaned_data["minutes_late"] if form.is_valid() else None)
+    except ValidationError as error:
+        problem = " ".join(error.messages)
+    context = {"step": step, "late_problem": bool(problem), "notice": problem, "failed": bool(problem),
+               "back": _back(slug, request.GET)}
+    if request.htmx:
+        return _row(request, tournament, entry_id, oob=False, **context)
+    query, status = _filters(request.GET)
+    return render(request, "organize/checkin_late.html", {
+        **_desk(tournament), "entry": entry, "query": query, "status": status, **context})
+
+
+def _act(request, tournament, entry_id: int, action: str) -> tuple[list[str], list[str]]:
+    """Run one of the row's actions; returns what was done and what the organizer must still do, in words.
+
+    A refusal raises ValidationError, and nothing was written.
+    """
+    if action == "check_in":  # on time: whatever else was posted, never a penalty
+        return [_("%(player)s checked in.") % {"player": checkin.check_in(
+            tournament, entry_id, user=request.user).entry.player.name}], []
+    if action == "late":
+        form = LateForm(request.POST)
+        if not form.is_valid():
+            raise ValidationError(form.errors["minutes_late"])
+        minutes = form.cleaned_data["minutes_late"]
+        done = checkin.check_in(tournament, entry_id, user=request.user, minutes_late=minutes)
+        rule = lateness_rule(tournament)
+        values = {"player": done.entry.player.name, "minutes": minutes, "vp": rule.vp,
+                  "admitted": rule.admitted_minutes}
+        if done.not_admitted:
+            return [_("%(player)s is %(minutes)d minutes late, more than %(admitted)d, and is not admitted.")
+                    % values], []
+        return [_("%(player)s checked in, %(minutes)d minutes late: %(vp)d VP deducted.") % values
+                if done.penalised else _("%(player)s checked in.") % values], []
+    if action == "undo":
+        form = UndoForm(request.POST)
+        if not form.is_valid():
+            raise ValidationError(form.errors["reason"])
+        done = checkin.undo(tournament, entry_id, user=request.user, reason=form.cleaned_data["reason"])
+        nothing = _("Nothing to undo: %(player)s is registered.") % {"player": done.entry.player.name}
+        return done.said or [nothing], done.to_do
+    if action == "no_show":
+        checkin.mark_no_show(tournament, [entry_id], user=request.user)
+        return [_("Marked as not come.")], []
+    if action == "withdraw":
+        form = WithdrawForm(request.POST)
+        if not form.is_valid():
+            raise ValidationError(form.errors["reason"])
+        withdrawal = checkin.withdraw(tournament, entry_id, user=request.user, reason=form.cleaned_data["reason"])
+        withdrew = _("%(player)s withdrew.") % {"player": withdrawal.entry.player.name}
+        return [withdrew, *withdrawal.replanned], withdrawal.to_do
+    raise ValidationError(_("Unknown action."))
 
 
 @login_required
@@ -49,48 +131,22 @@ def check_in_page(request, slug: str):
 def check_in_entry(request, slug: str, entry_id: int):
     tournament = organized_tournament(request.user, slug)
     get_object_or_404(Entry, pk=entry_id, tournament=tournament)  # another tournament's entry is not found here
-    action = request.POST.get("action", "")
-    notice, failed, extra = "", False, []
+    refused = ""
     try:
-        if action == "check_in":
-            form = CheckInForm(request.POST)
-            if not form.is_valid():
-                raise ValidationError(form.errors["minutes_late"])
-            done = checkin.check_in(tournament, entry_id, user=request.user,
-                                    minutes_late=form.cleaned_data["minutes_late"] or 0)
-            name = done.entry.player.name
-            notice = (_("%(player)s is more than 15 minutes late and is not admitted.") if done.not_admitted else
-                      _("%(player)s checked in late: 1 VP deducted.") if done.penalised else
-                      _("%(player)s checked in.")) % {"player": name}
-        elif action == "undo":
-            entry = checkin.undo_check_in(tournament, entry_id, user=request.user)
-            notice = _("Check-in of %(player)s undone.") % {"player": entry.player.name}
-        elif action == "no_show":
-            checkin.mark_no_show(tournament, [entry_id], user=request.user)
-            notice = _("Marked as not come.")
-        elif action == "withdraw":
-            form = WithdrawForm(request.POST)
-            if not form.is_valid():
-                raise ValidationError(form.errors["reason"])
-            withdrawal = checkin.withdraw(tournament, entry_id, user=request.user,
-                                          reason=form.cleaned_data["reason"])
-            notice = _("%(player)s withdrew.") % {"player": withdrawal.entry.player.name}
-            extra = withdrawal.replanned + withdrawal.to_do
-            failed = bool(withdrawal.to_do)
-        else:
-            raise ValidationError(_("Unknown action."))
+        said, to_do = _act(request, tournament, entry_id, request.POST.get("action", ""))
     except ValidationError as error:
-        notice, failed = " ".join(error.messages), True
+        refused, said, to_do = " ".join(error.messages), [], []
     if not request.htmx:
-        for text in [notice, *extra]:
-            (messages.error if failed else messages.success)(request, text)
+        if refused:
+            messages.error(request, refused)
+        for text in said:
+            messages.success(request, text)
+        for text in to_do:
+            messages.warning(request, text)
         return redirect(_back(slug, request.POST))
-    entry = get_object_or_404(Entry.objects.select_related("player__country"), pk=entry_id, tournament=tournament)
-    return render(request, "organize/_checkin_row.html", {
-        "tournament": tournament, "entry": entry, "notice": notice, "notes": extra, "failed": failed,
-        "counts": checkin.counts(tournament), "minutes": checkin.suggested_minutes_late(tournament),
-        "oob": True, "query": request.POST.get("q", "")[:100], "status": request.POST.get("status", "")[:20],
-        "games_started": checkin.games_started(tournament)})
+    lines = [refused] if refused else said + to_do
+    return _row(request, tournament, entry_id, notice=lines[0], notes=lines[1:], failed=bool(refused),
+                to_do=bool(to_do))
 
 
 @login_required

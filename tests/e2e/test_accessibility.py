@@ -1,9 +1,12 @@
 """axe-core (WCAG 2.1 A and AA rules) on the public, referee and organizer pages: phone, tablet and laptop widths,
 in English and in Arabic (right to left); the public pages also as a reader sees them on a phone, in Hebrew too."""
+from datetime import time
+
 import pytest
 from django.contrib.auth.models import Permission
 
 from championships.services import assign_staff
+from organize import checkin
 from organize.models import PrintJob
 from results.announcements import post_announcement
 from results.penalties import record_penalty
@@ -52,6 +55,14 @@ def tournament_day():
     PlanningJob.objects.create(stage=large_stage, requested_by=organizer, seed=4, players=240, estimate_seconds=2,
                                status=PlanningJob.Status.FAILED, message="The stage changed while it was planned.")
     post_announcement(tournament.pk, "Game 2 starts at 14:00 in the main hall.", user=organizer)
+    door = make_tournament(slug="a11y-door", name="Accessibility Door", official_start=time(10, 0))
+    assign_staff(organizer, "organizer", tournament=door, user=make_admin())
+    at_door = [door.entries.create(player=make_player(f"{name} 2")) for name in NAMES[:6]]
+    checkin.check_in(door, at_door[0].pk, user=organizer)  # every state of the desk, with its undo
+    checkin.check_in(door, at_door[1].pk, user=organizer, minutes_late=9)
+    checkin.check_in(door, at_door[2].pk, user=organizer, minutes_late=30)
+    checkin.mark_no_show(door, [at_door[3].pk], user=organizer)
+    checkin.withdraw(door, at_door[4].pk, user=organizer, reason="Felt unwell")
     printing = PrintJob.objects.create(game=game, kind="record_sheets", requested_by=organizer, base_url="http://x/",
                                        status=PrintJob.Status.RUNNING, done=0.4)
     misprint = PrintJob.objects.create(game=game, kind="table_cards", requested_by=organizer, base_url="http://x/",
@@ -81,6 +92,9 @@ def tournament_day():
         "friends and family": f"/organize/{tournament.slug}/relationships/",
         "entries": f"/organize/{tournament.slug}/entries/",
         "check-in": f"/organize/{tournament.slug}/check-in/",
+        "check-in, every state": f"/organize/{door.slug}/check-in/",
+        "check-in, confirming a late arrival": f"/organize/{door.slug}/check-in/{at_door[5].pk}/late/?minutes_late=12",
+        "check-in, too late to play": f"/organize/{door.slug}/check-in/{at_door[5].pk}/late/?minutes_late=40",
         "penalties (a collusion decision pending)": f"/referee/{tournament.slug}/penalties/",
         "ties and draws": f"/referee/{tournament.slug}/draws/",
         "organizer's championships": "/organize/",

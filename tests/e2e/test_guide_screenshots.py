@@ -6,6 +6,7 @@ directory and the test still checks that every page of the walk renders.
 """
 import dataclasses
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -132,16 +133,28 @@ def test_the_guide_walk_from_a_preset_to_the_champion(browser, live_server, imag
         shot(page, images, "07-entries")
         assert qualifier.entries.count() == 8
 
-        # 4. check-in on the day: one player five minutes late
+        # 4. check-in on the day: one player five minutes late, one still to come; "late" is typed and confirmed
         entries = {e.player.name: e for e in qualifier.entries.select_related("player")}
         for name, entry in entries.items():
             if name != PLAYERS[-2]:
                 checkin.check_in(qualifier, entry.pk, user=organizer, minutes_late=5 if name == PLAYERS[-1] else 0)
         visit(page, f"/organize/{qualifier.slug}/check-in/")
+        expect(page.locator(f"#checkin-entry-{entries[PLAYERS[-2]].pk}").get_by_role(
+            "button", name=re.compile("^On time"))).to_be_visible()
         shot(page, images, "08-check-in")
         sign_in(phone, "guide-organizer")
         visit(phone, f"/organize/{qualifier.slug}/check-in/")
         shot(phone, images, "08-check-in-phone")
+        waiting = phone.locator(f"#checkin-entry-{entries[PLAYERS[-2]].pk}")
+        waiting.locator("summary", has_text="Late…").click()
+        waiting.get_by_label("Minutes late").fill("7")
+        waiting.get_by_role("button", name="Next: confirm").click()
+        expect(waiting.get_by_role("button", name="Confirm: late, 7 minutes")).to_be_focused()
+        waiting.scroll_into_view_if_needed()
+        shot(phone, images, "08-check-in-late-phone")
+        waiting.get_by_role("link", name="Cancel").click()
+        expect(waiting.get_by_role("button", name=re.compile("^On time"))).to_be_visible()
+        assert not qualifier.penalties.filter(entry=entries[PLAYERS[-2]]).exists()  # nothing written before "Confirm"
         checkin.check_in(qualifier, entries[PLAYERS[-2]].pk, user=organizer)
 
         # 5. seating: generated, read, published
@@ -206,5 +219,5 @@ def test_the_guide_walk_from_a_preset_to_the_champion(browser, live_server, imag
         for context in (wide, narrow, tablet):
             context.close()
     written = sorted(images.glob("*.png"))
-    assert len(written) == 20, [p.name for p in written]
+    assert len(written) == 21, [p.name for p in written]
     assert sum(p.stat().st_size for p in written) < 3_000_000
