@@ -84,6 +84,13 @@ def late_check_in(request, slug: str, entry_id: int):
         **_desk(tournament), "entry": entry, "query": query, "status": status, **context})
 
 
+def _field(form, name: str):
+    """The form's one field, cleaned; its problem as a ValidationError."""
+    if not form.is_valid():
+        raise ValidationError(form.errors[name])
+    return form.cleaned_data[name]
+
+
 def _act(request, tournament, entry_id: int, action: str) -> tuple[list[str], list[str]]:
     """Run one of the row's actions; returns what was done and what the organizer must still do, in words.
 
@@ -93,10 +100,7 @@ def _act(request, tournament, entry_id: int, action: str) -> tuple[list[str], li
         return [_("%(player)s checked in.") % {"player": checkin.check_in(
             tournament, entry_id, user=request.user).entry.player.name}], []
     if action == "late":
-        form = LateForm(request.POST)
-        if not form.is_valid():
-            raise ValidationError(form.errors["minutes_late"])
-        minutes = form.cleaned_data["minutes_late"]
+        minutes = _field(LateForm(request.POST), "minutes_late")
         done = checkin.check_in(tournament, entry_id, user=request.user, minutes_late=minutes)
         rule = lateness_rule(tournament)
         values = {"player": done.entry.player.name, "minutes": minutes, "vp": rule.vp,
@@ -107,20 +111,15 @@ def _act(request, tournament, entry_id: int, action: str) -> tuple[list[str], li
         return [_("%(player)s checked in, %(minutes)d minutes late: %(vp)d VP deducted.") % values
                 if done.penalised else _("%(player)s checked in.") % values], []
     if action == "undo":
-        form = UndoForm(request.POST)
-        if not form.is_valid():
-            raise ValidationError(form.errors["reason"])
-        done = checkin.undo(tournament, entry_id, user=request.user, reason=form.cleaned_data["reason"])
+        done = checkin.undo(tournament, entry_id, user=request.user, reason=_field(UndoForm(request.POST), "reason"))
         nothing = _("Nothing to undo: %(player)s is registered.") % {"player": done.entry.player.name}
         return done.said or [nothing], done.to_do
     if action == "no_show":
         checkin.mark_no_show(tournament, [entry_id], user=request.user)
         return [_("Marked as not come.")], []
     if action == "withdraw":
-        form = WithdrawForm(request.POST)
-        if not form.is_valid():
-            raise ValidationError(form.errors["reason"])
-        withdrawal = checkin.withdraw(tournament, entry_id, user=request.user, reason=form.cleaned_data["reason"])
+        withdrawal = checkin.withdraw(tournament, entry_id, user=request.user,
+                                      reason=_field(WithdrawForm(request.POST), "reason"))
         withdrew = _("%(player)s withdrew.") % {"player": withdrawal.entry.player.name}
         return [withdrew, *withdrawal.replanned], withdrawal.to_do
     raise ValidationError(_("Unknown action."))
