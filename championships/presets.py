@@ -4,8 +4,9 @@ An organizer picks one; `services.create_championship_from_preset` turns it into
 then be edited (dates, cities, numbers). Each preset names the seed and section it follows
 (`source`); the two editions of the national rules 2022 (seeds 000 and 001) differ for KSA,
 Jordan and Lebanon, so those countries have one preset per edition: the plain key
-("lebanon-2022") follows edition 001 and the "-edition-000" key edition 000. UAE is the same in
-both editions.
+("lebanon-2022") follows edition 001 and the "-edition-000" key edition 000. UAE's format is the
+same in both editions. Beyond §3 the editions differ only in the longest timed turn (§5), which
+the "-edition-000" presets carry (`turn_seconds_max`); the plain keys, UAE's included, follow 001.
 """
 from dataclasses import dataclass, field
 from datetime import date
@@ -50,6 +51,10 @@ class Preset:
     """What an organizer picks from, naming the edition of the rules: "Lebanon 2022 (edition 000)"."""
     source: str = ""
     """The seed and section the preset follows (docs/rules.md §1, format presets)."""
+    turn_seconds_max: int | None = None
+    """The longest timed turn where the preset's edition allows less than its ruleset: edition 000 §5 says one
+    minute where 001 §5 (the `cnc-2022` ruleset) says three. Read through `Championship.preset` (the championship
+    follows the edition it was created from); None: the ruleset's."""
 
 
 def _qualifier(city: str, day: date, advance: int, name: str = "") -> TournamentSpec:
@@ -68,6 +73,8 @@ def _cnc_finals(city: str, day: date, capacity: int | None, final_game: bool = T
 
 
 CNC_CUTOFF_2022 = date(2022, 11, 17)
+EDITION_000_TURN_SECONDS = 60
+"""000 §5: "Timed turn length is limited to one minute"."""
 
 PRESETS: dict[str, Preset] = {
     preset.key: preset
@@ -96,6 +103,7 @@ PRESETS: dict[str, Preset] = {
             key="ksa-2022-edition-000", short="ksa", name="CATAN National Championship KSA {year}",
             scope="country", country="SA", year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
             title=_("KSA 2022 (edition 000)"), source="seed 000, §3 KSA CNC Format",
+            turn_seconds_max=EDITION_000_TURN_SECONDS,
             tournaments=(
                 _qualifier("Jeddah", date(2022, 6, 18), 2),
                 _qualifier("Riyadh", date(2022, 9, 10), 2),
@@ -112,6 +120,7 @@ PRESETS: dict[str, Preset] = {
             key="jordan-2022-edition-000", short="jordan", name="CATAN National Championship Jordan {year}",
             scope="country", country="JO", year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
             title=_("Jordan 2022 (edition 000)"), source="seed 000, §3 JORDAN CNC Format",
+            turn_seconds_max=EDITION_000_TURN_SECONDS,
             tournaments=(_cnc_finals("Amman", date(2022, 9, 2), None),),
         ),
         Preset(
@@ -130,6 +139,7 @@ PRESETS: dict[str, Preset] = {
             key="lebanon-2022-edition-000", short="lebanon", name="CATAN National Championship Lebanon {year}",
             scope="country", country="LB", year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
             title=_("Lebanon 2022 (edition 000)"), source="seed 000, §3 LEBANON CNC Format",
+            turn_seconds_max=EDITION_000_TURN_SECONDS,
             tournaments=(
                 _qualifier("Batroun", date(2022, 7, 9), 8),
                 _qualifier("Beirut", date(2022, 8, 27), 8),

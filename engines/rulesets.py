@@ -1,7 +1,8 @@
 """The one registry of rulesets: everything that differs between cnc-2022, cwc-2025 and lord-of-catan.
 
 A ruleset names its metric chain (precedence order, labels and units come from `engines.metrics`),
-the VP caps, the table sizes and the seating goals. The model's choices, the `rank` and `seat`
+the VP caps, the table sizes and the seating goals, and the rule facts around the games: map study,
+timed turns, until when a disqualification is possible, who banks. The model's choices, the `rank` and `seat`
 commands, the standings columns and the seating screens all read it; nothing else compares a
 ruleset's name. Adding a ruleset is one entry in `RULESETS` (or `register_ruleset`).
 """
@@ -14,10 +15,20 @@ from engines.metrics import DRAW, METRICS, WINNER_CAP, gettext_noop
 TABLE_SIZES = (3, 4)
 SHOWN_FIRST = ("games", "wins", "total_vp")
 """Columns every standings table shows before the ruleset's own tiebreakers."""
-TURN_SECONDS_MAX = 180
-"""A timed turn lasts at most 3 minutes (seed 001 §6)."""
 MAP_STUDY_MINUTES = (("preliminary", 5), ("semifinal", 10), ("final", 10))
 """Study time after the map reveal by stage kind (seed 004 §1.1.7; docs/rules.md §5)."""
+
+UNTIL_SIGNED = "signed"
+"""A disqualification names a game and is possible until every player of the player's table has signed its sheet."""
+UNTIL_SIGNED_OFF = "signed_off"
+"""A disqualification names a game and is possible until the referee signs the table's sheet off."""
+ANY_TIME = "any_time"
+"""A disqualification is possible at any time during the event."""
+DISQUALIFICATION_WINDOWS = (UNTIL_SIGNED, UNTIL_SIGNED_OFF, ANY_TIME)
+DISQUALIFICATION_GROUNDS = ("rules", "conduct")
+"""Breaking the game's rules, or breaching the code of conduct (seed 004 §1.2.4 gives each its own timing)."""
+WORLD_DISQUALIFICATION = (("rules", UNTIL_SIGNED), ("conduct", ANY_TIME))
+"""004 §1.2.4: rules-related "not possible after all players have signed the record sheet"; conduct "at any time"."""
 
 
 @dataclass(frozen=True)
@@ -63,16 +74,38 @@ class Ruleset:
     the seating's, and only tables seated by rank record the order their players chose."""
     map_study_minutes: tuple[tuple[str, int], ...] = MAP_STUDY_MINUTES
     """Minutes of map study after the board is revealed, by stage kind; games themselves have no time limit."""
-    turn_seconds: int = 120
-    """A timed turn when a referee imposes them on a table: 2 minutes recommended (004 §1.1.8; lord-of-catan, seed
-    003), never more than `TURN_SECONDS_MAX`."""
+    turn_seconds_max: int = 180
+    """The longest timed turn a referee may impose on a table (001 §5: "limited to three minutes"). A championship
+    may allow less (edition 000 §5: one minute; `Preset.turn_seconds_max` of the preset it follows), never more."""
+    turn_seconds: int | None = None
+    """The recommended length, offered first when a referee imposes timed turns; None: the longest allowed."""
+    turn_reducible: bool = True
+    """The referee may choose a shorter turn than the recommended one (004 §1.1.8: "may be reduced")."""
+    finish_turn_seconds: int | None = None
+    """Timed turns start with this long for the slow player to finish the current turn (seed 003, General rules 5:
+    one minute, then the whole table's turns are timed)."""
+    timed_placements: bool = False
+    """The referee may also time each initial placement (004 §1.1.8: "player turns and initial placements")."""
+    disqualification: tuple[tuple[str, str], ...] = WORLD_DISQUALIFICATION
+    """Until when a disqualification is possible, by ground (one of `DISQUALIFICATION_WINDOWS` for each of
+    `DISQUALIFICATION_GROUNDS`; docs/rules.md I-40)."""
+    referee_banks: tuple[str, ...] = ()
+    """Stage kinds whose games the referee banks (hands out and takes back the resource cards); elsewhere the
+    starting player banks unless the table elects another (001 §7c, 004 §2.0.4)."""
 
     def __post_init__(self) -> None:
         unknown = [k for k in self.metrics if k not in METRICS and k != DRAW]
         if unknown:
             raise ValueError(f"ruleset {self.key!r}: unknown metric(s) {', '.join(unknown)}")
-        if not 0 < self.turn_seconds <= TURN_SECONDS_MAX:
-            raise ValueError(f"ruleset {self.key!r}: a timed turn lasts 1 to {TURN_SECONDS_MAX} seconds")
+        if not 0 < (self.turn_seconds or self.turn_seconds_max) <= self.turn_seconds_max:
+            raise ValueError(f"ruleset {self.key!r}: a timed turn lasts 1 to {self.turn_seconds_max} seconds")
+        if self.finish_turn_seconds is not None and self.finish_turn_seconds <= 0:
+            raise ValueError(f"ruleset {self.key!r}: the time to finish a turn is at least 1 second")
+        windows = dict(self.disqualification)
+        if sorted(windows) != sorted(DISQUALIFICATION_GROUNDS) or not set(windows.values()) <= set(
+                DISQUALIFICATION_WINDOWS):
+            raise ValueError(f"ruleset {self.key!r}: give one of {', '.join(DISQUALIFICATION_WINDOWS)} for each "
+                             f"disqualification ground ({', '.join(DISQUALIFICATION_GROUNDS)})")
         if DRAW in self.metrics[:-1]:
             raise ValueError(f"ruleset {self.key!r}: {DRAW!r} can only be the last tiebreaker")
 
@@ -94,6 +127,10 @@ class Ruleset:
     def uses_draws(self) -> bool:
         return DRAW in self.metrics
 
+    def disqualification_window(self, ground: str) -> str:
+        """Until when a disqualification on this ground is possible: UNTIL_SIGNED, UNTIL_SIGNED_OFF or ANY_TIME."""
+        return dict(self.disqualification)[ground]
+
     def map_study_seconds(self, stage_kind: str) -> int:
         """The countdown of a game of that stage kind (a kind not listed studies as long as a preliminary game)."""
         minutes = dict(self.map_study_minutes)
@@ -111,13 +148,22 @@ def register_ruleset(ruleset: Ruleset) -> Ruleset:
 
 
 for _ruleset in (
+    # 001 §6: "A disqualification can only be made during an active game or immediately after finishing a game",
+    # whatever its ground; 001 §7c: "In the Final, the referee will handle the card dealing".
     Ruleset("cnc-2022", gettext_noop("CATAN National Championships 2022"),
-            ("wins", "total_vp", "vp_share", DRAW), lateness=NATIONAL_LATENESS),
+            ("wins", "total_vp", "vp_share", DRAW), lateness=NATIONAL_LATENESS,
+            disqualification=(("rules", UNTIL_SIGNED_OFF), ("conduct", UNTIL_SIGNED_OFF)), referee_banks=("final",)),
+    # 004 §1.1.8: "Recommended timed turn length is two minutes, but this may be reduced"; 004 §2.0.4: "In the
+    # Semifinal and Final, a judge will perform all resource handler duties".
     Ruleset("cwc-2025", gettext_noop("CATAN World Championship 2025"),
             ("wins", "total_vp", "vp_percent_sum", "seconds", "thirds", DRAW),
-            distinct_positions=True, spread_countries=True),
+            distinct_positions=True, spread_countries=True, turn_seconds_max=120, turn_seconds=120,
+            timed_placements=True, referee_banks=("semifinal", "final")),
+    # 003, General rules 5: the slow player gets a minute to finish, then every turn at the table has 2 minutes;
+    # 003 says nothing on when a player may be removed: the world timing (docs/rules.md I-40).
     Ruleset("lord-of-catan", gettext_noop("Lord of Catan (club)"),
-            ("wins", "seconds", "tempo", DRAW), non_winner_cap=9, players_choose_play_order=True),
+            ("wins", "seconds", "tempo", DRAW), non_winner_cap=9, players_choose_play_order=True,
+            turn_seconds_max=120, turn_seconds=120, turn_reducible=False, finish_turn_seconds=60),
 ):
     register_ruleset(_ruleset)
 

@@ -224,6 +224,9 @@ def _describe(entry: AuditEntry, context: _Context) -> ActivityRow:
         said = _Said(_("Result signed off and locked"))
     elif action == "sheet.corrected":
         said = _Said(_("Signed-off result corrected"))
+    elif action == "sheet.banker":
+        said = (_Said(_("Banker recorded: the referee")) if after.get("banker") == "referee"
+                else _Said(_("Banker recorded: %(player)s"), player=after.get("banker") or "?"))
     elif action == "board.changed":
         said = (_Said(_("Board replaced by a typed code: %(board)s"), board=after.get("board", "?"))
                 if after.get("typed") else _Said(_("Board replaced by a new random board: %(board)s"),
@@ -244,6 +247,14 @@ def _describe(entry: AuditEntry, context: _Context) -> ActivityRow:
         said = _Said(_("Map study ended early (all players agreed)"))
     elif action == "clock.reset":
         said = _Said(_("Map-study clock reset"))
+    elif action == "turns.on" and after.get("finish_seconds"):
+        said = _Said(_("Timed turns imposed: %(finish)s to finish the slow turn, then %(left)s a turn"),
+                     finish=_Plain(_clock_text(after["finish_seconds"])),
+                     left=_Plain(_clock_text(after.get("turn_seconds") or 0)))
+    elif action == "turns.on" and after.get("placement_seconds"):
+        said = _Said(_("Timed turns imposed: %(left)s a turn, %(placement)s a placement"),
+                     left=_Plain(_clock_text(after.get("turn_seconds") or 0)),
+                     placement=_Plain(_clock_text(after["placement_seconds"])))
     elif action == "turns.on":
         said = _Said(_("Timed turns imposed: %(left)s a turn"),
                      left=_Plain(_clock_text(after.get("turn_seconds") or 0)))

@@ -10,7 +10,7 @@ from scheduling.models import Game
 
 from .limits import SIGNATURE_IMAGE_MAX, TEXT_MAX
 from .models import ANNOUNCEMENT_MAX, Penalty, Signature, TiebreakDraw
-from .penalties import MAX_MINUTES_LATE, lateness_rule
+from .penalties import MAX_MINUTES_LATE, disqualification_help, lateness_rule
 from .sheets import SheetInput
 
 
@@ -113,9 +113,8 @@ class PenaltyForm(forms.Form):
     ground = forms.ChoiceField(
         label=_("Ground for disqualification"), required=False,
         choices=[("", "—"), *Penalty.Ground.choices],
-        help_text=_("Breaking the game's rules: only during the game or after it until every player of the table "
-                    "has signed the sheet. Code of conduct: at any time."),
     )
+    """Its help says until when the tournament's ruleset allows a disqualification (`disqualification_help`)."""
     partner = forms.ModelChoiceField(label=_("Other player of the collusion"), queryset=Entry.objects.none(),
                                      required=False, help_text=_("Collusion: both players get a warning."))
     game = forms.ModelChoiceField(label=_("Game"), queryset=Game.objects.none(), required=False)
@@ -131,6 +130,7 @@ class PenaltyForm(forms.Form):
             self.fields[name].queryset = entries
             self.fields[name].label_from_instance = lambda entry: entry.player.name
         self.fields["game"].queryset = tournament.games.order_by("number")
+        self.fields["ground"].help_text = disqualification_help(tournament.ruleset)
         self.fields["game"].label_from_instance = lambda game: _("Game %(n)d") % {"n": game.number}
         self.lateness = lateness_rule(tournament)
         if self.lateness is None:  # 004, 003: no late-arrival penalty, so none is offered
@@ -218,3 +218,28 @@ class BoardForm(forms.Form):
 
     code = forms.CharField(label=_("Board code (empty: a new random board)"), max_length=120, required=False,
                            widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false", "dir": "ltr"}))
+
+
+class TimedTurnsForm(forms.Form):
+    """Timed turns on or off, with the lengths the referee chose (the clocks service checks them against the rules)."""
+
+    turns = forms.ChoiceField(choices=[("on", "on"), ("off", "off")])
+    seconds = forms.IntegerField(label=_("Seconds a turn"), required=False, min_value=1, max_value=3600)
+    placement_seconds = forms.IntegerField(label=_("Seconds for each initial placement"), required=False,
+                                           min_value=1, max_value=3600)
+
+
+class BankerForm(forms.Form):
+    """Who banked at the table: the referee or one of its players; `was` is the banker the form showed."""
+
+    banker = forms.ChoiceField(label=_("Banker (resource cards)"))
+    was = forms.CharField(widget=forms.HiddenInput, max_length=20)
+
+    def __init__(self, *args, seats, referee_label, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["banker"].choices = [("referee", referee_label),
+                                         *((str(seat.entry_id), seat.entry.player.name) for seat in seats)]
+
+    def entry_id(self) -> int | None:
+        value = self.cleaned_data["banker"]
+        return None if value == "referee" else int(value)

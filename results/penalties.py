@@ -8,9 +8,10 @@ The rules come from seed 001 §6 (national championships) and seed 004 §1.2.4, 
   Lord of Catan rules have none): up to 15 minutes after the tournament's official start costs
   exactly 1 VP, once per player; a player more than 15 minutes late is not admitted, unless they
   have already played (`record_lateness` applies this from the minutes; docs/rules.md I-38).
-- Disqualification for breaking the game's rules: only during the game or right after it, before
-  every player of the table has signed the record sheet. For a breach of the code of conduct: at
-  any time.
+- Disqualification: the ruleset says until when, by ground (`Ruleset.disqualification`, docs/rules.md
+  I-40). National (001 §6): during a game or right after it, for either ground, until the referee signs
+  the table's sheet off. World and Lord of Catan (004 §1.2.4): for breaking the game's rules until every
+  player of the table has signed the sheet; for a breach of the code of conduct at any time.
 - Collusion: a warning to both players of the incident. A repeated incident may lead to
   disqualification; the referee decides (`rule_on_collusion`) and the decision is recorded either way.
 
@@ -31,7 +32,7 @@ from django.utils.translation import ngettext
 from audit.services import record_change
 from championships.models import ACTIVE_STATUSES, Entry
 from championships.permissions import require_official, require_organizer
-from engines.rulesets import LatenessRule, ruleset_for
+from engines.rulesets import ANY_TIME, UNTIL_SIGNED, LatenessRule, ruleset_for
 from scheduling.models import Game, Seat
 
 from .limits import length_errors
@@ -95,26 +96,51 @@ def _reused(done: Penalty) -> ReusedRequestKey:
         % {"player": done.entry.player.name, "kind": done.get_kind_display()})
 
 
-def _check_rules_timing(entry: Entry, game: Game, errors: dict) -> None:
-    """A disqualification for breaking the game's rules: during the game or after it, until every player has signed.
+def disqualification_help(ruleset: str) -> str:
+    """Until when the tournament's ruleset allows a disqualification, as the penalty form says it."""
+    rules = ruleset_for(ruleset)
+    if rules.disqualification_window("rules") == rules.disqualification_window("conduct") != ANY_TIME:
+        return _("Either ground: during the game or right after it, until the referee signs the table's sheet off.")
+    return _("Breaking the game's rules: only during the game or after it until every player of the table has "
+             "signed the sheet. Code of conduct: at any time.")
 
-    Seed 004 §1.2.4: "Rules-related disqualification is not possible after all players have signed
-    the record sheet"; seed 001 §6: "only during an active game or immediately after finishing a game".
-    The sheet is locked, so a signature arriving at the same moment waits for this decision.
+
+def _check_disqualification_timing(entry: Entry, game: Game | None, ground: str, errors: dict) -> None:
+    """Refuse a disqualification the ruleset no longer allows (docs/rules.md I-40).
+
+    `UNTIL_SIGNED` (004 §1.2.4, rules-related): "not possible after all players have signed the record
+    sheet". `UNTIL_SIGNED_OFF` (001 §6, either ground): "only during an active game or immediately after
+    finishing a game", and the game is over for its table once the referee signs the sheet off.
+    The sheet is locked, so a signature or sign-off arriving at the same moment waits for this decision.
     """
+    window = ruleset_for(entry.tournament.ruleset).disqualification_window(ground)
+    if window == ANY_TIME:
+        return
+    if game is None:
+        errors["game"] = [_("A disqualification for breaking the game's rules names the game it happened in.")
+                          if window == UNTIL_SIGNED else
+                          _("Under these rules a disqualification is made during a game or right after it: name the "
+                            "game.")]
+        return
     seat = Seat.objects.filter(game=game, entry=entry).select_related("table").first()
     if seat is None:
         errors["game"] = [_("%(player)s has no seat in game %(n)d.") % {"player": entry.player.name, "n": game.number}]
         return
     sheet = RecordSheet.objects.select_for_update(of=("self",)).filter(table=seat.table).first()
     if game.status == Game.Status.PLANNED or sheet is None:
-        errors["game"] = [_("Game %(n)d has not started: a disqualification for breaking the game's rules is made "
-                            "during the game or right after it.") % {"n": game.number}]
-    elif sheet.status in SIGNED_BY_ALL:
+        errors["game"] = [_("Game %(n)d has not started: a disqualification is made during the game or right after "
+                            "it.") % {"n": game.number}]
+    elif window == UNTIL_SIGNED and sheet.status in SIGNED_BY_ALL:
         errors["ground"] = [_(
             "Every player of table %(table)d in game %(n)d has signed the record sheet, so %(player)s can no longer "
             "be disqualified for breaking the game's rules. A disqualification for breaching the code of conduct "
             "is possible at any time."
+        ) % {"table": seat.table.number, "n": game.number, "player": entry.player.name}]
+    elif window != UNTIL_SIGNED and sheet.is_locked:
+        errors["game"] = [_(
+            "Table %(table)d of game %(n)d is signed off, so %(player)s can no longer be disqualified for it: under "
+            "these rules a disqualification is made during a game or right after it, until the referee signs the "
+            "table's sheet off. An organizer can still withdraw the player from the rest of the tournament."
         ) % {"table": seat.table.number, "n": game.number, "player": entry.player.name}]
 
 
@@ -123,8 +149,9 @@ def record_penalty(entry_id: int, *, user, kind: str, reason: str, vp: int = 0, 
                    request_key: uuid.UUID | None = None) -> Penalty:
     """Record a penalty; a disqualification also ends the player's tournament (listed last).
 
-    `ground` (disqualifications only) is `rules` or `conduct`; a rules disqualification names its
-    game and is refused once every player of the player's table in that game has signed the sheet.
+    `ground` (disqualifications only) is `rules` or `conduct`; unless the ruleset allows it at any time,
+    a disqualification names its game and is refused once the ruleset's moment has passed at the
+    player's table in that game (`_check_disqualification_timing`).
     A collusion warning names the other player (`partner_id`): both are warned, one incident, and
     the returned penalty is this player's. A late arrival costs the ruleset's VP, once per player and
     tournament, and only where the ruleset has the rule (`record_lateness` applies it from the minutes).
@@ -162,11 +189,8 @@ def record_penalty(entry_id: int, *, user, kind: str, reason: str, vp: int = 0, 
             if ground not in Penalty.Ground.values:
                 errors["ground"] = [_("Say why %(player)s is disqualified: breaking the game's rules, or the code "
                                       "of conduct.") % {"player": entry.player.name}]
-            elif ground == Penalty.Ground.RULES and game is None:
-                errors["game"] = [_("A disqualification for breaking the game's rules names the game it happened "
-                                    "in.")]
-            elif ground == Penalty.Ground.RULES and "game" not in errors:
-                _check_rules_timing(entry, game, errors)
+            elif "game" not in errors:
+                _check_disqualification_timing(entry, game, ground, errors)
         elif ground:
             errors["ground"] = [_("Only a disqualification has a ground.")]
         if kind == Penalty.Kind.COLLUSION:
@@ -356,8 +380,9 @@ def rule_on_collusion(warning_id: int, *, user, disqualify: bool, reason: str) -
     Seed 001 §6: "In case of a repeated incident, a disqualification decision can be taken. The
     referee's ruling is final"; seed 004 §1.2.5: "Further actions may result in a disqualification".
     A disqualification for collusion is for breaching the code of conduct (004 §1.2.4 counts
-    "intentionally causing or promoting another player to win" among its violations), so it may be
-    made at any time. The same decision sent twice is recorded once; a different one is refused.
+    "intentionally causing or promoting another player to win" among its violations): at any time under
+    the world rules, within the warning's game under the national ones (001 §6). The same decision sent
+    twice is recorded once; a different one is refused.
     """
     reason = reason.strip()
     with transaction.atomic():
@@ -380,6 +405,10 @@ def rule_on_collusion(warning_id: int, *, user, disqualify: bool, reason: str) -
         if not reason:
             errors["reason"] = [_("Give the reason for the decision.")]
         errors.update(length_errors(reason=reason))
+        if disqualify and not errors:
+            timing: dict = {}
+            _check_disqualification_timing(entry, warning.game, Penalty.Ground.CONDUCT, timing)
+            errors.update({"__all__": [m for messages in timing.values() for m in messages]} if timing else {})
         if errors:
             raise ValidationError(errors)
         disqualification = None

@@ -1,8 +1,9 @@
-"""The map-study countdown of a game (seed 004 §1.1.7): one clock for all tables, kept by the server.
+"""The map-study countdown of a game (seed 004 §1.1.7), and the timed turns a referee imposes on a table.
 
-The database holds the whole state (length, end time while it runs, time left while paused, early end),
-so every screen computes the same remaining time from the server's clock, after a reload too. The
-countdown is the study time after the board is revealed; games themselves have no time limit (001 §6).
+The database holds the study clock's whole state (length, end time while it runs, time left while paused,
+early end), so every screen computes the same remaining time from the server's clock, after a reload too.
+The countdown is the study time after the board is revealed; games themselves have no time limit (001 §5,
+004 §1.1.8). Timed turns keep only their lengths on the table: the tablet counts each turn from a tap.
 """
 import datetime
 import math
@@ -15,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from audit.services import record_change
 from championships.permissions import require_official
+from championships.presets import PRESETS
 from engines.rulesets import ruleset_for
 
 from .models import Game, Table
@@ -139,25 +141,89 @@ def change_clock(game_id: int, action: str, *, user) -> Game:
     return game
 
 
-def set_timed_turns(table_id: int, on: bool, *, user) -> Table:
-    """A referee imposes timed turns on one table (001 §6, 004 §1.1.8), or lifts them; the length is the ruleset's.
+TURN_SECONDS_MIN = 10
+"""The shortest timed turn or placement the app accepts: anything shorter is a typing slip."""
 
-    Pressing the same switch twice changes nothing (and writes no audit entry).
+
+@dataclass(frozen=True)
+class TurnRules:
+    """What a referee may impose on a table of the tournament: lengths in seconds (docs/rules.md §5)."""
+
+    longest: int
+    """The ruleset's limit, or the championship's edition's where it allows less (000 §5: one minute)."""
+    offered: int
+    """The length offered first: the recommended one (004 §1.1.8, 003), else the longest allowed (001 §5)."""
+    reducible: bool
+    finish_seconds: int | None
+    """The slow player's time to finish the turn before every turn is timed (003, General rules 5)."""
+    placements: bool
+    """Initial placements may be timed too (004 §1.1.8)."""
+
+
+def turn_rules(tournament) -> TurnRules:
+    """The timed-turn limits of the tournament: its ruleset's, narrowed by the edition its championship follows.
+
+    Seeds 000 and 001 share the `cnc-2022` ruleset (their rankings are the same) but not the longest turn, so
+    the edition's limit lives with the preset the championship was created from (`Preset.turn_seconds_max`).
+    """
+    ruleset = ruleset_for(tournament.ruleset)
+    longest = ruleset.turn_seconds_max
+    preset = PRESETS.get(tournament.championship.preset) if tournament.championship_id else None
+    if preset is not None and preset.turn_seconds_max is not None:
+        longest = min(longest, preset.turn_seconds_max)
+    return TurnRules(longest=longest, offered=min(ruleset.turn_seconds or longest, longest),
+                     reducible=ruleset.turn_reducible, finish_seconds=ruleset.finish_turn_seconds,
+                     placements=ruleset.timed_placements)
+
+
+def _turn_errors(rules: TurnRules, seconds: int, placement_seconds: int | None) -> dict:
+    errors = {}
+    if not rules.reducible and seconds != rules.offered:
+        errors["seconds"] = [_("Under these rules every timed turn lasts %(t)s.") % {"t": clock_text(rules.offered)}]
+    elif seconds > rules.longest:
+        errors["seconds"] = [_("A timed turn lasts at most %(t)s in this tournament.")
+                             % {"t": clock_text(rules.longest)}]
+    elif seconds < TURN_SECONDS_MIN:
+        errors["seconds"] = [_("A timed turn lasts at least %(n)d seconds.") % {"n": TURN_SECONDS_MIN}]
+    if placement_seconds is not None and not rules.placements:
+        errors["placement_seconds"] = [_("These rules time the turns only, not the initial placements.")]
+    elif placement_seconds is not None and not TURN_SECONDS_MIN <= placement_seconds <= rules.longest:
+        errors["placement_seconds"] = [_("A timed placement lasts from %(min)d seconds to %(t)s.")
+                                       % {"min": TURN_SECONDS_MIN, "t": clock_text(rules.longest)}]
+    return errors
+
+
+def set_timed_turns(table_id: int, on: bool, *, user, seconds: int | None = None,
+                    placement_seconds: int | None = None) -> Table:
+    """A referee imposes timed turns on one table, changes their length, or lifts them (001 §5, 004 §1.1.8, 003).
+
+    `seconds` defaults to the length the rules offer (`turn_rules`) and is refused beyond their limit;
+    `placement_seconds` times each initial placement where the rules allow it. Under Lord of Catan the
+    audit entry also records the slow player's minute to finish (003, General rules 5). Pressing the same
+    switch twice changes nothing (and writes no audit entry).
     """
     with transaction.atomic():
-        table = (Table.objects.select_for_update(of=("self",)).select_related("game__tournament", "game__stage")
-                 .get(pk=table_id))
+        table = (Table.objects.select_for_update(of=("self",))
+                 .select_related("game__tournament__championship", "game__stage").get(pk=table_id))
         game = table.game
         require_official(user, game.tournament)
         if game.status != Game.Status.PUBLISHED:
             raise ValidationError(_("Game %(n)d is not being played: its tables have no turn timer.")
                                   % {"n": game.number})
-        seconds = ruleset_for(game.tournament.ruleset).turn_seconds if on else None
-        if table.turn_seconds == seconds:
+        rules = turn_rules(game.tournament)
+        if on:
+            seconds = rules.offered if seconds is None else seconds
+            if errors := _turn_errors(rules, seconds, placement_seconds):
+                raise ValidationError(errors)
+        else:
+            seconds = placement_seconds = None
+        if (table.turn_seconds, table.placement_seconds) == (seconds, placement_seconds):
             return table
-        before = {"turn_seconds": table.turn_seconds}
-        table.turn_seconds = seconds
-        table.save(update_fields=["turn_seconds"])
-        record_change(user, game.tournament_id, "turns.on" if on else "turns.off", table, before=before,
-                      after={"turn_seconds": seconds})
+        before = {"turn_seconds": table.turn_seconds, "placement_seconds": table.placement_seconds}
+        table.turn_seconds, table.placement_seconds = seconds, placement_seconds
+        table.save(update_fields=["turn_seconds", "placement_seconds"])
+        after = {"turn_seconds": seconds, "placement_seconds": placement_seconds}
+        if on and rules.finish_seconds and before["turn_seconds"] is None:
+            after["finish_seconds"] = rules.finish_seconds
+        record_change(user, game.tournament_id, "turns.on" if on else "turns.off", table, before=before, after=after)
     return table

@@ -46,13 +46,21 @@ class Table(models.Model):
     board_code = models.CharField(_("board"), max_length=120, blank=True)
     """Only in a stage that gives each table its own board; otherwise the table plays the game's board."""
     turn_seconds = models.PositiveSmallIntegerField(_("timed turns (seconds a turn)"), null=True, blank=True)
-    """Set while a referee imposes timed turns on this table (001 §6, 004 §1.1.8); empty: no turn timer."""
+    """Set while a referee imposes timed turns on this table (001 §5, 004 §1.1.8); empty: no turn timer."""
+    placement_seconds = models.PositiveSmallIntegerField(_("timed initial placements (seconds each)"), null=True,
+                                                         blank=True)
+    """Under rules that time initial placements too (004 §1.1.8), set with the timed turns; empty: not timed."""
 
     class Meta:
         ordering = ["game", "number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="table_number_unique"),
             models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+            models.CheckConstraint(condition=Q(turn_seconds__isnull=True) | Q(turn_seconds__gte=1),
+                                   name="table_turn_seconds_positive"),
+            models.CheckConstraint(condition=Q(placement_seconds__isnull=True)
+                                   | Q(placement_seconds__gte=1, turn_seconds__isnull=False),
+                                   name="table_placements_timed_with_turns"),
         ]
 
     def __str__(self) -> str:

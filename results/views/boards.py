@@ -12,7 +12,7 @@ from scheduling.boards import change_board
 from scheduling.clocks import change_clock, set_timed_turns
 from scheduling.models import Game, Table
 
-from ..forms import BoardForm
+from ..forms import BoardForm, TimedTurnsForm
 from ..signals import announce_after_commit
 
 
@@ -58,11 +58,17 @@ def board(request, slug: str, game_id: int):
 @login_required
 @require_POST
 def timed_turns(request, slug: str, table_id: int):
-    """Switch the table's turn timer on or off from the tablet's sheet page."""
+    """Impose timed turns on the table (with their lengths), change them or lift them, from the tablet's sheet page."""
     tournament = official_tournament(request.user, slug)
     table = get_object_or_404(Table, pk=table_id, game__tournament=tournament)
+    form = TimedTurnsForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(m for errors in form.errors.values() for m in errors))
+        return redirect("referee-sheet", slug=slug, table_id=table.pk)
+    data = form.cleaned_data
     try:
-        set_timed_turns(table.pk, request.POST.get("turns") == "on", user=request.user)
+        set_timed_turns(table.pk, data["turns"] == "on", user=request.user, seconds=data["seconds"],
+                        placement_seconds=data["placement_seconds"])
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     return redirect("referee-sheet", slug=slug, table_id=table.pk)

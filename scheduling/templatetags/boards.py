@@ -7,9 +7,8 @@ from django.utils.translation import pgettext
 
 from engines.boards.generator import GENERIC_HARBOR, decode_board
 from engines.boards.svg import board_svg
-from engines.rulesets import ruleset_for
 
-from ..clocks import clock_of, clock_text
+from ..clocks import clock_of, clock_text, turn_rules
 
 register = template.Library()
 
@@ -80,12 +79,15 @@ def study_clock(context, game, controls: bool = False) -> str:
 
 @register.simple_tag(takes_context=True)
 def turn_timer(context, table) -> str:
-    """The tablet's turn timer of a table with timed turns, and the referee's switch (while the game is played)."""
+    """The tablet's timers of a table with timed turns, and the referee's switch (while the game is played)."""
     game = table.game
     if game.status != game.Status.PUBLISHED:
         return ""
-    seconds = table.turn_seconds or ruleset_for(game.tournament.ruleset).turn_seconds
+    rules = turn_rules(game.tournament)
+    seconds = table.turn_seconds or rules.offered
     return render_to_string("scheduling/_turn_timer.html", {
-        "table": table, "tournament": game.tournament, "seconds": seconds,
-        "length": clock_text(seconds),
+        "table": table, "tournament": game.tournament, "rules": rules, "seconds": seconds,
+        "length": clock_text(seconds), "longest": clock_text(rules.longest),
+        "finish": clock_text(rules.finish_seconds) if rules.finish_seconds else "",
+        "placement": clock_text(table.placement_seconds) if table.placement_seconds else "",
     }, request=context.get("request"))

@@ -11,8 +11,8 @@ from tests.factories import make_entries, make_game, make_official, make_tournam
 pytestmark = pytest.mark.django_db
 
 
-def tournament_with(players: int, games: int):
-    tournament = make_tournament(games=games)
+def tournament_with(players: int, games: int, ruleset: str = "cnc-2022"):
+    tournament = make_tournament(games=games, ruleset=ruleset)
     entries = make_entries(tournament, players)
     referee = make_official(tournament)
     for number in range(1, games + 1):
@@ -47,7 +47,8 @@ def test_cached_standings_are_recomputed_after_a_penalty(django_capture_on_commi
 
 
 def test_disqualified_player_is_listed_last(django_capture_on_commit_callbacks):
-    tournament, entries, referee = tournament_with(8, 1)
+    """004 §1.2.4: a code-of-conduct disqualification at any time, here after the last sign-off."""
+    tournament, entries, referee = tournament_with(8, 1, ruleset="cwc-2025")
     leader = tournament_standings(tournament)[0]
     with django_capture_on_commit_callbacks(execute=True):
         record_penalty(leader["entry"], user=referee, kind="disqualification", ground="conduct",

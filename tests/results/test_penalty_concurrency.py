@@ -1,6 +1,7 @@
 """Penalties given by two referees at once: row locks keep the rules (runs against PostgreSQL, like CI).
 
-Seeds: 001 §6 (lateness, disqualification), 004 §1.2.4 (no rules disqualification once all have signed).
+Seeds: 001 §6 (lateness; disqualification until the sheet is signed off), 004 §1.2.4 (no rules disqualification
+once all have signed).
 """
 import threading
 
@@ -11,7 +12,7 @@ from django.db import connection
 from audit.models import AuditEntry
 from results.models import Penalty, RecordSheet
 from results.penalties import record_lateness, record_penalty
-from results.sheets import SheetInput, save_entry, sign
+from results.sheets import SheetInput, save_entry, sign, sign_off
 from tests.factories import make_entries, make_game, make_official, make_tournament
 
 pytestmark = [
@@ -56,7 +57,7 @@ def test_referees_recording_the_same_late_arrival_at_once_record_one():
 
 def test_a_rules_disqualification_racing_the_last_signature_never_follows_it():
     """004 §1.2.4: either the disqualification comes first, or it is refused because every player has signed."""
-    tournament = make_tournament(slug="dq-race")
+    tournament = make_tournament(slug="dq-race", ruleset="cwc-2025")
     entries = make_entries(tournament, 4)
     table = make_game(tournament, [entries]).tables.get()
     referee, other = make_official(tournament), make_official(tournament)
@@ -76,3 +77,28 @@ def test_a_rules_disqualification_racing_the_last_signature_never_follows_it():
         assert not Penalty.objects.exists()
     else:
         assert AuditEntry.objects.get(action="penalty.disqualification").pk < last_signature.pk
+
+
+def test_a_national_disqualification_racing_the_sign_off_never_follows_it():
+    """001 §6 (I-40): either the disqualification comes first, or it is refused because the sheet is signed off."""
+    tournament = make_tournament(slug="dq-sign-off-race")
+    entries = make_entries(tournament, 4)
+    table = make_game(tournament, [entries]).tables.get()
+    referee, other = make_official(tournament), make_official(tournament)
+    sheet = save_entry(table.sheet.pk, SheetInput({e.pk: vp for e, vp in zip(entries, [10, 7, 6, 5])}),
+                       user=referee, base_version=0)
+    for entry in entries:
+        sheet = sign(sheet.pk, entry.pk, user=referee, method="tap", version=sheet.version)
+    outcomes = together([
+        lambda: sign_off(sheet.pk, user=referee, version=sheet.version),
+        lambda: record_penalty(entries[1].pk, user=other, kind="disqualification", ground="conduct",
+                               game=table.game, reason="Insulted the winner"),
+    ])
+    assert RecordSheet.objects.get(pk=sheet.pk).status == RecordSheet.Status.SIGNED_OFF
+    signed_off = AuditEntry.objects.get(action="sheet.signed_off")
+    if isinstance(outcomes[1], ValidationError):
+        assert "is signed off" in outcomes[1].message_dict["game"][0]
+        assert not Penalty.objects.exists()
+    else:
+        assert AuditEntry.objects.get(action="penalty.disqualification").pk < signed_off.pk
+

@@ -124,7 +124,9 @@ def test_withdrawing_a_late_arrival_or_a_disqualification_undoes_its_effect(pena
     withdraw_penalty(late.pk, user=organizer, reason="The clock was wrong")
     assert Entry.objects.get(pk=entries[1].pk).minutes_late == 0
     assert record_lateness(entries[1].pk, 3, user=referee).penalty is not None  # may be recorded again
-    dq = record_penalty(entries[2].pk, user=referee, kind="disqualification", ground="conduct", reason="Insults")
+    second = make_game(tournament, [entries], number=2)  # 001 §6: disqualified during a game
+    dq = record_penalty(entries[2].pk, user=referee, kind="disqualification", ground="conduct", reason="Insults",
+                        game=second)
     assert Entry.objects.get(pk=entries[2].pk).status == "disqualified"
     withdraw_penalty(dq.pk, user=organizer, reason="Another player")
     assert Entry.objects.get(pk=entries[2].pk).status == "registered"
