@@ -32,6 +32,12 @@ class RecordSheet(models.Model):
     )
     signed_off_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+    banker = models.ForeignKey(Entry, models.PROTECT, null=True, blank=True, related_name="+",
+                               verbose_name=_("banker"))
+    """The player who banked (handed out and took back the resource cards), once recorded (results/banker.py)."""
+    referee_banked = models.BooleanField(_("the referee banked"), default=False)
+    """The referee banked: the national final, the world semifinals and final (001 §7c, 004 §2.0.4), or on request.
+    Neither set: not recorded yet (the rule decides until the sign-off records it)."""
 
     class Meta:
         constraints = [
@@ -39,6 +45,8 @@ class RecordSheet(models.Model):
                 condition=~Q(status="signed_off") | Q(signed_off_by__isnull=False, signed_off_at__isnull=False),
                 name="sheet_sign_off_recorded",
             ),
+            models.CheckConstraint(condition=Q(referee_banked=False) | Q(banker__isnull=True),
+                                   name="sheet_one_banker"),
         ]
 
     def __str__(self) -> str:

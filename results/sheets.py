@@ -25,6 +25,7 @@ from engines.rulesets import ruleset_for
 from scheduling import services as scheduling
 from scheduling.models import Game, Table
 
+from .banker import banker_json, record_by_rule
 from .limits import SIGNATURE_IMAGE_MAX, length_errors
 from .models import RecordSheet, Score, SheetRevision, Signature
 from .signals import announce_after_commit
@@ -82,6 +83,7 @@ def snapshot(sheet: RecordSheet, scores: list[Score] | None = None) -> dict:
         ],
         "start_time": sheet.start_time.strftime("%H:%M") if sheet.start_time else None,
         "end_time": sheet.end_time.strftime("%H:%M") if sheet.end_time else None,
+        "banker": banker_json(sheet),
     }
 
 
@@ -233,6 +235,7 @@ def sign_off(sheet_id: int, *, user, version: int) -> RecordSheet:
                                              sheet.start_time, sheet.end_time))
         sheet.status = RecordSheet.Status.SIGNED_OFF
         sheet.signed_off_by, sheet.signed_off_at = user, timezone.now()
+        record_by_rule(sheet)
         data = snapshot(sheet)
         _new_revision(sheet, SheetRevision.Kind.SIGNED_OFF, user, data)
         sheet.save()

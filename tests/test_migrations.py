@@ -6,8 +6,9 @@ So: build the demo, take the database back to the previous release's schema (the
 tables), take away the sheets of some tables a game published before publishing opened them,
 migrate forward again and compare everything a referee or a player would see.
 
-Going back drops one thing, on purpose: audit entries that belong to no tournament, which the
-previous release's table cannot hold (audit 0002 deletes them before it makes the column required).
+Going back drops, on purpose: audit entries that belong to no tournament, which the previous
+release's table cannot hold (audit 0002 deletes them before it makes the column required); and what
+columns added since hold, such as the banker a sheet records (results 0010): they come back empty.
 """
 import pytest
 from django.contrib.contenttypes.models import ContentType
@@ -43,6 +44,8 @@ MOVED_TABLES = {
     "auditentry": ("ranking_auditentry", "audit_auditentry"),
 }
 NEW_APP = {model: ("audit" if model == "auditentry" else "results") for model in MOVED_TABLES}
+ADDED_SINCE = {"recordsheet": ("banker_id", "referee_banked")}
+"""Columns added after the previous release whose values the demo fills: going back drops them."""
 
 
 def migrate(targets) -> None:
@@ -62,6 +65,10 @@ def raw_rows(table: str) -> list[dict]:
         cursor.execute(f"SELECT * FROM {connection.ops.quote_name(table)} ORDER BY id")
         columns = [column[0] for column in cursor.description]
         return [dict(zip(columns, row)) for row in cursor.fetchall()]
+
+
+def without_added(row: dict, model: str) -> dict:
+    return {k: v for k, v in row.items() if k not in ADDED_SINCE.get(model, ())}
 
 
 def columns(table: str) -> set[str]:
@@ -190,8 +197,9 @@ def test_migrating_back_to_the_previous_release_and_forward_again_keeps_every_re
         assert rows_after[model] == rows_before[model], model
     removed = {row["id"] for row in rows_before["recordsheet"] if row["table_id"] in reopened}
     opened = {row["id"] for row in rows_after["recordsheet"] if row["table_id"] in reopened}
-    assert ([row for row in rows_after["recordsheet"] if row["id"] not in opened]
-            == [row for row in rows_before["recordsheet"] if row["id"] not in removed])
+    assert not any(row["banker_id"] or row["referee_banked"] for row in rows_after["recordsheet"])
+    assert ([without_added(row, "recordsheet") for row in rows_after["recordsheet"] if row["id"] not in opened]
+            == [without_added(row, "recordsheet") for row in rows_before["recordsheet"] if row["id"] not in removed])
     assert ([row for row in rows_after["score"] if row["sheet_id"] not in opened]
             == [row for row in rows_before["score"] if row["sheet_id"] not in removed])
     after = snapshot()

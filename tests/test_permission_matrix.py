@@ -114,6 +114,7 @@ ACCESS: dict[str, Access] = {
     "referee-scores": Access(SIGNED_IN, OFFICIALS, _scores),
     "referee-play-order": Access(SIGNED_IN, OFFICIALS, lambda w: {
         f"position_{n}": entry for n, entry in enumerate(reversed(w.open_table_entries), start=1)}),
+    "referee-banker": Access(SIGNED_IN, OFFICIALS, lambda w: {"banker": "referee", "was": w.open_table_entries[0]}),
     "referee-sign": Access(SIGNED_IN, OFFICIALS, lambda w: {
         "entry": w.open_table_entries[0], "version": w.open_sheet_version, "method": "tap"}),
     "referee-sign-off": Access(SIGNED_IN, OFFICIALS, lambda w: {"version": w.open_sheet_version}),

@@ -10,6 +10,7 @@ urlpatterns = [
     path("<slug:slug>/tables/<int:table_id>/", sheets.sheet_page, name="referee-sheet"),
     path("<slug:slug>/tables/<int:table_id>/scores/", sheets.save_scores, name="referee-scores"),
     path("<slug:slug>/tables/<int:table_id>/play-order/", sheets.play_order, name="referee-play-order"),
+    path("<slug:slug>/tables/<int:table_id>/banker/", sheets.banker, name="referee-banker"),
     path("<slug:slug>/tables/<int:table_id>/sign/", sheets.add_signature, name="referee-sign"),
     path("<slug:slug>/tables/<int:table_id>/sign-off/", sheets.sign_off, name="referee-sign-off"),
     path("<slug:slug>/tables/<int:table_id>/correct/", sheets.correct_sheet, name="referee-correct"),

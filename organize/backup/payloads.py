@@ -17,10 +17,13 @@ ENTRY_KEYS = ("entry", "other_entry")
 
 
 def sheet_data(data, new_id: NewId):
-    """A sheet snapshot (results.sheets.snapshot): each score names its seat and entry by id."""
+    """A sheet snapshot (results.sheets.snapshot): each score names its seat and entry by id, a player banker too."""
     if not isinstance(data, dict) or not isinstance(data.get("scores"), list):
         return data
-    return {**data, "scores": [_score(score, new_id) for score in data["scores"]]}
+    data = {**data, "scores": [_score(score, new_id) for score in data["scores"]]}
+    if isinstance(data.get("banker"), dict):
+        data["banker"] = _score(data["banker"], new_id)
+    return data
 
 
 def audit_data(action: str, model: type[models.Model] | None, data, new_id: NewId):

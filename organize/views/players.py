@@ -45,7 +45,7 @@ def player_list(request, slug: str):
 def player_csv(request, slug: str):
     tournament = _manager_tournament(request, slug)
     rows = rosters.players(tournament, search_query(request.GET), request.GET.get("only", ""))
-    header = ["name", "email", "date_of_birth", "country", "entered", "friends_or_family"]
+    header = ["name", "email", "date_of_birth", "country", "entered", "friends_or_family", "media_opt_out"]
 
     def lines():
         for chunk_start in range(0, rows.count(), 500):
@@ -53,7 +53,7 @@ def player_csv(request, slug: str):
                 p = row.player
                 yield [p.name, p.email, p.date_of_birth.isoformat() if p.date_of_birth else "",
                        p.country.code if p.country else "", "yes" if p.entered else "no",
-                       "; ".join(name for name, _kind in row.relations)]
+                       "; ".join(name for name, _kind in row.relations), "yes" if p.media_opt_out else "no"]
     return csv_response(f"{tournament.slug}-players.csv", header, lines())
 
 

@@ -13,7 +13,8 @@ from engines.rulesets import ruleset_for
 from scheduling.models import Game, Table
 
 from .. import publishing, selectors, sheets
-from ..forms import CorrectionForm, PlayOrderForm, SheetForm, SignatureForm, SignOffForm
+from ..banker import banker_of, record_banker, referee_banks
+from ..forms import BankerForm, CorrectionForm, PlayOrderForm, SheetForm, SignatureForm, SignOffForm
 from ..models import RecordSheet, Signature
 
 
@@ -47,8 +48,14 @@ def _initial(sheet: RecordSheet, scores) -> dict:
             "base_version": sheet.version}
 
 
+def _banker_form(sheet, scores, data=None) -> BankerForm:
+    banker = banker_of(sheet, [s.seat for s in scores])
+    return BankerForm(data, seats=[s.seat for s in scores], referee_label=_("The referee"),
+                      initial={"banker": banker.key, "was": banker.key})
+
+
 def _page(request, table: Table, *, form=None, correction_form=None, signature_error=None, signer=None,
-          order_form=None, status=200):
+          order_form=None, banker_form=None, status=200):
     """The sheet; a form that failed comes back with what was typed and the saved values beside it."""
     page = selectors.sheet_page(table)
     sheet, scores = page.sheet, page.scores
@@ -69,6 +76,9 @@ def _page(request, table: Table, *, form=None, correction_form=None, signature_e
             PlayOrderForm(seats=[s.seat for s in scores])
             if publishing.records_play_order(table.game) and not sheet.version else None),
         "order_by_dice": ruleset_for(tournament.ruleset).players_choose_play_order,
+        "banker": banker_of(sheet, [s.seat for s in scores]),
+        "banker_form": banker_form or _banker_form(sheet, scores),
+        "referee_banks": referee_banks(table.game),
         "all_signed": page.all_signed,
         "revisions": page.revisions,
         "methods": Signature.Method,
@@ -191,3 +201,21 @@ def play_order(request, slug: str, table_id: int):
             messages.success(request, _("Play order recorded."))
             return redirect("referee-sheet", slug=slug, table_id=table.pk)
     return _page(request, table, order_form=form, status=422)
+
+
+@login_required
+@sheet_action
+def banker(request, slug: str, table_id: int):
+    """Record who banks at the table: the starting player, a player the table elected, or the referee."""
+    table = _table(request, slug, table_id)
+    sheet, scores = _sheet_and_scores(table)
+    form = _banker_form(sheet, scores, request.POST)
+    if form.is_valid():
+        try:
+            record_banker(sheet.pk, form.entry_id(), user=request.user, was=form.cleaned_data["was"])
+        except ValidationError as error:
+            form.add_error("banker" if hasattr(error, "error_dict") else None, error.messages)
+        else:
+            messages.success(request, _("Banker recorded."))
+            return redirect("referee-sheet", slug=slug, table_id=table.pk)
+    return _page(request, table, banker_form=form, status=422)

@@ -35,6 +35,9 @@ def tournament_day():
     a penalty, and the activity log that all of this wrote."""
     tournament = make_tournament(slug="a11y-cup", name="Accessibility Cup", status="running", advance_count=4)
     entries = [tournament.entries.create(player=make_player(name)) for name in NAMES]
+    for entry in (entries[1], entries[6]):  # marked "no photos or videos" on the desk, the sheet, the player list
+        entry.player.media_opt_out = True
+        entry.player.save(update_fields=["media_opt_out"])
     organizer = make_official(tournament, "organizer", username="a11y-organizer")
     organizer.user_permissions.add(Permission.objects.get(codename="add_championship"))  # /organize/new/
     game = make_game(tournament, [entries[:4], entries[4:]])

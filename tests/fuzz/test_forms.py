@@ -174,6 +174,29 @@ def test_play_order(fuzz_world, organizer, data):
     post(organizer, path, data.draw(body({f"position_{n}": values(*w.open_entries) for n in range(1, 5)})))
 
 
+@fuzz(10)
+@given(data=st.data())
+def test_banker(fuzz_world, organizer, data):
+    w = fuzz_world
+    path = reverse("referee-banker", args=[w.tournament.slug, w.open_table.pk])
+    post(organizer, path, data.draw(body({
+        "banker": values("referee", *w.open_entries, w.locked_entries[0]),
+        "was": values(w.open_entries[0], "referee", w.open_entries[1]),
+    }, [{"banker": str(w.open_entries[2]), "was": str(w.open_entries[0])}, {"banker": "referee",
+                                                                             "was": str(w.open_entries[0])}])))
+
+
+@fuzz(10)
+@given(data=st.data())
+def test_timed_turns(fuzz_world, organizer, data):
+    w = fuzz_world
+    path = reverse("referee-timed-turns", args=[w.tournament.slug, w.open_table.pk])
+    post(organizer, path, data.draw(body({
+        "turns": values("on", "off"), "seconds": values(10, 120, 180, 181, 9, 0),
+        "placement_seconds": values(60, ""),
+    }, [{"turns": "on", "seconds": "120"}, {"turns": "off"}])))
+
+
 @fuzz(30)
 @given(data=st.data())
 def test_penalties_and_rulings(fuzz_world, organizer, data):
