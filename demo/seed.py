@@ -10,7 +10,13 @@
   final.
 
 Everything goes through the same services as the app. Ties that decide who goes on or where
-they sit are settled by a recorded drawing of lots in an order fixed by the demo's seed.
+they sit are settled by a recorded drawing of lots in an order fixed by the demo's seed. Around
+the games, as the seeds describe: Abu Dhabi's door had a late arrival (1 VP) and a player not
+admitted (001 §6); each event has a table with timed turns as its rules allow
+(001 §5 in Abu Dhabi, still playing; 004 §1.1.8 with a reduced turn and timed placements; 003's
+slow player's minute); every sheet records its banker (the starting player, a judge in the world
+semifinals and final, once a player the table elected: 001 §7c, 004 §2.0.4); Lord of Catan tables,
+the final included, record the play order the dice gave (003).
 
 `make run` seeds on every start, so a run when the demo exists writes nothing: what staff recorded
 while trying it stays, and its players, who may since play in real tournaments too, are never
@@ -29,11 +35,14 @@ from django.db import transaction
 from championships.models import Championship, Player, StaffRole, Stage, Tournament
 from championships.roster import name_key, parse_roster
 from championships.services import assign_staff, create_championship_from_preset, enter_players, register_players
+from organize.checkin import check_in
 from ranking.qualification import seat_seeded_stage
 from ranking.standings import compute_standings, tied_groups
+from results.banker import record_banker
 from results.draws import record_draw
 from results.publishing import publish_game, record_play_order, records_play_order
 from results.sheets import SheetInput, save_entry, sign, sign_off
+from scheduling.clocks import set_timed_turns
 from scheduling.models import Game, Table
 from scheduling.services import generate_seating
 
@@ -123,6 +132,7 @@ def _national(organizer, referee) -> tuple[Championship, list[Tournament]]:
     for tournament in (dubai, abu_dhabi):
         assign_staff(referee, StaffRole.Role.REFEREE, user=organizer, tournament=tournament)
 
+    _at_the_door(abu_dhabi, organizer)
     rng = random.Random(2026)
     for tournament, status in ((dubai, Tournament.Status.FINISHED), (abu_dhabi, Tournament.Status.RUNNING)):
         tournament.status = status
@@ -133,7 +143,28 @@ def _national(organizer, referee) -> tuple[Championship, list[Tournament]]:
     game_one, game_two = Game.objects.filter(tournament=abu_dhabi).order_by("number")[:2]
     _play(game_one, organizer, referee, rng, tables=None)
     _play(game_two, organizer, referee, rng, tables=3, sign_off_first=2)
+    _around_the_tables(game_two, referee)
     return championship, [dubai, abu_dhabi, finals]
+
+
+def _at_the_door(tournament: Tournament, organizer) -> None:
+    """Seed 001 §6: the official start is 9:45 and the games start 15 minutes later; one player checked in 9
+    minutes late (1 VP off their total), one came 20 minutes late and was not admitted; the rest on time."""
+    tournament.official_start = time(9, 45)
+    tournament.save(update_fields=["official_start"])
+    entries = list(tournament.entries.order_by("pk"))
+    late = {entries[3].pk: 9, entries[7].pk: 20}
+    for entry in entries:
+        check_in(tournament, entry.pk, user=organizer, minutes_late=late.get(entry.pk, 0))
+
+
+def _around_the_tables(game: Game, referee) -> None:
+    """Seed 001 §7c: at table 3 the starting player did not want to bank and the table elected the second player;
+    001 §5: on table 4, still playing, the referee imposed 2-minute turns (the rules allow up to three)."""
+    third, fourth = Table.objects.filter(game=game, number__in=(3, 4)).select_related("sheet").order_by("number")
+    starter, second = third.seats.order_by("position").values_list("entry_id", flat=True)[:2]
+    record_banker(third.sheet.pk, second, user=referee, was=str(starter))
+    set_timed_turns(fourth.pk, True, user=referee, seconds=120)
 
 
 def _world(organizer, referee) -> Championship:
@@ -141,7 +172,9 @@ def _world(organizer, referee) -> Championship:
     championship = _demo_championship("world-championship", WORLD_SLUG, "Demo World Championship 2025", 2025,
                                       organizer)
     (world,) = championship.tournaments.all()
-    _finished_event(world, date(2025, 11, 14), WORLD_ROSTER, organizer, referee, random.Random(2025), _distinct_result)
+    # 004 §1.1.8: in game 2 a judge timed table 3, the turn reduced to 1:30 to keep the schedule, placements 1:00
+    _finished_event(world, date(2025, 11, 14), WORLD_ROSTER, organizer, referee, random.Random(2025), _distinct_result,
+                    timed=(2, 3, {"seconds": 90, "placement_seconds": 60}))
     return championship
 
 
@@ -149,13 +182,18 @@ def _club(organizer, referee) -> Championship:
     """Seed 003: one ranking game, 16 to the semifinals by wins, second places and tempo, the final."""
     championship = _demo_championship("lord-of-catan", CLUB_SLUG, "Demo Lord of Catan 2026", 2026, organizer)
     (club,) = championship.tournaments.all()
-    _finished_event(club, date(2026, 3, 20), CLUB_ROSTER, organizer, referee, random.Random(3), _distinct_result)
+    # 003, General rules 5: at table 5 of the ranking round a slow player got a minute, then 2-minute turns
+    _finished_event(club, date(2026, 3, 20), CLUB_ROSTER, organizer, referee, random.Random(3), _distinct_result,
+                    timed=(1, 5, {}))
     return championship
 
 
 def _finished_event(tournament: Tournament, day: date, roster: Path, organizer, referee, rng: random.Random,
-                    result: Result) -> None:
-    """Enter the roster, play the scheduled first stage, then seat and play each seeded stage by rank."""
+                    result: Result, timed: tuple[int, int, dict] | None = None) -> None:
+    """Enter the roster, play the scheduled first stage, then seat and play each seeded stage by rank.
+
+    `timed` (game number, table number, lengths) is the table of the first stage a referee timed.
+    """
     tournament.date, tournament.status = day, Tournament.Status.RUNNING
     tournament.save(update_fields=["date", "status"])
     enter_players(tournament, _roster(roster, organizer), user=organizer)
@@ -163,7 +201,7 @@ def _finished_event(tournament: Tournament, day: date, roster: Path, organizer, 
     first, *seeded = tournament.stages.order_by("order")
     generate_seating(first.pk, user=organizer, seed=11, budget=SEATING_BUDGET)
     for game in Game.objects.filter(stage=first).order_by("number"):
-        _play_chosen_order(game, organizer, referee, rng, result)
+        _play_chosen_order(game, organizer, referee, rng, result, timed=timed)
     for stage in seeded:
         _settle_ties(tournament, stage, referee, rng)
         game = seat_seeded_stage(stage.pk, user=organizer)
@@ -172,7 +210,8 @@ def _finished_event(tournament: Tournament, day: date, roster: Path, organizer, 
     tournament.save(update_fields=["status"])
 
 
-def _play_chosen_order(game: Game, organizer, referee, rng: random.Random, result: Result) -> None:
+def _play_chosen_order(game: Game, organizer, referee, rng: random.Random, result: Result,
+                       timed: tuple[int, int, dict] | None = None) -> None:
     """Publish the game, record the play order its players chose where they choose it, and play every table.
 
     Seeded tables: chair, colour and play order in seed order (seed 004 §1.1.5-1.1.6). Lord of Catan:
@@ -184,6 +223,8 @@ def _play_chosen_order(game: Game, organizer, referee, rng: random.Random, resul
             order = list(table.seats.order_by("position").values_list("entry_id", flat=True))
             rng.shuffle(order)
             record_play_order(table.pk, order, user=referee)
+    if timed is not None and timed[0] == game.number:
+        set_timed_turns(Table.objects.get(game=game, number=timed[1]).pk, True, user=referee, **timed[2])
     _play(game, organizer, referee, rng, tables=None, result=result, times=_times)
 
 

@@ -6,7 +6,6 @@ from fractions import Fraction
 import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import CommandError, call_command
-from django.db import transaction
 
 from championships.models import Entry, Player, Relationship, StaffRole, Tournament
 from championships.services import assign_staff, create_championship_from_preset, enter_player
@@ -34,15 +33,6 @@ pytestmark = pytest.mark.django_db
 DEMO_SLUGS = ("demo-uae-championship", "demo-world-championship", "demo-lord-of-catan")
 SEED_CHART = ((1, 8, 9, 16), (2, 7, 10, 15), (3, 6, 11, 14), (4, 5, 12, 13))
 """Seed 004 §1.1.5: the preliminary ranks seated at semifinal tables 1 to 4."""
-
-
-@pytest.fixture(scope="module")
-def demo(django_db_setup, django_db_blocker):
-    """One demo for the tests that only read it (seeding takes seconds), rolled back after this module."""
-    with django_db_blocker.unblock(), transaction.atomic():
-        call_command("seed_demo", "--force")
-        yield
-        transaction.set_rollback(True)
 
 
 def snapshot():
