@@ -3,17 +3,34 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+BENCH_STAMP := $(VENV)/.installed-bench
 AXE := node_modules/axe-core/axe.min.js
 
-.PHONY: install run test bench smoke lint migrate demo load chaos
+.PHONY: install run test test-fast bench smoke lint lock migrate demo load chaos
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+# Exactly the versions in the lock, hash-checked (requirements/dev.txt: runtime, dev and e2e; see `lock`), then
+# the project itself as an editable package, so its packages import from anywhere (celery, the reliability stack).
+$(STAMP): requirements/dev.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet --require-hashes -r requirements/dev.txt
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+# krcg (and numpy with it) for the benchmarks only.
+$(BENCH_STAMP): $(STAMP) requirements/bench.txt
+	$(PY) -m pip install --quiet --require-hashes -r requirements/bench.txt
+	touch $(BENCH_STAMP)
+
+# Rewrites the lock files requirements/*.txt from pyproject.toml after a requirement changed, keeping every other
+# pin; `make lock UPGRADE=1` moves every package to the newest version its range allows. Needs the package index.
+LOCK = $(VENV)/bin/uv pip compile pyproject.toml --quiet --universal --python-version 3.11 --generate-hashes \
+	--custom-compile-command "make lock" $(if $(UPGRADE),--upgrade)
+lock: install
+	$(LOCK) --output-file requirements/runtime.txt
+	$(LOCK) --extra dev --extra e2e --constraint requirements/runtime.txt --output-file requirements/dev.txt
+	$(LOCK) --extra dev --extra e2e --extra bench --constraint requirements/dev.txt --output-file requirements/bench.txt
 
 migrate: install
 	$(PY) manage.py migrate --noinput
@@ -34,8 +51,16 @@ $(AXE): package.json package-lock.json
 test: install $(AXE)
 	$(PY) -m pytest
 
-bench: install
-	@for script in benchmarks/bench_*.py; do $(PY) $$script || exit 1; done
+# The inner loop while changing code: all but the browser, fuzz and slow tests (markers: pyproject.toml, applied in
+# tests/conftest.py). `make test` runs everything, as CI does.
+test-fast: install
+	$(PY) -m pytest -m "not e2e and not fuzz and not slow"
+
+# Every script runs and prints all its figures and verdicts; only then does the target fail, naming the
+# scripts that missed a target (or could not run).
+bench: $(BENCH_STAMP)
+	@missed=""; for script in benchmarks/bench_*.py; do echo "== $$script"; $(PY) $$script || missed="$$missed $$script"; \
+	done; if [ -n "$$missed" ]; then echo "bench: a target was missed or a script failed in:$$missed"; exit 1; fi
 
 lint: install
 	$(VENV)/bin/ruff check .
