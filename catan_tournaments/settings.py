@@ -4,6 +4,8 @@ Without any variable set this is a local SQLite set-up that runs the command-lin
 With DEBUG off the settings are secure by default: TLS is assumed to be terminated by a proxy
 that sets X-Forwarded-Proto, and SSL redirect, HSTS and secure cookies are on.
 """
+import os
+import tempfile
 from pathlib import Path
 
 import environ
@@ -78,8 +80,10 @@ TEMPLATES = [
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # A file, not memory, for the test database: the browser tests' server threads each open their own.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
+    # A file, not memory, for the test database: the browser tests' server threads each open their own. One file
+    # per test run (named by its process), so two runs at once never delete each other's; Django removes it at the
+    # end of the run, tests/conftest.py those of runs that were killed.
+    DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"catan-test-{os.getpid()}.sqlite3")}
 # Persistent connections: on PostgreSQL opening one costs more than a public page served from the cache. The
 # health check replaces a connection the server dropped (restart, terminated backend) before a request uses it.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int(
@@ -94,10 +98,13 @@ REDIS_TIMEOUT = env.float("REDIS_TIMEOUT", default=0.5)  # seconds, to connect a
 # After a failure the cache is skipped this many seconds, so a frozen Redis costs one call a timeout, not
 # every call of every request (core/cache.py).
 REDIS_RETRY_SECONDS = env.float("REDIS_RETRY_SECONDS", default=5)
-if REDIS_URL:
+# The cache may have a Redis of its own (docker-compose.yml: bounded, evicting the least recently used keys), apart
+# from Celery's broker, whose queued jobs must never be evicted; without REDIS_CACHE_URL it shares REDIS_URL.
+REDIS_CACHE_URL = env.str("REDIS_CACHE_URL", default=REDIS_URL)
+if REDIS_CACHE_URL:
     CACHES = {"default": {
         "BACKEND": "core.cache.FailFastRedisCache",
-        "LOCATION": REDIS_URL,
+        "LOCATION": REDIS_CACHE_URL,
         "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT,
                     "retry_seconds": REDIS_RETRY_SECONDS},
     }}
@@ -123,6 +130,10 @@ CELERY_REDIS_SOCKET_TIMEOUT = 5
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True  # the worker itself keeps trying until the broker is back
 CELERY_TASK_TRACK_STARTED = True
 CELERY_IMPORTS = ["catan_tournaments.tasks"]
+# Beat answers no remote control, so its health check reads a heartbeat file that each pass of its loop touches
+# (catan_tournaments/beat.py); a pass comes at least this often (seconds), even with nothing due.
+CELERY_BEAT_SCHEDULER = "catan_tournaments.beat:HeartbeatScheduler"
+CELERY_BEAT_MAX_LOOP_INTERVAL = 60
 CELERY_BEAT_SCHEDULE = {
     "clear-expired-sessions": {"task": "catan_tournaments.tasks.clear_expired_sessions", "schedule": 24 * 3600},
     "forget-old-signin-failures": {"task": "catan_tournaments.tasks.forget_old_signin_failures",
@@ -178,8 +189,6 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))  # collectstatic's target
 STATICFILES_DIRS = [BASE_DIR / "static"]
-MEDIA_URL = "media/"
-MEDIA_ROOT = BASE_DIR / "media"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -224,6 +233,17 @@ PERMISSIONS_POLICY = (
     "payment=(), usb=()"
 )
 NO_STORE_PATH_PREFIXES = ["/referee/", "/organize/", "/accounts/", "/admin/"]  # staff pages: Cache-Control: no-store
+
+# Error reports: with SENTRY_DSN set, unhandled errors of the web app and the Celery tasks, and ERROR log lines, go
+# to Sentry (sentry-sdk switches its Django and Celery integrations on by itself; SENTRY_ENVIRONMENT and
+# SENTRY_RELEASE are read by it too). Players' personal data stays here: no user, address or cookie, no request
+# body and no local variables in the reports.
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(dsn=SENTRY_DSN, send_default_pii=False, max_request_body_size="never",
+                    include_local_variables=False)
 
 LOGGING = {
     "version": 1,

@@ -1,10 +1,54 @@
-"""Project-wide fixtures: plain HTTP, a clean cache and in-process tasks for every test."""
+"""Project-wide fixtures: plain HTTP, a clean cache and in-process tasks for every test; markers by folder."""
+import os
+import tempfile
+from pathlib import Path
+
 import pytest
 from django.conf import settings
 from django.core.cache import cache
 from django.utils import translation
 
 from catan_tournaments.celery import app as celery_app
+
+TESTS = Path(__file__).resolve().parent
+# Markers (registered in pyproject.toml) given by where a test lives, so a new test file there has them too;
+# `make test-fast` leaves all three out.
+MARKED_FOLDERS = {"e2e": "e2e", "fuzz": "fuzz"}
+# Each of these files takes seconds (a subprocess, a PDF, the demo, a real worker), measured with --durations.
+SLOW_FILES = {
+}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        where = Path(item.path).relative_to(TESTS)
+        if where.parts[0] in MARKED_FOLDERS:
+            item.add_marker(MARKED_FOLDERS[where.parts[0]])
+        if where.as_posix() in SLOW_FILES or where.parts[0] in SLOW_FILES:
+            item.add_marker("slow")
+
+
+def pytest_sessionstart(session):
+    forget_test_databases_of_killed_runs(Path(tempfile.gettempdir()))
+
+
+def forget_test_databases_of_killed_runs(folder: Path) -> None:
+    """Each run has its own SQLite test database, named by its process (settings.py); Django removes it when the run
+    ends, and this the files of runs that were killed before they could."""
+    for path in folder.glob("catan-test-*.sqlite3*"):
+        pid = path.name.removeprefix("catan-test-").partition(".")[0]
+        if pid.isdigit() and not _running(int(pid)):
+            path.unlink(missing_ok=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 @pytest.fixture(autouse=True)
