@@ -100,9 +100,14 @@ def _summary(result, stage: Stage) -> str:
     counts = {"s": report.seconds, "f": len(report.friend_conflicts), "r": report.repeat_pairings,
               "p": report.position_repeats, "c": report.same_country_tablemates}
     if ruleset_for(stage.tournament.ruleset).distinct_positions:
-        return _("Seating planned in %(s).1f s: %(f)d friend conflicts, %(r)d repeat pairings, "
+        text = _("Seating planned in %(s).1f s: %(f)d friend conflicts, %(r)d repeat pairings, "
                  "%(p)d repeated positions, %(c)d same-country tablemates.") % counts
-    return _("Seating planned in %(s).1f s: %(f)d friend conflicts, %(r)d repeat pairings.") % counts
+    else:
+        text = _("Seating planned in %(s).1f s: %(f)d friend conflicts, %(r)d repeat pairings.") % counts
+    if report.stopped_by_time_guard:  # the only case where the same seed may plan differently
+        text += " " + _("The server was so busy that the search was stopped by its time guard: planning again "
+                        "with the same seed may give a different seating.")
+    return text
 
 
 def run_job(job_id: int) -> None:

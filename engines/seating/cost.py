@@ -114,6 +114,9 @@ class Model:
         w_repeat = w_position * (positions_max + 1)
         w_friend = w_repeat * (pair_slots + 1)
         self.w_friend, self.w_repeat, self.w_position = w_friend, w_repeat, w_position
+        # Every priority above the spread of 3-player seats weighs at least this: a cost less than this
+        # above the lower bound has every other priority at its bound.
+        self.above_spread = w_country
         # Compatriots cost per planned game they share a table in (played games are past).
         self.w_country = w_country if compatriots_on else 0
 

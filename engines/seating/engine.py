@@ -6,8 +6,9 @@ distinct play-order positions and no compatriots at a table. `reseat` re-plans t
 yet played after withdrawals or late arrivals; `seeded_tables` and `final_table` build the
 seeded (non-random) stages.
 
-The result is deterministic for a given seed: the search runs on iteration budgets, and the
-wall-clock cap is only a safety net far above normal running times.
+The result is deterministic for a given seed: the search runs on work budgets (scaled by the
+organizer's `effort`), and the wall-clock guard is only a safety net far above normal running
+times; the report says when it fired, since only then can the result differ from run to run.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from .cost import Instance, forced_position_repeats
-from .exact import one_repeat_possible, repeat_free
+from .exact import NODE_LIMIT, one_repeat_possible, repeat_free
 from .positions import colour_positions, shuffle_positions
-from .search import refine_positions, search_tables
+from .search import TimeGuard, refine_positions, search_tables
 
 Player = Hashable
 Table = tuple[Player, ...]
@@ -32,10 +33,30 @@ DEFAULT_TIME_LIMIT = 60.0
 # Up to this many players a schedule left with repeats is checked by exhaustive search for
 # whether any schedule could avoid them all (a few seconds at 20, far more above).
 EXACT_PLAYERS = 20
+# The most repeats `_exhaustive_bound` can prove: with a bound this high already it has nothing to add.
+EXACT_MOST = 2
+# How much work the search may do: a multiplier of the default budgets, by name or as a number.
+EFFORTS = {"low": 0.25, "normal": 1.0, "high": 4.0}
+MIN_EFFORT, MAX_EFFORT = 0.1, 100.0
 
 
 class SeatingError(ValueError):
     """Input that cannot be seated (too few players, unknown names, ...); the message is plain."""
+
+
+def effort_factor(text: str) -> float:
+    """The budget multiplier an effort names: `low`, `normal`, `high`, or a number from 0.1 to 100."""
+    named = EFFORTS.get(text.strip().lower())
+    if named is not None:
+        return named
+    try:
+        factor = float(text)
+    except ValueError:
+        factor = float("nan")
+    if not MIN_EFFORT <= factor <= MAX_EFFORT:  # also refuses nan and inf
+        raise SeatingError(f"effort must be {', '.join(EFFORTS)} or a multiplier from {MIN_EFFORT:g} to "
+                           f"{MAX_EFFORT:g}, not {text!r}")
+    return factor
 
 
 @dataclass(frozen=True)
@@ -129,6 +150,9 @@ class QualityReport:
     # Same-country tablemates no seating of the planned games can avoid (a country with more
     # players than tables); None: country spread not asked for, or not computed.
     country_bound: int | None = None
+    # The search was stopped by the wall-clock guard before its work budget was spent (an
+    # overloaded machine): this schedule may differ from another run with the same seed.
+    stopped_by_time_guard: bool = False
 
     @property
     def fewest_repeats_proven(self) -> bool:
@@ -159,26 +183,29 @@ def seat(
     problem: SeatingProblem,
     *,
     budget: int | None = None,
-    time_limit: float = DEFAULT_TIME_LIMIT,
+    effort: float = 1.0,
+    time_limit: float | None = None,
     progress: Callable[[float], None] | None = None,
 ) -> SeatingResult:
     """Plan `problem.games` games.
 
     `budget` caps the candidate swaps the search evaluates (None: a default that grows with
-    the seats to plan, a second or two at most on a tournament-sized stage); it, not the clock,
-    decides the result, so a seed always gives the same schedule. `time_limit` (seconds) is
-    only a safety net. `progress` hears the share of the search budget used, rising, now and
+    the seats to plan, a second or two at most on a tournament-sized stage) and `effort`
+    multiplies it (`effort_factor`: 4 searches up to four times as long); work, not the clock,
+    decides the result, so a seed always gives the same schedule. `time_limit` (seconds;
+    default a minute times the effort, at least a minute) is only a safety net, and the report
+    says when it fired. `progress` hears the share of the search budget used, rising, now and
     then during the search and 1.0 at the end (most stages end early at their lower bound).
     The report's `repeat_bound`, `position_bound` and `country_bound` are what is proven unavoidable.
     """
     started = time.perf_counter()
     instance = _instance(problem)
-    deadline = started + time_limit
-    seated, model = search_tables(instance, budget=budget, deadline=deadline, progress=progress)
+    guard = TimeGuard(DEFAULT_TIME_LIMIT * max(1.0, effort) if time_limit is None else time_limit)
+    seated, model = search_tables(instance, budget=budget, effort=effort, guard=guard, progress=progress)
     rng = random.Random(f"positions:{problem.seed}")
     if problem.distinct_positions:
         coloured = colour_positions(instance, seated, rng)
-        seated = refine_positions(instance, seated, coloured, budget=budget, deadline=deadline)
+        seated = refine_positions(instance, seated, coloured, budget=budget, effort=effort, guard=guard)
     else:
         seated = shuffle_positions(seated, rng)
     players = problem.players
@@ -186,15 +213,17 @@ def seat(
     schedule = Schedule(games=games, first_game=problem.first_game)
     report = assess(problem, schedule)
     bound = model.repeat_bound
-    if report.repeat_pairings > bound and _provable(problem):
-        bound = max(bound, _exhaustive_bound(len(players), problem.games, report.repeat_pairings))
+    if bound < min(report.repeat_pairings, EXACT_MOST) and _provable(problem):
+        nodes = round(NODE_LIMIT * effort)
+        bound = max(bound, _exhaustive_bound(len(players), problem.games, report.repeat_pairings, nodes))
     positions = (forced_position_repeats(instance.history_positions, instance.games, instance.sizes)
                  if problem.distinct_positions else None)
     compatriots = model.country_bound if problem.spread_countries else None
     if progress is not None:
         progress(1.0)
     return SeatingResult(schedule, replace(report, seconds=time.perf_counter() - started, repeat_bound=bound,
-                                           position_bound=positions, country_bound=compatriots))
+                                           position_bound=positions, country_bound=compatriots,
+                                           stopped_by_time_guard=guard.fired))
 
 
 def _provable(problem: SeatingProblem) -> bool:
@@ -203,14 +232,15 @@ def _provable(problem: SeatingProblem) -> bool:
     return not problem.history and count % 4 == 0 and count <= EXACT_PLAYERS
 
 
-def _exhaustive_bound(players: int, games: int, found: int) -> int:
-    """Repeats the exhaustive searches prove unavoidable: 1 when no schedule is repeat-free, 2
-    when none has a single repeat either (asked only when more than one was found)."""
-    if repeat_free(players, games) is not False:
+def _exhaustive_bound(players: int, games: int, found: int, nodes: int) -> int:
+    """Repeats the exhaustive searches prove unavoidable (at most `EXACT_MOST`): 1 when no
+    schedule is repeat-free, 2 when none has a single repeat either (asked only when more than
+    one was found). `nodes` bounds each search; an undecided one proves nothing."""
+    if repeat_free(players, games, nodes) is not False:
         return 0
-    if found == 1 or one_repeat_possible(players, games) is not False:
+    if found == 1 or one_repeat_possible(players, games, nodes) is not False:
         return 1
-    return 2
+    return EXACT_MOST
 
 
 def reseat(
@@ -219,9 +249,10 @@ def reseat(
     withdrawn: Iterable[Player] = (),
     arrived: Iterable[Player] = (),
     budget: int | None = None,
-    time_limit: float = DEFAULT_TIME_LIMIT,
+    effort: float = 1.0,
+    time_limit: float | None = None,
 ) -> SeatingResult:
-    """Re-plan the games not yet played after withdrawals and late arrivals.
+    """Re-plan the games not yet played after withdrawals and late arrivals (budgets as in `seat`).
 
     `problem.history` holds the games played and `problem.games` the number still to play;
     who met whom and who played which position there still count. Relations of withdrawn
@@ -247,7 +278,7 @@ def reseat(
         spread_countries=problem.spread_countries,
         seed=problem.seed,
     )
-    return seat(updated, budget=budget, time_limit=time_limit)
+    return seat(updated, budget=budget, effort=effort, time_limit=time_limit)
 
 
 def assess(

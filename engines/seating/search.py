@@ -12,7 +12,15 @@ tracked a swap may stay within one table.
 Work grows with the seats, not with the square of the players: pair data is sparse above
 `cost.DENSE_PLAYERS`, and beyond `TABLES_PER_MOVE` tables a player placed or moved looks at a
 seeded sample of tables. Everything random comes from one seeded generator and budgets count
-evaluated swaps, so a seed always gives the same schedule.
+work (evaluated swaps), never seconds, so a seed gives the same schedule on a busy machine as on
+a quiet one. Once every priority but the spread of 3-player seats is at its proven bound, a run
+also stops when it has gone as long without a better seating as it took to find its best one
+(and at least `STALL_WORK`): the spread's bound is often out of reach (13 players × 4 games
+cannot spread the 3-player seats evenly without a repeat), and the rest of the budget would be
+spent on the lowest priority for nothing. The first phase, which keeps the 3-player seats on
+their even rotation, settles the same way (with more patience) whatever is left, and hands
+what it did not spend to the next. `effort` scales the budgets and the patience alike. The
+clock is only a `TimeGuard` against an overloaded machine, and a fired guard is reported.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from .cost import POSITIONS, Assignment, Instance, Model, SparseCodes, State
-from .designs import affine_design, rotational_design
+from .designs import ROTATION_STEPS, affine_design, rotational_design
 from .positions import colour_positions
 from .translation import translation_design
 
@@ -46,6 +54,11 @@ RESTARTS = 4
 # with more seats to plan; the position repair after it gets half as much.
 DEFAULT_BUDGET = 2_000_000
 SWAPS_PER_SEAT = 200
+# With only the 3-player seat spread left above its bound, a run stops after this much work
+# without a new best (or as much as it took to find its best, if more); the first phase, which
+# keeps the 3-player seats on their even rotation, after KEEP_STALL times as much.
+STALL_WORK = 15_000
+KEEP_STALL = 4
 # Tabu lists up to this many (game, player, table, seat) entries are flat lists, larger ones sparse.
 DENSE_TABU = 1 << 21
 # Up to this many players a search that stays above its bound also tries a rotational
@@ -144,16 +157,36 @@ def _greedy(model: Model, inst: Instance, rng: random.Random) -> Assignment:
     return assignment
 
 
+class TimeGuard:
+    """The wall-clock last resort: past `seconds` every search phase stops where it is.
+
+    Work budgets decide a result, so a seed gives the same schedule anywhere; only a machine so
+    loaded that the budget takes longer than the guard is stopped by the clock, and then `fired`
+    says so, because that result depends on the machine's speed.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.deadline = time.perf_counter() + seconds
+        self.fired = False
+
+    def expired(self) -> bool:
+        if not self.fired and time.perf_counter() > self.deadline:
+            self.fired = True
+        return self.fired
+
+
 def default_budget(inst: Instance) -> int:
     """Evaluated swaps when the caller names no budget: grows with the seats to plan."""
     return max(DEFAULT_BUDGET, SWAPS_PER_SEAT * inst.n * inst.games)
 
 
 def search_tables(
-    inst: Instance, *, budget: int | None, deadline: float, progress: Callable[[float], None] | None = None,
+    inst: Instance, *, budget: int | None, guard: TimeGuard, effort: float = 1.0,
+    progress: Callable[[float], None] | None = None,
 ) -> tuple[Assignment, Model]:
-    """Best seating found within the budget, over a few restarts from fresh constructions, and
-    the cost model it was measured with (its lower bound tells whether it is proven best).
+    """Best seating found within the budget (times `effort`), over a few restarts from fresh
+    constructions, and the cost model it was measured with (its lower bound tells whether it is
+    proven best).
 
     Positions are searched with the tables only when earlier games or 3-player tables constrain
     them; otherwise a colouring of the final tables is perfect for up to 4 games (see
@@ -162,7 +195,8 @@ def search_tables(
     track = inst.distinct_positions and (any(inst.history_positions) or 3 in inst.sizes)
     model = Model(inst, track_positions=track)
     rng = random.Random(inst.seed)
-    total = default_budget(inst) if budget is None else budget
+    total = round((default_budget(inst) if budget is None else budget) * effort)
+    stall = round(STALL_WORK * effort)
     best: State | None = None
     done = 0
     heard = 0.0
@@ -186,7 +220,7 @@ def search_tables(
                 starts.append(design)
         if attempt == 1 and fresh and model.n <= ROTATION_PLAYERS and best.cost - model.lower_bound >= model.w_repeat:
             # The first search left repeats above the bound: try a schedule with a cyclic symmetry.
-            design = rotational_design(model.n, model.games, rng)
+            design = rotational_design(model.n, model.games, rng, steps=max(1, round(ROTATION_STEPS * effort)))
             if design is not None:
                 starts.append(design)
         if track:
@@ -195,18 +229,19 @@ def search_tables(
         if model.has_threes:
             # First keep the construction's even rotation of 3-player seats and look for the
             # best tables within it; only then let players trade table sizes too.
-            kept_share = int(share * KEEP_SIZES_SHARE)
-            kept = _tabu(state, rng, kept_share, deadline, keep_sizes=True, report=report)
+            # What that phase leaves unspent when it settles early goes to the next one.
+            kept, used = _tabu(state, rng, int(share * KEEP_SIZES_SHARE), stall, guard, keep_sizes=True,
+                               report=report)
             state = State(model, inst, kept)
-            share -= kept_share
-            done += kept_share
+            share -= used
+            done += used
         if state.cost > model.lower_bound:
-            state = State(model, inst, _tabu(state, rng, share, deadline, report=report))
+            state = State(model, inst, _tabu(state, rng, share, stall, guard, report=report)[0])
         done += share
         if best is None or state.cost < best.cost:
             best = state
         report(0)
-        if best.cost <= model.lower_bound or time.perf_counter() > deadline:
+        if best.cost <= model.lower_bound or guard.expired():
             break
         if model.tables > TABLES_PER_MOVE and not best.conflicts:
             # A large stage with no pair conflict left: another construction lands in the same
@@ -216,17 +251,18 @@ def search_tables(
 
 
 def refine_positions(
-    inst: Instance, searched: Assignment, recoloured: Assignment, *, budget: int | None, deadline: float
+    inst: Instance, searched: Assignment, recoloured: Assignment, *, budget: int | None, guard: TimeGuard,
+    effort: float = 1.0,
 ) -> Assignment:
     """The better of the searched positions and a fresh colouring of its tables, repaired further
-    when positions still repeat (never at the cost of a higher priority)."""
+    when positions still repeat (never at the cost of a higher priority); budgets as in `search_tables`."""
     model = Model(inst, track_positions=True)
     state = min((State(model, inst, s) for s in (searched, recoloured)), key=lambda s: s.cost)
     if state.excess <= model.position_bound:
         return state.snapshot()
     rng = random.Random(f"refine:{inst.seed}")
-    budget = default_budget(inst) // 2 if budget is None else budget
-    return _tabu(state, rng, budget, deadline, positions_only=True)
+    budget = round((default_budget(inst) // 2 if budget is None else budget) * effort)
+    return _tabu(state, rng, budget, round(STALL_WORK * effort), guard, positions_only=True)[0]
 
 
 def _clashing_seat(state: State, rng: random.Random) -> tuple[int, int] | None:
@@ -244,19 +280,24 @@ def _tabu(
     state: State,
     rng: random.Random,
     budget: int,
-    deadline: float,
+    stall: int,
+    guard: TimeGuard,
     *,
     positions_only: bool = False,
     keep_sizes: bool = False,
     report: Callable[[int], None] | None = None,
-) -> Assignment:
-    """Conflict-directed tabu search over seat swaps of two players in one game.
+) -> tuple[Assignment, int]:
+    """Conflict-directed tabu search over seat swaps of two players in one game: the best seating
+    found and the work spent.
 
     `positions_only` only reorders players within their tables, never uphill (a walk along
     chains of equal cost), and stops as soon as positions no longer repeat; `keep_sizes` only
     swaps players between tables of the same size. On large stages a mover tries a sample of
-    the tables (its own included), so a step costs the same at any size. `report` hears the
-    work done now and then.
+    the tables (its own included), so a step costs the same at any size. A run ends when its
+    budget is spent, at the lower bound, or after `stall` work (or as much as its best took, if
+    more) without a new best once only the 3-player seat spread is above its bound; with
+    `keep_sizes` (a first phase that only prepares the next) after `KEEP_STALL` times that at
+    any cost. `report` hears the work done now and then.
     """
     model = state.model
     n, count, sizes, games, track = model.n, model.tables, model.sizes, model.games, model.track
@@ -264,7 +305,7 @@ def _tabu(
     enter_three, leave_three = model.enter_three, model.leave_three
     country = state.inst.country
     code, threes, use, conflicts = state.code, state.threes, state.use, state.conflicts
-    lower, position_bound = model.lower_bound, model.position_bound
+    lower, position_bound, above_spread = model.lower_bound, model.position_bound, model.above_spread
     best_cost, best, best_excess = state.cost, state.snapshot(), state.excess
     seats = POSITIONS if track else 1
     sampled = count > TABLES_PER_MOVE
@@ -273,12 +314,15 @@ def _tabu(
     everywhere = range(count)
     tabu_size = games * n * count * seats
     tabu: list[int] | SparseCodes = [0] * tabu_size if tabu_size <= DENSE_TABU else SparseCodes()
-    work = it = since = 0
+    patience = stall * KEEP_STALL if keep_sizes else stall
+    work = it = since = best_at = 0
     while work < budget and best_cost > lower and not (positions_only and best_excess <= position_bound):
+        if (keep_sizes or best_cost - lower < above_spread) and work - best_at > max(patience, best_at):
+            break  # settled: nothing better for long, where only the spread (or a first phase) is at stake
         it += 1
         work += 1
         if it & 255 == 0:
-            if time.perf_counter() > deadline:
+            if guard.expired():
                 break
             if report is not None and it & 4095 == 0:
                 report(work)
@@ -407,7 +451,7 @@ def _tabu(
         tabu[((g * n + b) * count + tb) * seats + seat_b] = it + tenure
         if state.cost < best_cost:
             best_cost, best, best_excess = state.cost, state.snapshot(), state.excess
-            since = 0
+            since, best_at = 0, work
         else:
             since += 1
             if since >= PATIENCE_PER_PLAYER * n:
@@ -420,4 +464,4 @@ def _tabu(
                     wg = state.where[g]
                     if wg[a] != wg[b] and not (keep_sizes and sizes[wg[a]] != sizes[wg[b]]):
                         state.swap(g, a, b)
-    return best
+    return best, work

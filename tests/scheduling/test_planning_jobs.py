@@ -9,8 +9,10 @@ from django.utils import timezone
 
 from audit.models import AuditEntry
 from championships.models import Entry
+from engines.seating import engine, search
 from scheduling import jobs, services, tasks
 from scheduling.models import Game, PlanningJob
+from tests.clocks import SlowClock
 from tests.factories import make_entries, make_official, make_tournament
 
 from .crowd import crowd
@@ -216,3 +218,23 @@ def test_the_embedded_worker_thread_plans_while_the_page_polls(client, monkeypat
             break
         time.sleep(0.05)
     assert answer.status_code == 204 and Game.objects.filter(stage=stage).count() == 2
+
+
+def test_a_job_stopped_by_the_time_guard_says_the_same_seed_may_plan_differently(client, held, monkeypatch):
+    """The web jobs run the engine's work budget; only an overloaded server hits the clock, and the job says so."""
+    tournament = make_tournament(slug="slow-cup", games=4)
+    make_entries(tournament, 13)
+    stage = tournament.stages.get()
+    organizer = make_official(tournament, "organizer")
+    job = jobs.start_planning(stage.pk, user=organizer, seed=1)
+    with monkeypatch.context() as slow:
+        slow.setattr(search, "time", SlowClock())
+        slow.setattr(engine, "DEFAULT_TIME_LIMIT", 2.0)
+        jobs.run_job(job.pk)
+    job.refresh_from_db()
+    assert job.status == PlanningJob.Status.SUCCEEDED and Game.objects.filter(stage=stage).count() == 4
+    assert "stopped by its time guard" in job.message and "same seed may give a different seating" in job.message
+    quiet = jobs.start_planning(stage.pk, user=organizer, seed=1)
+    jobs.run_job(quiet.pk)
+    quiet.refresh_from_db()
+    assert quiet.status == PlanningJob.Status.SUCCEEDED and "time guard" not in quiet.message

@@ -11,6 +11,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from engines.seating import engine, search
+from tests.clocks import SlowClock
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "tests" / "data"  # copies of the worked examples of docs/rules.md / docs/interfaces.md
 
@@ -175,3 +178,33 @@ def test_command_line_exit_status_and_streams(tmp_path):
     for args in ([bad, "--games", "2"], [players_file(tmp_path, 8), "--games", "1", "--rules", "chess"]):
         result = subprocess.run([*manage, *args], capture_output=True, text=True, cwd=ROOT)
         assert result.returncode == 2 and result.stdout == "" and result.stderr.strip()
+
+
+@pytest.mark.parametrize("effort", ["fast", "0", "-2", "101", "nan", ""])
+def test_a_bad_effort_exits_2_naming_the_option_and_what_is_allowed(tmp_path, effort):
+    stdout, stderr, error = fail(players_file(tmp_path, 8), "--games", "2", "--effort", effort)
+    assert error.returncode == 2 and stdout == ""
+    assert f"--effort: effort must be low, normal, high or a multiplier from 0.1 to 100, not {effort!r}" in stderr
+
+
+@pytest.mark.parametrize("effort", ["low", "normal", "high", "0.5", "2"])
+def test_any_effort_gives_a_schedule_and_the_same_one_twice(tmp_path, effort):
+    players = players_file(tmp_path, 13)
+    first, report = run(players, "--games", "3", "--effort", effort)
+    assert run(players, "--games", "3", "--effort", effort)[0] == first
+    assert len(rows_of(first)) == 3 * 13 and "time guard" not in report
+    assert report.splitlines()[0].endswith("seed 0)" if effort == "normal" else f"seed 0, effort {effort})")
+
+
+def test_without_effort_the_schedule_is_the_normal_one(tmp_path):
+    players = players_file(tmp_path, 13)
+    assert run(players, "--games", "2")[0] == run(players, "--games", "2", "--effort", "normal")[0]
+
+
+def test_a_search_stopped_by_the_time_guard_says_so(tmp_path, monkeypatch):
+    """A machine so slow that the clock jumps a second per look: the schedule comes, with the warning."""
+    monkeypatch.setattr(search, "time", SlowClock())
+    monkeypatch.setattr(engine, "DEFAULT_TIME_LIMIT", 2.0)
+    stdout, stderr = run(players_file(tmp_path, 13), "--games", "4")
+    assert len(rows_of(stdout)) == 4 * 13
+    assert stderr.rstrip().endswith("stopped by the time guard: result may differ from run to run")

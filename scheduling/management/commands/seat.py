@@ -1,4 +1,4 @@
-"""`manage.py seat PLAYERS.csv --games G [--relations REL.csv] [--rules RULESET] [--seed N] [--out FILE]`.
+"""`manage.py seat PLAYERS.csv --games G [--relations REL.csv] [--rules RULESET] [--seed N] [--out FILE] [--effort E]`.
 
 The interface is fixed by docs/interfaces.md: the schedule as CSV `game,table,position,player` on stdout
 or in FILE, the quality report on stderr. Bad input exits with status 2, FILE:LINE: problem on
@@ -16,7 +16,17 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from engines.csv_input import InputError
 from engines.rulesets import RULESETS
 from engines.seating.csv_files import read_players, read_relations
-from engines.seating.engine import QualityReport, SeatingProblem, seat, table_sizes
+from engines.seating.engine import (
+    EFFORTS,
+    MAX_EFFORT,
+    MIN_EFFORT,
+    QualityReport,
+    SeatingError,
+    SeatingProblem,
+    effort_factor,
+    seat,
+    table_sizes,
+)
 
 MAX_GAMES = 100
 """More games than any stage plays (at most 20): a bigger number is a typing error, and planning
@@ -44,12 +54,22 @@ class Command(BaseCommand):
         )
         parser.add_argument("--seed", type=int, default=0, help="same seed, same schedule (default 0)")
         parser.add_argument("--out", metavar="FILE", help="write the CSV here instead of stdout")
+        parser.add_argument(
+            "--effort", default="normal", metavar="E",
+            help=f"how long the search may look for a better schedule: {', '.join(EFFORTS)} (default normal), or "
+            f"a multiplier of the normal work from {MIN_EFFORT:g} to {MAX_EFFORT:g}; same seed and effort, "
+            "same schedule",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["games"] < 1:
             self._fail([f"--games: must be at least 1, not {options['games']}"])
         if options["games"] > MAX_GAMES:
             self._fail([f"--games: must be at most {MAX_GAMES}, not {options['games']}"])
+        try:
+            effort = effort_factor(options["effort"])
+        except SeatingError as error:
+            self._fail([f"--effort: {error}"])
         try:
             roster = read_players(options["players"])
             relations = read_relations(options["relations"], roster.players) if options["relations"] else ()
@@ -65,7 +85,7 @@ class Command(BaseCommand):
             spread_countries=bool(wanted and wanted.spread_countries),
             seed=options["seed"],
         )
-        result = seat(problem)
+        result = seat(problem, effort=effort)
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(["game", "table", "position", "player"])
@@ -78,7 +98,7 @@ class Command(BaseCommand):
                 self._fail([f"{options['out']}: cannot write the file ({error.strerror or error})"])
         else:
             self.stdout.write(buffer.getvalue(), ending="")
-        self.stderr.write(describe(problem, result.report, options["rules"]))
+        self.stderr.write(describe(problem, result.report, options["rules"], options["effort"]))
 
     def _fail(self, lines: list[str]) -> None:
         for line in lines:
@@ -86,13 +106,15 @@ class Command(BaseCommand):
         raise CommandError(f"nothing seated: {len(lines)} problem(s) in the input.", returncode=2)
 
 
-def describe(problem: SeatingProblem, report: QualityReport, rules: str | None) -> str:
-    """The quality report as short lines, every friend conflict named."""
+def describe(problem: SeatingProblem, report: QualityReport, rules: str | None, effort: str = "normal") -> str:
+    """The quality report as short lines, every friend conflict named; an effort other than normal is
+    named beside the seed, since both are needed to plan the same schedule again."""
     sizes = table_sizes(len(problem.players))
     layout = " + ".join(f"{sizes.count(s)}×{s}" for s in (4, 3) if s in sizes)
     lines = [
         f"seated {len(problem.players)} players in {problem.games} game(s) of {layout} tables"
-        f" (rules {rules or 'none'}, seed {problem.seed})",
+        f" (rules {rules or 'none'}, seed {problem.seed}"
+        + ("" if effort_factor(effort) == EFFORTS["normal"] else f", effort {effort.strip()}") + ")",
         f"friend conflicts: {len(report.friend_conflicts)}",
         *(f"  game {game}: {a} and {b} share a table" for game, (a, b) in report.friend_conflicts),
         f"repeated pairings: {report.repeat_pairings}" + _repeats_note(report),
@@ -104,6 +126,7 @@ def describe(problem: SeatingProblem, report: QualityReport, rules: str | None) 
         + (_proven_note(report.same_country_tablemates, report.country_bound) if problem.spread_countries
            else " (country spread not asked for)"),
         f"seconds: {report.seconds:.2f}",
+        *(["stopped by the time guard: result may differ from run to run"] if report.stopped_by_time_guard else []),
     ]
     return "\n".join(lines)
 
