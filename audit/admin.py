@@ -6,7 +6,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
 from .models import AuditEntry
-from .services import record_change
+from .services import record_change_in
 
 
 class ReadOnlyAdminMixin:
@@ -44,23 +44,27 @@ def _tournament_id(obj: models.Model) -> int | None:
 class AuditedAdminMixin:
     """Edits made in the Django admin go into the same audit trail as the app's own changes."""
 
+    def audit_tournaments(self, obj: models.Model) -> list[int | None]:
+        """The tournaments whose activity log shows an edit of `obj` (a shared row names each one it touches)."""
+        return [_tournament_id(obj)]
+
     def save_model(self, request, obj, form, change):
         if change:
             request.audit_before = _plain(type(obj)._default_manager.get(pk=obj.pk))
         super().save_model(request, obj, form, change)
 
     def log_addition(self, request, obj, message):
-        record_change(request.user, _tournament_id(obj), "admin.added", obj, after=_plain(obj))
+        record_change_in(request.user, self.audit_tournaments(obj), "admin.added", obj, after=_plain(obj))
         return super().log_addition(request, obj, message)
 
     def log_change(self, request, obj, message):
-        record_change(request.user, _tournament_id(obj), "admin.changed", obj,
-                      before=getattr(request, "audit_before", None), after=_plain(obj))
+        record_change_in(request.user, self.audit_tournaments(obj), "admin.changed", obj,
+                         before=getattr(request, "audit_before", None), after=_plain(obj))
         return super().log_change(request, obj, message)
 
     def log_deletions(self, request, queryset):
         for obj in queryset:
-            record_change(request.user, _tournament_id(obj), "admin.deleted", obj, before=_plain(obj))
+            record_change_in(request.user, self.audit_tournaments(obj), "admin.deleted", obj, before=_plain(obj))
         return super().log_deletions(request, queryset)
 
 

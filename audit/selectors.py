@@ -3,7 +3,8 @@ from django.db.models import QuerySet
 
 from .models import AuditEntry
 
-KINDS = ("seating", "sheet", "penalty", "draw", "qualification", "entry", "staff", "tournament", "admin")
+KINDS = ("seating", "sheet", "penalty", "draw", "qualification", "entry", "player", "relationship", "staff",
+         "tournament", "admin")
 """The first part of an action ("sheet.signed_off" is of kind "sheet"), in the order the log offers them."""
 
 

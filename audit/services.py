@@ -11,3 +11,10 @@ def record_change(user, tournament_id: int | None, action: str, obj: models.Mode
         tournament_id=tournament_id, user=user, action=action, object_type=obj._meta.model_name,
         object_id=obj.pk, before=before, after=after, reason=reason,
     )
+
+
+def record_change_in(user, tournament_ids, action: str, obj: models.Model, *, before=None, after=None,
+                     reason: str = "") -> None:
+    """The same change in the activity log of each tournament it touches (a shared player's record, a pair)."""
+    for tournament_id in sorted({pk for pk in tournament_ids if pk is not None}) or [None]:
+        record_change(user, tournament_id, action, obj, before=before, after=after, reason=reason)

@@ -6,7 +6,7 @@ from django.utils.translation import gettext as _
 from audit.admin import AuditedAdminMixin
 
 from .eligibility import check_can_enter, check_can_officiate
-from .models import Championship, Country, Entry, Player, Relationship, StaffRole, Stage, Tournament
+from .models import Championship, Country, Declaration, Entry, Player, Relationship, StaffRole, Stage, Tournament
 from .services import unique_slug
 
 
@@ -35,6 +35,18 @@ class RelationshipForm(forms.ModelForm):
         return cleaned
 
 
+def _tournaments_of(*player_ids) -> list[int]:
+    return list(Entry.objects.filter(player__in=player_ids).values_list("tournament_id", flat=True).distinct())
+
+
+class DeclarationInline(admin.TabularInline):
+    """Which championships declared the pair: only their organizers remove their declaration in the app."""
+
+    model = Declaration
+    extra = 0
+    autocomplete_fields = ["championship", "tournament"]
+
+
 @admin.register(Relationship)
 class RelationshipAdmin(AuditedAdminMixin, admin.ModelAdmin):
     form = RelationshipForm
@@ -42,6 +54,21 @@ class RelationshipAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_filter = ["kind"]
     search_fields = ["player_a__name", "player_b__name"]
     autocomplete_fields = ["player_a", "player_b"]
+    inlines = [DeclarationInline]
+
+    def audit_tournaments(self, obj):
+        return _tournaments_of(obj.player_a_id, obj.player_b_id)
+
+
+@admin.register(Declaration)
+class DeclarationAdmin(AuditedAdminMixin, admin.ModelAdmin):
+    list_display = ["relationship", "championship", "tournament"]
+    list_filter = ["championship"]
+    search_fields = ["relationship__player_a__name", "relationship__player_b__name", "championship__name"]
+    autocomplete_fields = ["relationship", "championship", "tournament"]
+
+    def audit_tournaments(self, obj):
+        return _tournaments_of(obj.relationship.player_a_id, obj.relationship.player_b_id)
 
 
 class EntryForm(forms.ModelForm):
@@ -76,6 +103,10 @@ class PlayerAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_filter = ["country", "media_opt_out"]
     search_fields = ["name", "email"]
     autocomplete_fields = ["country", "user"]
+
+    def audit_tournaments(self, obj):
+        """A player's record shows in every tournament they are entered in: the edit is logged in each."""
+        return _tournaments_of(obj.pk)
 
 
 class StageInline(admin.TabularInline):

@@ -89,6 +89,32 @@ class Relationship(models.Model):
         return f"{self.player_a} – {self.player_b} ({self.get_kind_display()})"
 
 
+class Declaration(models.Model):
+    """A championship's declaration of a pair (a tournament's, outside any championship): only its organizers remove it.
+
+    Seating keeps a pair apart wherever both players are entered, whoever declared it (docs/rules.md);
+    the pair itself goes when its last declaration is removed.
+    """
+
+    relationship = models.ForeignKey(Relationship, models.CASCADE, related_name="declarations")
+    championship = models.ForeignKey("Championship", models.CASCADE, null=True, blank=True, related_name="+")
+    tournament = models.ForeignKey("Tournament", models.CASCADE, null=True, blank=True, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(championship__isnull=False, tournament__isnull=True)
+                           | Q(championship__isnull=True, tournament__isnull=False)),
+                name="declaration_one_scope",
+            ),
+            models.UniqueConstraint(fields=["relationship", "championship"], name="declaration_once_per_championship"),
+            models.UniqueConstraint(fields=["relationship", "tournament"], name="declaration_once_per_tournament"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.relationship} · {self.championship_id or self.tournament_id}"
+
+
 class Championship(models.Model):
     class Scope(models.TextChoices):
         COUNTRY = "country", _("national")

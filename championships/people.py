@@ -1,14 +1,15 @@
 """The organizer's writes about people: players one by one or from a list, relationships, entries in bulk.
 
 Players are shared by every event, but these pages sit under a tournament, so each write checks that
-the user organizes it (and may manage players). One transaction each: a refused row or player leaves
+the user organizes it, and a registered player is changed only by an organizer of every tournament they
+are entered in (`permissions.may_change_player`). One transaction each: a refused row or player leaves
 nothing written, and the message names the line or the player.
 """
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -16,9 +17,11 @@ from audit.services import record_change
 from engines.csv_input import Record
 
 from .models import Entry, Player, Relationship, Tournament
-from .permissions import require_organizer, require_player_manager
+from .permissions import require_organizer, visible_players
 from .registration import RosterPreview, preview_roster
-from .services import declare_relationship, enter_player, register_players
+from .relationships import declare_relationship
+from .selectors import find_player
+from .services import enter_player, register_players
 
 FIELDS = {"name": "name", "email": "email", "date_of_birth": "date_of_birth", "country": "country",
           "friends_or_family": "friend"}
@@ -28,6 +31,7 @@ FIELDS = {"name": "name", "email": "email", "date_of_birth": "date_of_birth", "c
 @dataclass(frozen=True)
 class ImportResult:
     created: int
+    linked: int
     updated: int
     entered: int
     relationships: int
@@ -40,50 +44,55 @@ def _line_messages(preview: RosterPreview) -> list[str]:
 
 
 def _changed_meanwhile() -> ValidationError:
-    return ValidationError(_("Another organizer registered some of these players meanwhile. Nothing was saved: "
-                             "check the list again."))
+    return ValidationError(_("Another organizer registered or entered some of these players meanwhile. Nothing was "
+                             "saved: check the list again."))
 
 
-def import_registration_list(tournament: Tournament, records: list[Record], *, user, enter: bool = True
+def import_registration_list(tournament: Tournament, records: list[Record], *, user,
+                             decisions: dict[int, str] | None = None, expected: dict[int, int] | None = None
                              ) -> ImportResult:
-    """Register (and, if `enter`, enter) every row of a list, or nothing: the preview's checks run again here."""
+    """Register and enter every row of a list, or nothing: the preview's checks run again here.
+
+    `decisions` (line → keep or update) are the organizer's for rows naming a registered player with other
+    details; `expected` (line → player id) is what the preview matched, so a list that now means other players
+    is refused rather than written.
+    """
     require_organizer(user, tournament)
-    require_player_manager(user)
     try:
         with transaction.atomic():
-            preview = preview_roster(records, tournament, enter=enter)
+            preview = preview_roster(records, tournament, user=user, decisions=decisions)
             if not preview.ok:
                 raise ValidationError(_line_messages(preview) or [_("The list has no players.")])
-            rows = [item.row for item in preview.lines]
-            before = Relationship.objects.count()
-            players = register_players(rows, user=user, matches=preview.existing, friends=preview.friends)
-            entered = 0
-            if enter:
-                for line, player in players.items():
-                    if line in preview.entered:
-                        continue
-                    try:
-                        enter_player(player, tournament, user=user)
-                    except ValidationError as error:
-                        raise ValidationError(_("Line %(line)d: %(problem)s")
-                                              % {"line": line, "problem": " ".join(error.messages)}) from error
-                    entered += 1
-            return ImportResult(created=preview.new_count, updated=len(preview.existing), entered=entered,
-                                relationships=Relationship.objects.count() - before)
-    except IntegrityError as error:
+            matches = {line: match.player for line, match in preview.matches.items()}
+            if expected is not None and {line: p.pk for line, p in matches.items()} != expected:
+                raise _changed_meanwhile()
+            counts = preview.counts
+            players = register_players([item.row for item in preview.lines], user=user, tournament=tournament,
+                                       matches=matches, friends=preview.friends,
+                                       updates=frozenset(line for line, m in preview.matches.items() if m.updates))
+            for line, player in players.items():
+                if line in preview.entered:
+                    continue
+                try:
+                    enter_player(player, tournament, user=user)
+                except ValidationError as error:
+                    raise ValidationError(_("Line %(line)d: %(problem)s")
+                                          % {"line": line, "problem": " ".join(error.messages)}) from error
+            return ImportResult(created=counts.new, linked=counts.linked, updated=counts.updated,
+                                entered=counts.entered, relationships=counts.relationships)
+    except (IntegrityError, PermissionDenied) as error:  # a player registered, or entered elsewhere, meanwhile
         raise _changed_meanwhile() from error
 
 
 @transaction.atomic
 def add_player(tournament: Tournament, *, user, name: str, email: str = "", date_of_birth: date | None = None,
-               country: str = "", friend: str = "", kind: str = Relationship.Kind.FRIEND,
-               enter: bool = True) -> Player:
-    """One player typed in: the same checks as a list's row (a registered one is refused: enter them instead)."""
+               country: str = "", friend: str = "", kind: str = Relationship.Kind.FRIEND) -> Player:
+    """One player typed in and entered: the same checks as a list's row (a registered one is refused: enter
+    them from the entries page, by exact email or name and date of birth)."""
     require_organizer(user, tournament)
-    require_player_manager(user)
     cells = {"name": name, "email": email, "date_of_birth": date_of_birth.isoformat() if date_of_birth else "",
              "country": country, "friends_or_family": friend.replace(";", " ")}
-    preview = preview_roster([(1, cells)], tournament, enter=enter, allow_existing=False)
+    preview = preview_roster([(1, cells)], tournament, user=user, allow_existing=False)
     if not preview.ok:
         errors: dict[str, list[str]] = {}
         for problem in preview.problems:
@@ -92,48 +101,46 @@ def add_player(tournament: Tournament, *, user, name: str, email: str = "", date
     (row,) = [item.row for item in preview.lines]
     try:
         with transaction.atomic():
-            (player,) = register_players([row], user=user, friends=preview.friends).values()
+            (player,) = register_players([row], user=user, tournament=tournament, matches={},
+                                         friends=preview.friends).values()
     except IntegrityError as error:
         raise _changed_meanwhile() from error
     if kind != Relationship.Kind.FRIEND and preview.friends:
         (other,) = preview.friends.values()
-        declare_relationship(player, other, kind, user=user)
-    if enter:
-        enter_player(player, tournament, user=user)
+        declare_relationship(player, other, kind, user=user, tournament=tournament)
+    enter_player(player, tournament, user=user)
     return player
 
 
 @transaction.atomic
-def remove_relationship(relationship_id: int, *, user, tournament: Tournament) -> None:
-    """Undeclare a friend/family pair (audited); seating already generated keeps its tables."""
-    require_organizer(user, tournament)
-    require_player_manager(user)
-    relationship = (Relationship.objects.select_for_update(of=("self",)).select_related("player_a", "player_b")
-                    .filter(pk=relationship_id).first())
-    if relationship is None:
-        return  # already removed (a double tap)
-    record_change(user, None, "relationship.removed", relationship,
-                  before={"players": [relationship.player_a.name, relationship.player_b.name],
-                          "kind": relationship.kind})
-    relationship.delete()
-
-
-@transaction.atomic
 def declare_pair(tournament: Tournament, one_id: int, other_id: int, kind: str, *, user) -> Relationship:
+    """A pair of players entered in this tournament, declared for its championship."""
     require_organizer(user, tournament)
     if kind not in Relationship.Kind.values:
         raise ValidationError({"kind": _("Choose friend or family.")})
-    players = Player.objects.in_bulk([one_id, other_id])
+    players = Player.objects.filter(entries__tournament=tournament).in_bulk([one_id, other_id])
     if len({one_id, other_id} & players.keys()) < 2 and one_id != other_id:
-        raise ValidationError(_("That player no longer exists."))
-    return declare_relationship(players[one_id], players[other_id], kind, user=user)
+        raise ValidationError(_("Both players must be entered in %(tournament)s.") % {"tournament": tournament.name})
+    return declare_relationship(players[one_id], players[other_id], kind, user=user, tournament=tournament)
+
+
+@transaction.atomic
+def enter_found(tournament: Tournament, *, user, email: str = "", name: str = "", born: date | None = None) -> Entry:
+    """Enter a player found by exact email, or exact name and date of birth: how a player of another
+    championship is entered without any list of them being shown."""
+    require_organizer(user, tournament)
+    player = find_player(email=email, name=name, born=born)
+    if player is None:
+        raise ValidationError(_("No registered player has that email, or that name and date of birth."))
+    return enter_player(player, tournament, user=user)
 
 
 @transaction.atomic
 def enter_selected(tournament: Tournament, player_ids: Iterable[int], *, user) -> list[Entry]:
-    """Enter the chosen players; one refused (age, staff) refuses all, naming them."""
+    """Enter the chosen players of the organizer's tournaments (`permissions.visible_players`; anyone else is
+    entered by `enter_found`); one refused (age, staff) refuses all, naming them."""
     require_organizer(user, tournament)
-    players = Player.objects.filter(pk__in=set(player_ids)).order_by("name")
+    players = visible_players(user).filter(pk__in=set(player_ids)).order_by("name")
     already = set(tournament.entries.values_list("player_id", flat=True))
     entries, refused = [], []
     for player in players:

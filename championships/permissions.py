@@ -1,10 +1,10 @@
 """Who may do what in a tournament, decided on the server from staff roles (docs/interfaces.md, Roles)."""
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from .eligibility import officiating_roles
-from .models import Championship, StaffRole, Tournament
+from .models import Championship, Entry, Player, StaffRole, Tournament
 
 
 def roles_in(user, tournament: Tournament) -> set[str]:
@@ -48,13 +48,6 @@ def require_championship_creator(user) -> None:
         raise PermissionDenied("This account may not create championships.")
 
 
-def require_player_manager(user) -> None:
-    """Players and their relationships are shared by every event: organizers of any of them manage them."""
-    if not (user.is_authenticated and (user.has_perm("championships.add_championship")
-                                       or StaffRole.objects.filter(user=user, role=StaffRole.Role.ORGANIZER).exists())):
-        raise PermissionDenied("Only an organizer may register players.")
-
-
 def officiated_tournaments(user, role: str | None = None):
     """Tournaments where the user is staff (in `role`, if given), directly or through the championship."""
     if user.is_superuser:
@@ -64,6 +57,28 @@ def officiated_tournaments(user, role: str | None = None):
         Q(pk__in=roles.filter(tournament__isnull=False).values("tournament"))
         | Q(championship__in=roles.filter(championship__isnull=False).values("championship"))
     )
+
+
+def visible_players(user) -> QuerySet[Player]:
+    """Players whose personal data (email, date of birth) the user may read: those entered in a tournament they
+    organize. Players are shared by the whole deployment; anyone else is found only by exact email, or name and
+    date of birth (`championships.people.find_player`)."""
+    if user.is_superuser:
+        return Player.objects.all()
+    return Player.objects.filter(Exists(Entry.objects.filter(
+        player=OuterRef("pk"), tournament__in=officiated_tournaments(user, StaffRole.Role.ORGANIZER))))
+
+
+def may_change_player(user, player: Player) -> bool:
+    """Only when every tournament the player is entered in is one the user organizes (docs/interfaces.md, Roles).
+
+    A change shows in every one of those tournaments (standings, PDFs, the API), so one championship's organizer
+    may not make it for another's. Checked after locking the player's row, so no entry can slip in meanwhile.
+    """
+    if user.is_superuser:
+        return True
+    organized = officiated_tournaments(user, StaffRole.Role.ORGANIZER)
+    return not Entry.objects.filter(player=player).exclude(tournament__in=organized).exists()
 
 
 def official_tournament(user, slug: str) -> Tournament:

@@ -191,13 +191,15 @@ def _xlsx_records(data: bytes) -> tuple[list[Record], list[InputProblem]]:
 def check_records(records: list[Record], problems: list[InputProblem] = ()) -> list[RosterLine]:
     """Each row read and checked on its own and against the others (the database is not consulted).
 
-    `problems` are the reader's (rows it could not read); they are attached to their lines.
+    `problems` are the reader's (rows it could not read); they are attached to their lines. Two rows may
+    share a name when their emails or dates of birth tell them apart (namesakes), but then neither can
+    be named as a friend by name.
     """
     lines = [RosterLine(line, {c: cells.get(c, "") for c in COLUMNS}) for line, cells in records]
     for problem in problems:
         lines.append(RosterLine(problem.line or 0, {c: "" for c in COLUMNS}, problems=[problem]))
     lines.sort(key=lambda item: item.line)
-    names: dict[str, int] = {}
+    names: dict[str, list[RosterRow]] = {}
     emails: dict[str, int] = {}
     for item in lines:
         if item.problems:
@@ -210,10 +212,21 @@ def check_records(records: list[Record], problems: list[InputProblem] = ()) -> l
             if name_key(friend) == name_key(item.row.name):
                 item.problems.append(InputProblem(item.line, _("a player cannot name themselves"),
                                                   "friends_or_family"))
+            elif len(names.get(name_key(friend), ())) > 1:
+                item.problems.append(InputProblem(
+                    item.line, _("%(n)d players in the list are named %(name)s: declare this relationship from "
+                                 "the relationships page") % {"n": len(names[name_key(friend)]), "name": friend},
+                    "friends_or_family"))
     return lines
 
 
-def _check_line(item: RosterLine, names: dict[str, int], emails: dict[str, int]) -> None:
+def told_apart(one: RosterRow, other: RosterRow) -> bool:
+    """Namesakes are two people when their emails, or their dates of birth, differ."""
+    return bool((one.email and other.email and one.email != other.email)
+                or (one.date_of_birth and other.date_of_birth and one.date_of_birth != other.date_of_birth))
+
+
+def _check_line(item: RosterLine, names: dict[str, list[RosterRow]], emails: dict[str, int]) -> None:
     cells, line, found = item.cells, item.line, item.problems
     for column, value in cells.items():
         if len(value) > MAX_LENGTHS[column]:
@@ -226,11 +239,6 @@ def _check_line(item: RosterLine, names: dict[str, int], emails: dict[str, int])
     name = " ".join(cells["name"].split())
     if not name:
         found.append(InputProblem(line, _("the name is empty"), "name"))
-    elif name_key(name) in names:
-        found.append(InputProblem(line, _("%(name)s is already on line %(line)d")
-                                  % {"name": name, "line": names[name_key(name)]}, "name"))
-    else:
-        names[name_key(name)] = line
     email = cells["email"].strip().lower()
     if email:
         try:
@@ -260,8 +268,16 @@ def _check_line(item: RosterLine, names: dict[str, int], emails: dict[str, int])
             found.append(InputProblem(line, _("'%(value)s' is not a country name or ISO code")
                                       % {"value": cells["country"]}, "country"))
     friends = tuple(dict.fromkeys(" ".join(n.split()) for n in cells["friends_or_family"].split(";") if n.strip()))
-    if name:
-        item.row = RosterRow(line, name, email, born, country, friends)
+    if not name:
+        return
+    row = RosterRow(line, name, email, born, country, friends)
+    same = names.setdefault(name_key(name), [])
+    twin = next((other for other in same if not told_apart(row, other)), None)
+    if twin is not None:
+        found.append(InputProblem(line, _("%(name)s is already on line %(line)d: give each an email or a date of "
+                                          "birth to tell them apart") % {"name": name, "line": twin.line}, "name"))
+    same.append(row)
+    item.row = row
 
 
 def parse_roster(text: str) -> list[RosterRow]:

@@ -1,9 +1,11 @@
-"""Reads of championships and tournaments for the public pages and the API."""
+"""Reads of championships and tournaments for the public pages and the API, and finding a player to enter."""
 from dataclasses import dataclass
+from datetime import date
 
 from django.db.models import QuerySet
 
-from .models import Championship, Tournament
+from .models import Championship, Player, Tournament
+from .roster import name_key
 
 
 def tournament_list() -> QuerySet[Tournament]:
@@ -36,3 +38,19 @@ def home_page() -> HomePage:
     championships = list({t.championship_id: t.championship for t in tournaments if t.championship}.values())
     championships.sort(key=lambda c: (-c.year, c.name))
     return HomePage(current, upcoming, past[::-1], championships)
+
+
+def find_player(*, email: str = "", name: str = "", born: date | None = None) -> Player | None:
+    """The one registered player with this exact email (any case), or this exact name and date of birth.
+
+    How an organizer finds a player of another championship to enter: what they must already know, never a
+    list to browse (docs/interfaces.md, Roles). Namesakes born the same day are found by email only.
+    """
+    email = email.strip()
+    if email:
+        return Player.objects.filter(email__iexact=email).first()
+    if not (name.strip() and born):
+        return None
+    same = [p for p in Player.objects.filter(date_of_birth=born, name__iexact=" ".join(name.split()))
+            if name_key(p.name) == name_key(name)]
+    return same[0] if len(same) == 1 else None

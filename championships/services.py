@@ -1,25 +1,29 @@
-"""Writes to the championship domain: presets, entries, relationships and staff roles.
+"""Writes to the championship domain: presets, players, entries and staff roles.
 
 Every function takes the acting `user`, checks their permission, validates, writes inside one
 transaction (a refused change leaves nothing half-written) and records the change in the audit trail.
 """
+from datetime import date
+
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from audit.services import record_change
+from audit.services import record_change, record_change_in
 
 from .countries import country_for_code
 from .eligibility import check_can_enter, check_can_officiate
-from .models import RESERVED_SLUGS, Championship, Entry, Player, Relationship, StaffRole, Tournament
+from .models import RESERVED_SLUGS, Championship, Entry, Player, StaffRole, Tournament
 from .permissions import (
+    may_change_player,
     require_championship_creator,
     require_championship_organizer,
     require_organizer,
-    require_player_manager,
 )
+from .registration import Registered
+from .relationships import declare_relationship
 from .roster import RosterRow, name_key
 
 
@@ -84,56 +88,89 @@ def assign_staff(member: AbstractBaseUser, role: str, *, user, tournament: Tourn
     return staff_role
 
 
-def declare_relationship(one: Player, other: Player, kind: str = Relationship.Kind.FRIEND, *, user) -> Relationship:
-    """Record a friend/family pair once, whichever order the two are named in."""
-    require_player_manager(user)
-    if one.pk == other.pk:
-        raise ValidationError(_("A player cannot be declared a friend or family member of themselves."))
-    low, high = sorted((one, other), key=lambda player: player.pk)
-    relationship, created = Relationship.objects.get_or_create(
-        player_a=low, player_b=high, defaults={"kind": kind},
-    )
-    if not created and relationship.kind != kind:
-        relationship.kind = kind
-        relationship.save(update_fields=["kind"])
-    elif not created:
-        return relationship
-    record_change(user, None, "relationship.declared", relationship,
-                  after={"players": [low.name, high.name], "kind": kind})
-    return relationship
+def match_rows(rows: list[RosterRow], *, user) -> dict[int, Player]:
+    """The registered players rows stand for, matched as the import preview matches them; refuses ambiguous rows."""
+    registered = Registered(rows, user)
+    matches, problems = {}, []
+    for row in rows:
+        player, problem = registered.match(row)
+        if problem is not None:
+            problems.append(_("Line %(line)d: %(problem)s") % {"line": row.line, "problem": problem.message})
+        elif player is not None:
+            matches[row.line] = player
+    if problems:
+        raise ValidationError(problems)
+    return matches
 
 
 @transaction.atomic
-def register_players(rows: list[RosterRow], *, user, matches: dict[int, Player] | None = None,
-                     friends: dict[str, Player] | None = None) -> dict[int, Player]:
-    """Create or update the players of a parsed roster and declare their relationships.
+def change_player(player_id: int, *, user, tournament: Tournament, **fields) -> Player:
+    """Change a player's name, date of birth or country (`fields`), audited in every tournament they are entered in.
 
-    Players are matched by email when one is given, otherwise by name, unless `matches` (from the
-    import preview) says which registered player a line is; blank cells keep what is registered.
-    Friends are named in the file or, through `friends` (by name key), registered. Returns players by line.
+    Only an organizer of every one of those tournaments may (`permissions.may_change_player`): the row is locked
+    first, so nobody enters the player elsewhere meanwhile. `tournament` is where the change is made from.
     """
-    require_player_manager(user)
-    matches, friends = matches or {}, friends or {}
+    require_organizer(user, tournament)
+    player = Player.objects.select_for_update(of=("self",)).select_related("country").get(pk=player_id)
+    if not may_change_player(user, player):
+        raise PermissionDenied("Only an organizer of every tournament this player is entered in may change them.")
+    before, after = {}, {}
+    for field, value in fields.items():
+        if field == "country":
+            old, value = (player.country.code if player.country else ""), value or ""
+            if old != value:
+                player.country = country_for_code(value) if value else None
+        else:
+            old = getattr(player, field)
+            if old != value:
+                setattr(player, field, value)
+        if old != value:
+            before[field], after[field] = _audited(old), _audited(value)
+    if after:
+        player.save(update_fields=list(after))
+        where = set(Entry.objects.filter(player=player).values_list("tournament_id", flat=True)) | {tournament.pk}
+        record_change_in(user, where, "player.updated", player, before=before, after=after)
+    return player
+
+
+def _audited(value):
+    return value.isoformat() if isinstance(value, date) else value
+
+
+@transaction.atomic
+def register_players(rows: list[RosterRow], *, user, tournament: Tournament, matches: dict[int, Player] | None = None,
+                     updates: frozenset[int] = frozenset(), friends: dict[str, Player] | None = None
+                     ) -> dict[int, Player]:
+    """Create the players of a parsed roster, link or update registered ones, and declare their relationships.
+
+    `matches` (from the import preview) says which registered player a line is; without it rows are matched
+    here and a registered player is linked as registered. `updates`: lines whose registered player takes the
+    row's details (blank cells keep what is registered). Friends are named in the file or, through `friends`
+    (by name key), players of the organizer's tournaments. Pairs are declared for `tournament`'s championship.
+    Returns players by line.
+    """
+    require_organizer(user, tournament)
+    matches = match_rows(rows, user=user) if matches is None else matches
+    friends = friends or {}
     by_line: dict[int, Player] = {}
     by_name: dict[str, Player] = {}
     for row in rows:
-        fields = {"name": row.name, **({"date_of_birth": row.date_of_birth} if row.date_of_birth else {}),
-                  **({"country": country_for_code(row.country)} if row.country else {})}
         player = matches.get(row.line)
-        if player is not None:
-            Player.objects.filter(pk=player.pk).update(**fields)
-            player, created = Player.objects.get(pk=player.pk), False
-        else:
-            lookup = {"email": row.email} if row.email else {"name": row.name, "email": ""}
-            player, created = Player.objects.update_or_create(**lookup, defaults=fields)
-        record_change(user, None, "player.registered" if created else "player.updated", player,
-                      after={"name": player.name, "email": player.email,
-                             "country": row.country or None})
-        by_line[row.line] = by_name[name_key(row.name)] = player
+        if player is None:
+            player = Player.objects.create(name=row.name, email=row.email, date_of_birth=row.date_of_birth,
+                                           country=country_for_code(row.country) if row.country else None)
+            record_change(user, tournament.pk, "player.registered", player,
+                          after={"name": player.name, "email": player.email, "country": row.country or None})
+        elif row.line in updates:
+            details = {"name": row.name, **({"date_of_birth": row.date_of_birth} if row.date_of_birth else {}),
+                       **({"country": row.country} if row.country else {})}
+            player = change_player(player.pk, user=user, tournament=tournament, **details)
+        by_line[row.line] = player
+        by_name.setdefault(name_key(row.name), player)  # namesakes in one file are never named as friends
     for row in rows:
         for friend in row.friends_or_family:
             other = by_name.get(name_key(friend)) or friends[name_key(friend)]
-            declare_relationship(by_line[row.line], other, user=user)
+            declare_relationship(by_line[row.line], other, user=user, tournament=tournament)
     return by_line
 
 
@@ -154,4 +191,4 @@ def enter_players(tournament: Tournament, players: dict[int, Player], *, user) -
 
 @transaction.atomic
 def import_roster(tournament: Tournament, rows: list[RosterRow], *, user) -> list[Entry]:
-    return enter_players(tournament, register_players(rows, user=user), user=user)
+    return enter_players(tournament, register_players(rows, user=user, tournament=tournament), user=user)

@@ -33,7 +33,7 @@ from django.contrib.auth.models import Permission
 from django.db import transaction
 
 from championships.models import Championship, Player, StaffRole, Stage, Tournament
-from championships.roster import name_key, parse_roster
+from championships.roster import parse_roster
 from championships.services import assign_staff, create_championship_from_preset, enter_players, register_players
 from organize.checkin import check_in
 from ranking.qualification import seat_seeded_stage
@@ -109,15 +109,12 @@ def _demo_championship(preset: str, slug: str, name: str, year: int, organizer) 
     return championship
 
 
-def _roster(path: Path, organizer) -> dict[int, Player]:
-    """The roster's players by line; one registered already (left from a demo removed by hand, perhaps entered
-    in a real tournament since) is reused as it is, not reset to the file."""
-    rows = parse_roster(path.read_text(encoding="utf-8"))
-    known = {p.email: p for p in Player.objects.filter(email__in=[row.email for row in rows if row.email])}
-    players = register_players([row for row in rows if row.email not in known], user=organizer,
-                               friends={name_key(p.name): p for p in known.values()})
-    players.update((row.line, known[row.email]) for row in rows if row.email in known)
-    return dict(sorted(players.items()))
+def _roster(path: Path, organizer, tournament: Tournament, rows: slice = slice(None)) -> dict[int, Player]:
+    """The roster's players (`rows` of it) by line, registered from `tournament`, whose activity log says so; one
+    registered already (left from a demo removed by hand, perhaps entered in a real tournament since) is linked as
+    it is, not reset to the file (`register_players`)."""
+    return register_players(parse_roster(path.read_text(encoding="utf-8"))[rows], user=organizer,
+                            tournament=tournament)
 
 
 def _national(organizer, referee) -> tuple[Championship, list[Tournament]]:
@@ -125,7 +122,9 @@ def _national(organizer, referee) -> tuple[Championship, list[Tournament]]:
     championship = _demo_championship("uae-2022", DEMO_SLUG, "Demo UAE Championship 2026", 2026, organizer)
     dubai, abu_dhabi, finals = championship.tournaments.order_by("date")
 
-    players = list(_roster(ROSTER, organizer).items())
+    # each player registered from the first qualifier they play (friends in the same one): logs and backups agree
+    players = sorted({**_roster(ROSTER, organizer, dubai, slice(26)),
+                      **_roster(ROSTER, organizer, abu_dhabi, slice(26, None))}.items())
     enter_players(dubai, dict(players[:26]), user=organizer)
     enter_players(abu_dhabi, dict(players[21:]), user=organizer)
 
@@ -196,7 +195,7 @@ def _finished_event(tournament: Tournament, day: date, roster: Path, organizer, 
     """
     tournament.date, tournament.status = day, Tournament.Status.RUNNING
     tournament.save(update_fields=["date", "status"])
-    enter_players(tournament, _roster(roster, organizer), user=organizer)
+    enter_players(tournament, _roster(roster, organizer, tournament), user=organizer)
     assign_staff(referee, StaffRole.Role.REFEREE, user=organizer, tournament=tournament)
     first, *seeded = tournament.stages.order_by("order")
     generate_seating(first.pk, user=organizer, seed=11, budget=SEATING_BUDGET)

@@ -15,7 +15,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from audit.models import AuditEntry
-from championships.models import Entry, Player, StaffRole, Stage, Tournament
+from championships.models import Entry, Player, Relationship, StaffRole, Stage, Tournament
 from results.models import Penalty, RecordSheet
 from scheduling.boards import LIMIT_LABELS
 from scheduling.models import Game, Table
@@ -84,6 +84,8 @@ class _Context:
             if e.action == "seating.play_order":
                 for side in (e.before, e.after):
                     entry_ids.update(pk for pk in (side or {}).get("order", []) if isinstance(pk, int))
+            if e.kind == "player":
+                player_ids.add(e.object_id)
             if e.kind == "admin":
                 for side in (e.before, e.after):
                     if isinstance((side or {}).get("player_id"), int):
@@ -117,6 +119,9 @@ class _Context:
         if entry.object_type == "stage" and pk in self.stages:
             return self.stages[pk][0]
         return ""
+
+    def player_name(self, entry: AuditEntry) -> str:
+        return self.players[entry.object_id][0] if entry.object_id in self.players else f"#{entry.object_id}"
 
     def entry_name(self, pk) -> str:
         return self.entries[pk][0] if pk in self.entries else f"#{pk}"
@@ -307,6 +312,19 @@ def _describe(entry: AuditEntry, context: _Context) -> ActivityRow:
                      player=after.get("player", "?"), minutes=_Plain(after.get("minutes_late", "?")))
         if after.get("game"):
             where = _game(after["game"])
+    elif action == "player.registered":
+        said = _Said(_("%(player)s registered"), player=after.get("name", "?"))
+    elif action == "player.updated":
+        said = _Said(_("Details of %(player)s changed"), player=after.get("name") or context.player_name(entry))
+    elif action == "relationship.declared":
+        said = _Said(_("%(players)s declared friends or family (%(kind)s)"), players=list(after.get("players", [])),
+                     kind=_Plain(_kind_label(after.get("kind"))))
+    elif action == "relationship.removed":
+        players = list(before.get("players", []))
+        said = (_Said(_("This championship's declaration of %(players)s removed; another championship's keeps them "
+                        "apart"), players=players)
+                if after.get("declared_elsewhere") else
+                _Said(_("%(players)s no longer declared friends or family"), players=players))
     elif action == "staff.assigned":
         role = after.get("role")
         if role == "organizer":
@@ -369,6 +387,10 @@ def _penalty(kind: str, after: dict) -> _Said | None:
         return _Said(_("Repeated collusion (%(n)s warnings): the referee ruled not to disqualify %(player)s"),
                      player=player, n=_Plain(after.get("collusion_warnings", "?")))
     return None
+
+
+def _kind_label(kind) -> str:
+    return str(Relationship.Kind(kind).label) if kind in Relationship.Kind.values else "?"
 
 
 def _status_label(status) -> str:

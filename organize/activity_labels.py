@@ -8,6 +8,8 @@ KIND_LABELS = {
     "draw": gettext_lazy("Tiebreak draws"),
     "qualification": gettext_lazy("Qualification"),
     "entry": gettext_lazy("Entries"),
+    "player": gettext_lazy("Players"),
+    "relationship": gettext_lazy("Friends and family"),
     "staff": gettext_lazy("Staff"),
     "tournament": gettext_lazy("Tournament status"),
     "admin": gettext_lazy("Edits in the admin"),
@@ -44,6 +46,10 @@ DETAIL_LABELS = {
     "championship": gettext_lazy("Championship"),
     "board": gettext_lazy("Board"),
     "typed": gettext_lazy("Typed code"),
+    "name": gettext_lazy("Name"),
+    "email": gettext_lazy("Email"),
+    "date_of_birth": gettext_lazy("Date of birth"),
+    "country": gettext_lazy("Country"),
 }
 
 OBJECT_LABELS = {
@@ -68,5 +74,6 @@ NO_DETAILS = {"seating.published", "seating.unpublished", "seating.status_repair
               "entry.no_show_undone", "entry.withdrawal_undone", "entry.no_show", "entry.withdrawn", "entry.removed",
               "entry.not_admitted", "staff.assigned", "staff.removed", "staff.account_created",
               "tournament.closed", "announcement.posted", "announcement.removed", "clock.start", "clock.pause",
-              "clock.resume", "clock.reset", "clock.end", "turns.on", "turns.off", "board.limits"}
+              "clock.resume", "clock.reset", "clock.end", "turns.on", "turns.off", "board.limits",
+              "relationship.declared", "relationship.removed"}
 """Actions whose description says everything their before/after hold."""

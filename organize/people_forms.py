@@ -24,24 +24,44 @@ class PlayerForm(forms.Form):
                              help_text=_("The name of a registered player: they will not share a table."))
     kind = forms.ChoiceField(label=_("Relationship"), choices=Relationship.Kind.choices,
                              initial=Relationship.Kind.FRIEND)
-    enter = forms.BooleanField(label=_("Also enter in this tournament"), required=False, initial=True)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["country"].choices = [("", _("— not given —")), *country_choices()]
 
     def clean_date_of_birth(self):
-        born = self.cleaned_data["date_of_birth"]
-        if born and not date(1900, 1, 1) <= born <= date.today():
-            raise forms.ValidationError(_("This is not a possible date of birth."))
-        return born
+        return _possible_birth_date(self.cleaned_data["date_of_birth"])
+
+
+def _possible_birth_date(born):
+    if born and not date(1900, 1, 1) <= born <= date.today():
+        raise forms.ValidationError(_("This is not a possible date of birth."))
+    return born
+
+
+class FindPlayerForm(forms.Form):
+    """A player of another championship is found by what the organizer already knows, never from a list."""
+
+    email = forms.EmailField(label=_("Their exact email"), max_length=254, required=False)
+    name = forms.CharField(label=_("or their exact name"), max_length=200, required=False)
+    born = forms.DateField(label=_("and date of birth"), required=False,
+                           widget=forms.DateInput(attrs={"type": "date"}))
+
+    def clean_born(self):
+        return _possible_birth_date(self.cleaned_data["born"])
+
+    def clean(self):
+        data = super().clean()
+        if not self.errors and not data.get("email") and not (data.get("name", "").strip() and data.get("born")):
+            raise forms.ValidationError(_("Give the player's email, or their name and date of birth."))
+        return data
 
 
 class ImportUploadForm(forms.Form):
     file = forms.FileField(label=_("Registration list (CSV or XLSX)"), max_length=200,
                            help_text=_("Columns: name, email, date_of_birth (YYYY-MM-DD), country (name or code), "
-                                       "friends_or_family (names separated by ;)."))
-    enter = forms.BooleanField(label=_("Also enter everyone in this tournament"), required=False, initial=True)
+                                       "friends_or_family (names separated by ;). Everyone is entered in this "
+                                       "tournament."))
 
     def clean_file(self):
         upload = self.cleaned_data["file"]

@@ -1,19 +1,27 @@
-"""Reads behind the players, relationships and entries pages: a page of rows in a fixed number of queries."""
+"""Reads behind the players, relationships and entries pages: a page of rows in a fixed number of queries.
+
+Players are shared by the whole deployment, but an organizer reads the personal data (email, date of
+birth) only of players entered in tournaments they organize (`permissions.visible_players`); a pair
+only if this tournament's championship declared it or both players are entered here.
+"""
 from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from championships.models import Entry, Player, Relationship, Tournament
+from championships.namesakes import staff_details
+from championships.permissions import visible_players
+from championships.relationships import declared_for
 
 PER_PAGE = 50
 
 
-def players(tournament: Tournament, query: str = "", only: str = "") -> QuerySet[Player]:
-    """Every registered player (players are shared by all events), marked if entered in this tournament.
+def players(tournament: Tournament, user, query: str = "", only: str = "") -> QuerySet[Player]:
+    """The players of the user's tournaments, marked if entered in this one.
 
     `only`: "entered" or "not_entered" in this tournament.
     """
-    rows = (Player.objects.select_related("country")
+    rows = (visible_players(user).select_related("country")
             .annotate(entered=Exists(Entry.objects.filter(tournament=tournament, player=OuterRef("pk"))))
             .order_by("name", "pk"))
     query = query.strip()[:100]
@@ -27,10 +35,22 @@ def players(tournament: Tournament, query: str = "", only: str = "") -> QuerySet
     return rows
 
 
-def relations_of(player_ids: list[int]) -> dict[int, list[tuple[str, str]]]:
-    """Each player's declared friends and family as (name, kind label), in one query."""
-    pairs = (Relationship.objects.filter(Q(player_a__in=player_ids) | Q(player_b__in=player_ids))
-             .select_related("player_a", "player_b").order_by("pk"))
+def relationships(tournament: Tournament, query: str = "") -> QuerySet[Relationship]:
+    """Pairs this tournament's championship declared, and pairs declared elsewhere that keep two of its entered
+    players apart here (`declared_here` tells them apart)."""
+    entered = Entry.objects.filter(tournament=tournament).values("player_id")
+    rows = (Relationship.objects.select_related("player_a__country", "player_b__country")
+            .annotate(declared_here=declared_for(tournament))
+            .filter(Q(declared_here=True) | Q(player_a__in=entered, player_b__in=entered)))
+    query = query.strip()[:100]
+    if query:
+        rows = rows.filter(Q(player_a__name__icontains=query) | Q(player_b__name__icontains=query))
+    return rows.order_by("player_a__name", "player_b__name", "pk")
+
+
+def relations_of(tournament: Tournament, player_ids: list[int]) -> dict[int, list[tuple[str, str]]]:
+    """Each player's friends and family as (name, kind label), among the pairs `relationships` shows, in one query."""
+    pairs = relationships(tournament).filter(Q(player_a__in=player_ids) | Q(player_b__in=player_ids))
     found: dict[int, list[tuple[str, str]]] = {}
     for pair in pairs:
         label = pair.get_kind_display()
@@ -45,28 +65,28 @@ class PlayerRow:
     relations: list[tuple[str, str]]
 
 
-def player_rows(page_players) -> list[PlayerRow]:
+def player_rows(tournament: Tournament, page_players) -> list[PlayerRow]:
     page_players = list(page_players)
-    relations = relations_of([p.pk for p in page_players])
+    relations = relations_of(tournament, [p.pk for p in page_players])
     return [PlayerRow(p, relations.get(p.pk, [])) for p in page_players]
 
 
-def relationships(tournament: Tournament, query: str = "") -> QuerySet[Relationship]:
-    """Declared pairs with at least one player entered in this tournament (or, searching, named like the query)."""
-    entered = Entry.objects.filter(tournament=tournament).values("player_id")
-    rows = Relationship.objects.select_related("player_a__country", "player_b__country")
-    query = query.strip()[:100]
-    if query:
-        rows = rows.filter(Q(player_a__name__icontains=query) | Q(player_b__name__icontains=query))
-    else:
-        rows = rows.filter(Q(player_a__in=entered) | Q(player_b__in=entered))
-    return rows.order_by("player_a__name", "player_b__name")
-
-
 def entered_players(tournament: Tournament) -> list[tuple[int, str]]:
-    """(player id, name) of everyone entered, for the relationship form's choices."""
-    return list(Entry.objects.filter(tournament=tournament).order_by("player__name")
-                .values_list("player_id", "player__name"))
+    """(player id, name) of everyone entered, for the relationship form's choices; namesakes told apart."""
+    players = [e.player for e in Entry.objects.filter(tournament=tournament).select_related("player__country")
+               .order_by("player__name", "player_id")]
+    details = staff_details(players)
+    return [(p.pk, f"{p.name} ({details[p.pk]})" if p.pk in details else p.name) for p in players]
+
+
+def tell_apart(rows, *players_of) -> None:
+    """Give each row `<attribute>_detail` (e.g. `player_detail`) for its namesakes on the page (`staff_details`);
+    `players_of` names the rows' player attributes."""
+    rows = list(rows)
+    details = staff_details(getattr(row, attr) for row in rows for attr in players_of)
+    for row in rows:
+        for attr in players_of:
+            setattr(row, f"{attr}_detail", details.get(getattr(row, attr).pk, ""))
 
 
 def entries(tournament: Tournament, query: str = "") -> QuerySet[Entry]:

@@ -20,6 +20,7 @@ from django.core.cache import cache
 from django.db.models import Sum
 
 from championships.models import GONE_STATUSES, Entry, Stage, Tournament
+from championships.namesakes import entry_numbers
 from engines.ranking.advancement import final_classification
 from engines.ranking.engine import SeatResult, Standing, TableResult, rank, score_table, straddles, tie_groups
 from engines.ranking.timing import game_minutes
@@ -105,13 +106,14 @@ def preliminary_standings(tournament: Tournament, results: Results) -> list[Stan
 
 
 def standing_rows(results: Results, standings: list[Standing]) -> list[dict]:
+    namesakes = entry_numbers((pk, e.player.name) for pk, e in results.entries.items())
     rows = []
     for standing in standings:
         entry = results.entries[standing.player]
         row = standing.as_json()
         row.update(player=entry.player.name, entry=entry.pk, player_id=entry.player_id,
                    country=entry.player.country.code if entry.player.country else None,
-                   status=entry.status)
+                   status=entry.status, namesake=namesakes.get(entry.pk))
         rows.append(row)
     return rows
 

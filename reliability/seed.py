@@ -48,11 +48,11 @@ def _user(username: str, password: str):
     return user
 
 
-def _players(organizer, prefix: str, count: int = PLAYERS) -> dict:
+def _players(organizer, tournament: Tournament, prefix: str, count: int = PLAYERS) -> dict:
     rows = [RosterRow(line=i + 2, name=f"{prefix} {i + 1:03d}", email=f"{prefix.lower()}-{i + 1}@load.invalid",
                       date_of_birth=date(1990, 1, 1), country="AE", friends_or_family=())
             for i in range(count)]
-    return register_players(rows, user=organizer)
+    return register_players(rows, user=organizer, tournament=tournament)
 
 
 def _published(tournament: Tournament, organizer) -> list[dict]:
@@ -103,7 +103,7 @@ def main() -> None:
     championship = create_championship_from_preset("uae-2022", user=organizer, year=2026, name="Load championship")
     qualifiers = list(championship.tournaments.filter(kind=Tournament.Kind.QUALIFIER).order_by("date"))[
         : options.played]
-    players = _players(organizer, "Player")
+    players = _players(organizer, qualifiers[0], "Player")
     referees = [(f"load-referee-{i + 1:02d}", f"referee-pass-{i + 1:02d}-for-the-load-harness")
                 for i in range(REFEREES)]
     games = []
@@ -119,7 +119,7 @@ def main() -> None:
     if options.seating_target:
         other = create_championship_from_preset("uae-2022", user=organizer, year=2027, name="Seating championship")
         tournament = other.tournaments.filter(kind=Tournament.Kind.QUALIFIER).order_by("date").first()
-        enter_players(tournament, _players(organizer, "Seated", TARGET_PLAYERS), user=organizer)
+        enter_players(tournament, _players(organizer, tournament, "Seated", TARGET_PLAYERS), user=organizer)
         target = {"slug": tournament.slug, "stage": tournament.stages.get().pk, "players": TARGET_PLAYERS}
 
     print(json.dumps({

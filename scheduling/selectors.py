@@ -50,7 +50,8 @@ def _tables_of(games: Sequence[Game]) -> list[tuple[tuple[int, ...], ...]]:
 def _relations(tournament_id: int, entry_of_player: dict[int, int]) -> tuple[tuple[int, int], ...]:
     """Declared friend/family pairs among these players, as entry-id pairs (`entry_of_player`: player → entry).
 
-    Joined through the tournament's entries rather than sent as thousands of ids in the query."""
+    Whichever championship declared a pair, it keeps the two apart here (docs/rules.md I-49). Joined through
+    the tournament's entries rather than sent as thousands of ids in the query."""
     pairs = Relationship.objects.filter(player_a__entries__tournament_id=tournament_id,
                                         player_b__entries__tournament_id=tournament_id)
     return tuple((entry_of_player[a], entry_of_player[b])

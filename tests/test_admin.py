@@ -81,3 +81,19 @@ def test_an_underage_entry_is_refused_with_a_message_not_an_error_page(superuser
     assert response.status_code == 200
     assert "Young One is under 18 on the cut-off date" in response.content.decode()
     assert not tournament.entries.exists()
+
+
+def test_a_players_record_changed_in_the_admin_is_logged_in_every_tournament_they_play(superuser_client):
+    """Issue 22 item 1: a change to a shared player shows in each tournament's activity log."""
+    from audit.models import AuditEntry
+    from championships.models import Entry
+
+    first, second = make_tournament(), make_tournament()
+    (entry,) = make_entries(first, 1)
+    Entry.objects.create(tournament=second, player=entry.player)
+    player = entry.player
+    response = superuser_client.post(reverse("admin:championships_player_change", args=[player.pk]), {
+        "name": "Renamed", "email": "", "date_of_birth": "1990-01-01", "country": player.country_id})
+    assert response.status_code == 302
+    assert set(AuditEntry.objects.filter(action="admin.changed", object_id=player.pk)
+               .values_list("tournament_id", flat=True)) == {first.pk, second.pk}

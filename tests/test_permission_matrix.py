@@ -9,16 +9,19 @@ import copy
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 from urllib.parse import urlsplit
 
 import pytest
 from django.core.cache import cache
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.urls.resolvers import LocalePrefixPattern
 
-from championships.models import Player, StaffRole
+from audit.models import AuditEntry
+from championships.models import Entry, Player, StaffRole
 from championships.services import assign_staff, declare_relationship
 from organize.models import PrintJob
 from ranking.standings import tied_groups, tournament_standings
@@ -218,7 +221,8 @@ KWARG_SOURCES = {
     "job_id": lambda w: w.print_job_id,
 }
 # Keyword arguments that name one tournament's objects: another tournament's organizer must not reach them.
-OBJECT_KWARGS = {"stage_id", "game_id", "table_id", "entry_id", "task_id", "penalty_id", "announcement_id", "job_id"}
+OBJECT_KWARGS = {"stage_id", "game_id", "table_id", "entry_id", "task_id", "penalty_id", "announcement_id", "job_id",
+                 "relationship_id"}
 
 
 @dataclass
@@ -282,12 +286,18 @@ class World:
 
 
 def _build_world() -> World:
-    """One running tournament: its one game published, a table signed off, the other open, a penalty, staff."""
+    """One running tournament: its one game published, a table signed off, the other open, a penalty, staff;
+    and a tournament of another championship, with another organizer, sharing two of its players."""
     admin = make_admin()
     tournament = make_tournament(slug="perm-matrix", games=1)
     entries = make_entries(tournament, 8)
     other = make_tournament(slug="perm-elsewhere", games=1)
     make_entries(other, 4)
+    for n, entry in enumerate(entries):  # personal data that tells each one's apart
+        Player.objects.filter(pk=entry.player_id).update(email=f"perm-player-{n}@example.org",
+                                                         date_of_birth=date(1970 + n, 1, 2))
+    for entry in entries[2:4]:
+        Entry.objects.create(tournament=other, player=entry.player)
     users = {
         "no_role": make_user("perm-no-role"),
         "player": make_user("perm-player"),
@@ -313,7 +323,7 @@ def _build_world() -> World:
                      **{f"tie{rank}-place_{n}": row["entry"] for n, row in enumerate(groups[0], start=1)}}
     open_table.sheet.refresh_from_db()
     announcement = post_announcement(tournament.pk, "Table 2 moved to the terrace.", user=admin)
-    pair = declare_relationship(entries[2].player, entries[3].player, user=admin)
+    pair = declare_relationship(entries[2].player, entries[3].player, user=admin, tournament=tournament)
     print_job = PrintJob.objects.create(game=game, kind=PrintJob.Kind.RECORD_SHEETS, requested_by=admin,
                                         base_url="http://testserver/", status=PrintJob.Status.SUCCEEDED, done=1.0,
                                         pdf=b"%PDF-1.7 printed")
@@ -442,6 +452,56 @@ def test_staff_of_another_tournament_cannot_reach_this_ones_objects_through_thei
                 wrong.append(f"{method} {path} as {actor}: {got}")
             if changed:
                 wrong.append(f"{method} {path} as {actor} changed {changed}")
+    assert not wrong, "\n".join(wrong)
+
+
+CROSS_READS = ["players/", "players/?only=not_entered", "players/?q=perm", "players.csv",
+               "players.csv?only=not_entered", "entries/", "entries/?q=perm", "entries.csv", "relationships/",
+               "relationships/?q=Player", "relationships.csv", "check-in/", "check-in.csv", "activity/",
+               "activity.csv", "entries/?email=perm-player-1%40example", "entries/?name=x&born=1990-01-01"]
+
+
+def test_no_write_or_personal_data_read_crosses_a_championship(world):
+    """Issue 22, items 1-3: the organizer of another championship, sharing two players with this one, renamed our
+    players by importing their emails, removed the pairs we declared, and listed our players' emails and dates of
+    birth. Through their own pages they now read nothing personal of players entered only here, and change
+    nothing of ours: an existing email links the player as registered."""
+    client, theirs = _client(world, "organizer_elsewhere"), world.other.slug
+    ours = Player.objects.get(pk=world.entry.player_id)  # entered only in this championship
+    shared = Entry.objects.filter(tournament=world.other, player__entries__tournament=world.tournament).first().player
+    wrong = []
+    for url in CROSS_READS:
+        body = client.get(f"/organize/{theirs}/{url}").content.decode("utf-8-sig")
+        if ours.email in body or ours.date_of_birth.isoformat() in body:
+            wrong.append(f"GET /organize/{theirs}/{url} shows {ours.email} or their date of birth")
+    if shared.email not in client.get(f"/organize/{theirs}/players.csv").content.decode("utf-8-sig"):
+        wrong.append("a player entered in both championships is each one's to see")
+    attacks = [
+        ("players/add/", {"name": "Mallory", "email": ours.email, "kind": "friend"}),
+        ("relationships/", {"one": ours.pk, "other": shared.pk, "kind": "family"}),
+        (f"relationships/{world.relationship_id}/remove/", {}),
+        ("entries/add/", {"selected": [ours.pk]}),
+        ("entries/add/", {"all_matching": "1", "q": ours.name}),
+    ]
+    for url, data in attacks:
+        got, changed = _request(client, "POST", f"/organize/{theirs}/{url}", data, check_unchanged=True)
+        if changed:
+            wrong.append(f"POST /organize/{theirs}/{url} ({got}) changed {changed}")
+    with transaction.atomic():
+        logged_here = AuditEntry.objects.filter(tournament=world.tournament).count()
+        before = Player.objects.filter(pk=ours.pk).values().get()
+        preview = client.post(f"/organize/{theirs}/players/import/", {"file": SimpleUploadedFile(
+            "list.csv", f"name,email,date_of_birth,country\nMallory,{ours.email.upper()},2001-02-03,US\n".encode())})
+        if ours.date_of_birth.isoformat() in preview.content.decode():
+            wrong.append("the import preview shows the registered date of birth of a player of ours")
+        client.post(f"/organize/{theirs}/players/import/", {"token": preview.context["token"], "decision-2": "update"})
+        if Player.objects.filter(pk=ours.pk).values().get() != before:
+            wrong.append("importing our player's email changed their record")
+        if AuditEntry.objects.filter(tournament=world.tournament).count() != logged_here:
+            wrong.append("importing our player's email wrote to our activity log")
+        if not Entry.objects.filter(tournament=world.other, player=ours).exists():
+            wrong.append("the exact email no longer links the registered player")
+        transaction.set_rollback(True)
     assert not wrong, "\n".join(wrong)
 
 

@@ -6,6 +6,7 @@ All or nothing, in one transaction. Rows are matched or created by natural key:
 - countries by code, the championship by slug (an existing one is used as it is),
 - players by email, or without one by name, date of birth and country (an existing one is used
   as it is; two that fit are an error: the file cannot say which one is meant),
+- relationships by their two players, declared for the restored tournament's championship,
 - another tournament an entry qualified from by slug; where it is not in this database the link
   is dropped (with the rank in it) and said in the notes.
 
@@ -21,7 +22,17 @@ from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, models, transaction
 
 from audit.models import AuditEntry
-from championships.models import Championship, Country, Entry, Player, Relationship, StaffRole, Tournament
+from championships.models import (
+    Championship,
+    Country,
+    Declaration,
+    Entry,
+    Player,
+    Relationship,
+    StaffRole,
+    Tournament,
+)
+from championships.relationships import declaration_scope
 from results.models import SheetRevision
 from results.signals import announce_after_commit
 
@@ -215,6 +226,7 @@ class _Loader:
             raise ImportProblem(f"{self.where}: a player cannot be related to themselves")
         existing, _created = Relationship.objects.get_or_create(player_a_id=low, player_b_id=high,
                                                                defaults={"kind": relationship.kind})
+        Declaration.objects.get_or_create(relationship=existing, **declaration_scope(self.tournament))
         return existing.pk
 
     # Rows of the tournament, created.

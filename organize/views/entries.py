@@ -10,10 +10,11 @@ from django.views.decorators.http import require_POST
 
 from championships import people
 from championships.permissions import organized_tournament
+from championships.selectors import find_player
 from core.csv_export import csv_response
 
 from .. import rosters
-from ..people_forms import search_query
+from ..people_forms import FindPlayerForm, search_query
 
 MAX_SELECTED = 5000
 
@@ -26,13 +27,24 @@ def _ids(request) -> list[int]:
 
 @login_required
 def entry_list(request, slug: str):
-    """Entered players (to remove before seating) and registered players not entered yet (to enter)."""
+    """Entered players (to remove before seating), players of the organizer's other tournaments not entered yet
+    (to enter), and a player of another championship found by exact email, or name and date of birth."""
     tournament = organized_tournament(request.user, slug)
     query = search_query(request.GET)
-    candidates = Paginator(rosters.players(tournament, query, "not_entered"), rosters.PER_PAGE)
+    candidates = Paginator(rosters.players(tournament, request.user, query, "not_entered"), rosters.PER_PAGE)
+    finding = any(request.GET.get(key) for key in FindPlayerForm.base_fields)
+    find_form = FindPlayerForm(request.GET if finding else None)
+    entries = list(rosters.entries(tournament))
+    rosters.tell_apart(entries, "player")
+    found = None
+    if finding and find_form.is_valid():
+        data = find_form.cleaned_data
+        found = find_player(email=data["email"], name=data["name"], born=data["born"])
     return render(request, "organize/entries.html", {
-        "tournament": tournament, "entries": rosters.entries(tournament), "query": query,
-        "candidates": candidates.get_page(request.GET.get("page")),
+        "tournament": tournament, "entries": entries, "query": query,
+        "candidates": candidates.get_page(request.GET.get("page")), "find_form": find_form,
+        "finding": finding and find_form.is_valid(), "found": found,
+        "found_entered": found is not None and tournament.entries.filter(player=found).exists(),
         "is_organizer": True})
 
 
@@ -40,8 +52,10 @@ def entry_list(request, slug: str):
 @require_POST
 def entries_add(request, slug: str):
     tournament = organized_tournament(request.user, slug)
+    if any(request.POST.get(key) for key in FindPlayerForm.base_fields):
+        return _enter_found(request, tournament)
     if request.POST.get("all_matching"):
-        ids = list(rosters.players(tournament, search_query(request.POST), "not_entered")
+        ids = list(rosters.players(tournament, request.user, search_query(request.POST), "not_entered")
                    .values_list("pk", flat=True)[:MAX_SELECTED])
     else:
         ids = _ids(request)
@@ -51,6 +65,23 @@ def entries_add(request, slug: str):
         apply=lambda: len(people.enter_selected(tournament, ids, user=request.user)),
         failed=_("Nobody was entered: %(problems)s"),
         done=lambda n: ngettext("%(n)d player entered.", "%(n)d players entered.", n))
+
+
+def _enter_found(request, tournament):
+    form = FindPlayerForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Nobody was entered: %(problems)s")
+                       % {"problems": " ".join(m for ms in form.errors.values() for m in ms)})
+        return redirect("organize-entries", slug=tournament.slug)
+    data = form.cleaned_data
+    try:
+        entry = people.enter_found(tournament, user=request.user, email=data["email"], name=data["name"],
+                                   born=data["born"])
+    except ValidationError as error:
+        messages.error(request, _("Nobody was entered: %(problems)s") % {"problems": " ".join(error.messages)})
+    else:
+        messages.success(request, _("%(player)s entered.") % {"player": entry.player.name})
+    return redirect("organize-entries", slug=tournament.slug)
 
 
 @login_required

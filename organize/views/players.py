@@ -6,11 +6,13 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from championships import people
-from championships.permissions import organized_tournament, require_player_manager
-from championships.registration import preview_roster
+from championships.permissions import organized_tournament
+from championships.registration import DECISIONS, KEEP, preview_roster
+from championships.relationships import remove_declaration
 from championships.roster import read_upload
 from core.csv_export import csv_response
 from engines.csv_input import InputError
@@ -24,32 +26,27 @@ IMPORT_MAX_AGE = 6 * 3600
 ONLY = ("entered", "not_entered")
 
 
-def _manager_tournament(request, slug: str):
-    tournament = organized_tournament(request.user, slug)
-    require_player_manager(request.user)
-    return tournament
-
-
 @login_required
 def player_list(request, slug: str):
-    tournament = _manager_tournament(request, slug)
+    tournament = organized_tournament(request.user, slug)
     query, only = search_query(request.GET), request.GET.get("only", "")
     only = only if only in ONLY else ""
-    page = Paginator(rosters.players(tournament, query, only), rosters.PER_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(rosters.players(tournament, request.user, query, only), rosters.PER_PAGE).get_page(
+        request.GET.get("page"))
     return render(request, "organize/players.html", {
-        "tournament": tournament, "page": page, "rows": rosters.player_rows(page.object_list),
+        "tournament": tournament, "page": page, "rows": rosters.player_rows(tournament, page.object_list),
         "only": only, "query": query, "is_organizer": True})
 
 
 @login_required
 def player_csv(request, slug: str):
-    tournament = _manager_tournament(request, slug)
-    rows = rosters.players(tournament, search_query(request.GET), request.GET.get("only", ""))
+    tournament = organized_tournament(request.user, slug)
+    rows = rosters.players(tournament, request.user, search_query(request.GET), request.GET.get("only", ""))
     header = ["name", "email", "date_of_birth", "country", "entered", "friends_or_family", "media_opt_out"]
 
     def lines():
         for chunk_start in range(0, rows.count(), 500):
-            for row in rosters.player_rows(rows[chunk_start:chunk_start + 500]):
+            for row in rosters.player_rows(tournament, rows[chunk_start:chunk_start + 500]):
                 p = row.player
                 yield [p.name, p.email, p.date_of_birth.isoformat() if p.date_of_birth else "",
                        p.country.code if p.country else "", "yes" if p.entered else "no",
@@ -59,14 +56,14 @@ def player_csv(request, slug: str):
 
 @login_required
 def player_add(request, slug: str):
-    tournament = _manager_tournament(request, slug)
+    tournament = organized_tournament(request.user, slug)
     form = PlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             player = people.add_player(tournament, user=request.user, name=data["name"], email=data["email"],
                                        date_of_birth=data["date_of_birth"], country=data["country"],
-                                       friend=data["friend"], kind=data["kind"], enter=data["enter"])
+                                       friend=data["friend"], kind=data["kind"])
         except ValidationError as error:
             _add_errors(form, error)
         else:
@@ -85,18 +82,39 @@ def _add_errors(form, error: ValidationError) -> None:
         form.add_error(None, error.messages)
 
 
-def _preview_context(tournament, records, *, enter: bool, filename: str, user, read_problems=()):
-    preview = preview_roster(records, tournament, enter=enter, read_problems=list(read_problems))
-    token = signing.dumps({"t": tournament.pk, "u": user.pk, "e": enter, "f": filename, "r": records},
+def _preview_context(tournament, records, *, filename: str, user, decisions=None, read_problems=()):
+    """The preview, and a signed token holding the list, the choices it was shown with and the players it matched."""
+    decisions = decisions or {}
+    preview = preview_roster(records, tournament, user=user, decisions=decisions, read_problems=list(read_problems))
+    shown = {str(item.line): preview.matches[item.line].decision for item in preview.decisions}
+    token = signing.dumps({"t": tournament.pk, "u": user.pk, "f": filename, "r": records, "d": shown,
+                           "m": {str(line): m.player.pk for line, m in preview.matches.items()}},
                           salt=IMPORT_SALT, compress=True)
-    return {"preview": preview, "filename": filename,
-            "confirm_form": ImportConfirmForm(initial={"token": token}) if preview.ok else None}
+    can_import = preview.ok and not preview.counts.nothing_to_do
+    return {"preview": preview, "filename": filename, "token": token if preview.lines else None,
+            "summary": _summary(preview.counts, tournament) if preview.ok else "",
+            "confirm_form": ImportConfirmForm(initial={"token": token}) if can_import else None}
+
+
+def _summary(counts, tournament) -> str:
+    """What confirming does, counted: the preview's line and the import button say it (issue 20 item 11)."""
+    parts = [
+        ngettext("%(n)d new player", "%(n)d new players", counts.new),
+        ngettext("%(n)d registered player linked as registered", "%(n)d registered players linked as registered",
+                 counts.linked),
+        ngettext("%(n)d record updated", "%(n)d records updated", counts.updated),
+        ngettext("%(n)d player entered in %(tournament)s", "%(n)d players entered in %(tournament)s", counts.entered),
+        ngettext("%(n)d relationship declared", "%(n)d relationships declared", counts.relationships),
+    ]
+    numbers = (counts.new, counts.linked, counts.updated, counts.entered, counts.relationships)
+    return ", ".join(part % {"n": n, "tournament": tournament.name} for part, n in zip(parts, numbers) if n)
 
 
 @login_required
 def player_import(request, slug: str):
-    """GET: the upload form. POST a file: its preview, nothing saved. POST the preview's token: the import."""
-    tournament = _manager_tournament(request, slug)
+    """GET: the upload form. POST a file: its preview, nothing saved. POST the preview's token: the import
+    (or, when the organizer changed a row's choice, the preview again with the counts those choices give)."""
+    tournament = organized_tournament(request.user, slug)
     context = {"tournament": tournament, "is_organizer": True}
     if request.method == "POST" and "token" in request.POST:
         return _confirm(request, tournament, context)
@@ -110,13 +128,21 @@ def player_import(request, slug: str):
             except InputError as error:
                 form.add_error("file", [str(p) for p in error.problems])
             else:
-                context.update(_preview_context(tournament, records, enter=form.cleaned_data["enter"],
-                                                filename=upload.name[:200], user=request.user,
+                context.update(_preview_context(tournament, records, filename=upload.name[:200], user=request.user,
                                                 read_problems=problems))
-        if form.errors or not context.get("confirm_form"):
+        if form.errors or not context.get("preview") or not context["preview"].ok:
             status = 422
     context["form"] = form if "preview" not in context or not context["preview"].ok else ImportUploadForm()
     return render(request, "organize/player_import.html", context, status=status)
+
+
+def _posted_decisions(request, shown: dict) -> dict[int, str]:
+    """The choice posted for each row the preview asked about (anything else is the default)."""
+    chosen = {}
+    for line in shown:
+        value = request.POST.get(f"decision-{line}", KEEP)
+        chosen[int(line)] = value if value in DECISIONS else KEEP
+    return chosen
 
 
 def _confirm(request, tournament, context):
@@ -128,26 +154,37 @@ def _confirm(request, tournament, context):
         if data["t"] != tournament.pk or data["u"] != request.user.pk:
             raise signing.BadSignature
         records = [(int(line), {str(k): str(v) for k, v in cells.items()}) for line, cells in data["r"]]
+        shown = {int(line): str(choice) for line, choice in data["d"].items()}
+        matched = {int(line): int(pk) for line, pk in data["m"].items()}
     except (signing.BadSignature, KeyError, TypeError, ValueError, AttributeError):
         messages.error(request, _("This preview has expired or was not made here: upload the list again."))
         return redirect("organize-player-import", slug=tournament.slug)
+    decisions = _posted_decisions(request, shown)
+    filename = str(data.get("f", ""))
+    if decisions != shown or "recheck" in request.POST:
+        context.update(_preview_context(tournament, records, filename=filename, user=request.user,
+                                        decisions=decisions))
+        context.update(form=ImportUploadForm(), rechecked=True)
+        return render(request, "organize/player_import.html", context, status=200 if context["preview"].ok else 422)
     try:
-        result = people.import_registration_list(tournament, records, user=request.user, enter=bool(data["e"]))
+        result = people.import_registration_list(tournament, records, user=request.user, decisions=decisions,
+                                                 expected=matched)
     except ValidationError as error:
-        context.update(_preview_context(tournament, records, enter=bool(data["e"]), filename=data.get("f", ""),
-                                        user=request.user))
+        context.update(_preview_context(tournament, records, filename=filename, user=request.user,
+                                        decisions=decisions))
         context.update(form=ImportUploadForm(), import_errors=error.messages)
         return render(request, "organize/player_import.html", context, status=422)
-    messages.success(request, _("Imported %(file)s: %(created)d new players, %(updated)d already registered, "
-                                "%(entered)d entered, %(pairs)d relationships declared.")
-                     % {"file": data.get("f", ""), "created": result.created, "updated": result.updated,
-                        "entered": result.entered, "pairs": result.relationships})
+    messages.success(request, _("Imported %(file)s: %(created)d new players, %(linked)d registered players linked "
+                                "as they are, %(updated)d updated, %(entered)d entered, %(pairs)d relationships "
+                                "declared.")
+                     % {"file": filename, "created": result.created, "linked": result.linked,
+                        "updated": result.updated, "entered": result.entered, "pairs": result.relationships})
     return redirect("organize-players", slug=tournament.slug)
 
 
 @login_required
 def relationship_list(request, slug: str):
-    tournament = _manager_tournament(request, slug)
+    tournament = organized_tournament(request.user, slug)
     form = RelationshipForm(request.POST or None, players=rosters.entered_players(tournament))
     if request.method == "POST" and form.is_valid():
         try:
@@ -160,6 +197,8 @@ def relationship_list(request, slug: str):
             return redirect("organize-relationships", slug=slug)
     query = search_query(request.GET)
     page = Paginator(rosters.relationships(tournament, query), rosters.PER_PAGE).get_page(request.GET.get("page"))
+    page.object_list = list(page.object_list)
+    rosters.tell_apart(page.object_list, "player_a", "player_b")
     return render(request, "organize/relationships.html", {
         "tournament": tournament, "form": form, "page": page,
         "query": query, "is_organizer": True}, status=422 if form.errors else 200)
@@ -168,18 +207,18 @@ def relationship_list(request, slug: str):
 @login_required
 @require_POST
 def relationship_remove(request, slug: str, relationship_id: int):
-    tournament = _manager_tournament(request, slug)
-    people.remove_relationship(relationship_id, user=request.user, tournament=tournament)
+    tournament = organized_tournament(request.user, slug)
+    remove_declaration(relationship_id, user=request.user, tournament=tournament)
     messages.success(request, _("Relationship removed."))
     return redirect("organize-relationships", slug=slug)
 
 
 @login_required
 def relationship_csv(request, slug: str):
-    tournament = _manager_tournament(request, slug)
+    tournament = organized_tournament(request.user, slug)
     rows = ([r.player_a.name, r.player_a.country.code if r.player_a.country else "", r.player_b.name,
-             r.player_b.country.code if r.player_b.country else "", r.kind]
+             r.player_b.country.code if r.player_b.country else "", r.kind, "yes" if r.declared_here else "no"]
             for r in rosters.relationships(tournament, search_query(request.GET)).iterator(chunk_size=500))
     return csv_response(f"{tournament.slug}-relationships.csv",
-                        ["player", "country", "friend_or_family", "their_country", "kind"], rows)
+                        ["player", "country", "friend_or_family", "their_country", "kind", "declared_here"], rows)
 

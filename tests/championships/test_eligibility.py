@@ -69,13 +69,13 @@ def test_staff_of_another_tournament_may_play():
 
 
 def test_relationship_declared_either_way_is_one_row():
-    one, other = make_player(), make_player()
-    declare_relationship(other, one, "family", user=make_admin())
-    declare_relationship(one, other, "family", user=make_admin())
-    assert Relationship.objects.count() == 1
+    one, other, tournament = make_player(), make_player(), make_tournament()
+    declare_relationship(other, one, "family", user=make_admin(), tournament=tournament)
+    declare_relationship(one, other, "family", user=make_admin(), tournament=tournament)
+    assert Relationship.objects.count() == 1 and Relationship.objects.get().declarations.count() == 1
 
 
 def test_relationship_with_oneself_has_a_clear_message():
     player = make_player()
     with pytest.raises(ValidationError, match="cannot be declared a friend or family member of themselves"):
-        declare_relationship(player, player, user=make_admin())
+        declare_relationship(player, player, user=make_admin(), tournament=make_tournament())

@@ -107,27 +107,28 @@ def test_preview_names_every_problem_by_line():
     referee = make_official(tournament, "referee")
     referee.email = "ref@example.org"
     referee.save()
-    make_player("Old Friend")
-    make_player("Twin", email="twin@example.org")
+    Entry.objects.create(tournament=tournament, player=make_player("Old Friend"))
+    make_player("Stranger")  # registered, but in none of this organizer's tournaments
+    twin = make_player("Twin", email="twin@example.org")
     text = (HEADER
-            + "Ann,ann@example.org,1990-01-01,AE,Old Friend\n"     # fine: the friend is registered
+            + "Ann,ann@example.org,1990-01-01,AE,Old Friend\n"     # fine: the friend plays here
             + "Young,,2010-01-01,AE,\n"                           # under 18 on the cut-off
             + "Ref,ref@example.org,1980-01-01,AE,\n"              # staff of the tournament
-            + "ann,,1990-01-01,AE,\n"                             # same name as line 2
-            + "Cara,,1990-99-01,AE,Nobody\n"                      # bad date, unknown friend
-            + "Twin,,1990-01-01,AE,\n")                           # a registered Twin with another email
+            + "ann,,1990-01-01,AE,\n"                             # same name as line 2, nothing tells them apart
+            + "Cara,,1990-99-01,AE,Nobody; Stranger\n"            # bad date, unknown friends
+            + "Twin,,1990-01-01,AE,\n")                           # the registered Twin: same name and birth date
     records, problems = read_upload("list.csv", text.encode())
-    preview = preview_roster(records, tournament, enter=True, read_problems=problems)
+    preview = preview_roster(records, tournament, user=make_official(tournament, "organizer"), read_problems=problems)
     assert not preview.ok
     assert problems_of(preview) == [
         "line 3, date_of_birth: under 18 on the cut-off date 2022-11-17",
         f"line 4, email: Ref is on the staff of {tournament.name} and cannot play in it.",
-        "line 5, name: ann is already on line 2",
+        "line 5, name: ann is already on line 2: give each an email or a date of birth to tell them apart",
         "line 6, date_of_birth: '1990-99-01' is not a date like 1990-05-31",
-        "line 6, friends_or_family: Nobody is neither in the file nor a registered player",
-        "line 7, name: A player named Twin is already registered with another email: give that email to reuse "
-        "them, or tell the two apart by name.",
+        "line 6, friends_or_family: Nobody is neither in the file nor a player of your tournaments",
+        "line 6, friends_or_family: Stranger is neither in the file nor a player of your tournaments",
     ]
+    assert preview.matches[7].player == twin
     assert not Player.objects.filter(name__in=["Ann", "Young"]).exists()
 
 
@@ -136,16 +137,17 @@ def test_import_reuses_registered_players_and_keeps_what_the_file_leaves_blank()
     tournament = make_tournament()
     known = make_player("Ann Lee", email="ann@example.org", born=date(1990, 1, 1), country="LB")
     records, _ = read_upload("l.csv", (HEADER + "Ann Lee,ANN@example.org,,,Bob\nBob,,1991-01-01,Germany,\n").encode())
-    preview = preview_roster(records, tournament, enter=True)
-    assert preview.ok and preview.existing == {2: known}
+    preview = preview_roster(records, tournament, user=make_admin())
+    assert preview.ok and {line: m.player for line, m in preview.matches.items()} == {2: known}
     assert preview.lines[0].notes[0] == "Already registered: this player is reused."
     result = import_registration_list(tournament, records, user=make_admin())
-    assert (result.created, result.updated, result.entered, result.relationships) == (1, 1, 2, 1)
+    assert (result.created, result.linked, result.updated, result.entered, result.relationships) == (1, 1, 0, 2, 1)
     known.refresh_from_db()
     assert (known.date_of_birth, known.country.code) == (date(1990, 1, 1), "LB")
     assert Player.objects.get(name="Bob").country.code == "DE"
-    assert set(AuditEntry.objects.values_list("action", flat=True)) >= {
-        "player.registered", "player.updated", "relationship.declared", "entry.registered"}
+    assert set(AuditEntry.objects.values_list("action", flat=True)) == {
+        "player.registered", "relationship.declared", "entry.registered"}
+    assert not AuditEntry.objects.filter(tournament=None).exists()
 
 
 @pytest.mark.django_db
@@ -153,7 +155,7 @@ def test_import_checks_again_at_confirmation_and_writes_nothing_on_a_problem():
     tournament = make_tournament()
     records, _ = read_upload("l.csv", (HEADER + "Ann,ann@example.org,1990-01-01,AE,\n"
                                        "Bob,bob@example.org,1990-01-01,AE,Ann\n").encode())
-    assert preview_roster(records, tournament, enter=True).ok
+    assert preview_roster(records, tournament, user=make_admin()).ok
     bob = make_user("bob", email="bob@example.org")  # Bob becomes a referee between preview and confirmation
     make_official(tournament, "referee").delete()
     from championships.services import assign_staff
@@ -172,9 +174,9 @@ def test_only_an_organizer_of_the_tournament_imports_or_adds():
     records, _ = read_upload("l.csv", b"name\nAnn\n")
     for user in (make_official(tournament, "referee"), make_official(other, "organizer")):
         with pytest.raises(PermissionDenied):
-            import_registration_list(tournament, records, user=user, enter=False)
+            import_registration_list(tournament, records, user=user)
         with pytest.raises(PermissionDenied):
-            add_player(tournament, user=user, name="Ann", enter=False)
+            add_player(tournament, user=user, name="Ann")
     assert not Player.objects.exists()
 
 
@@ -183,6 +185,7 @@ def test_add_player_refuses_a_registered_one_and_declares_family():
     tournament = make_tournament()
     organizer = make_official(tournament, "organizer")
     mother = make_player("Mother", email="mum@example.org")
+    Entry.objects.create(tournament=tournament, player=mother)
     player = add_player(tournament, user=organizer, name="Kid", email="kid@example.org", date_of_birth=date(1995, 1, 1),
                         country="AE", friend="mother", kind="family")
     pair = Relationship.objects.get()
@@ -219,7 +222,7 @@ def test_fuzzed_uploads_never_fail_badly_and_never_half_write(data):
             assert error.problems and all(str(p) for p in error.problems)
             transaction.set_rollback(True)
             return
-        preview = preview_roster(records, tournament, enter=True, read_problems=problems)
+        preview = preview_roster(records, tournament, user=make_admin(), read_problems=problems)
         assert all(p.line for p in preview.problems)
         players, entries, audited = Player.objects.count(), Entry.objects.count(), AuditEntry.objects.count()
         try:
@@ -231,3 +234,75 @@ def test_fuzzed_uploads_never_fail_badly_and_never_half_write(data):
         else:
             assert preview.ok
         transaction.set_rollback(True)
+
+
+@pytest.mark.django_db
+def test_an_existing_email_with_other_details_is_a_decision_that_keeps_the_record_by_default():
+    """Issue 20 item 3: the preview only noted "the name becomes …" and the import renamed the person."""
+    tournament = make_tournament()
+    organizer = make_official(tournament, "organizer")
+    known = make_player("Ann Lee", email="ann@example.org", born=date(1990, 1, 1), country="LB")
+    Entry.objects.create(tournament=tournament, player=known)
+    records, _ = read_upload("l.csv", (HEADER + "Ann Smith,ann@example.org,1990-01-01,,\n").encode())
+    preview = preview_roster(records, tournament, user=organizer)
+    assert preview.ok and preview.lines[0].notes == [f"Already entered in {tournament.name}."]
+    match = preview.matches[2]
+    assert (match.player, match.may_change, match.decision) == (known, True, "keep")
+    assert match.changes == {"name": ("Ann Lee", "Ann Smith")}
+    assert [item.line for item in preview.decisions] == [2]
+    import_registration_list(tournament, records, user=organizer)
+    known.refresh_from_db()
+    assert known.name == "Ann Lee"
+    result = import_registration_list(tournament, records, user=organizer, decisions={2: "update"})
+    known.refresh_from_db()
+    assert (known.name, known.country.code, result.updated) == ("Ann Smith", "LB", 1)
+    entry = AuditEntry.objects.get(action="player.updated")
+    assert (entry.tournament_id, entry.before, entry.after) == (tournament.pk, {"name": "Ann Lee"},
+                                                                {"name": "Ann Smith"})
+
+
+@pytest.mark.django_db
+def test_namesakes_are_registered_when_an_email_or_a_birth_date_tells_them_apart():
+    """Issue 20 item 3: the same name with another email was a blocking error."""
+    tournament = make_tournament()
+    organizer = make_official(tournament, "organizer")
+    make_player("Ann Lee", email="ann@example.org", born=date(1990, 1, 1))
+    make_player("Omar Ali", born=date(1980, 1, 1))
+    records, _ = read_upload("l.csv", (HEADER + "Ann Lee,ann.lee@example.org,1985-05-05,AE,\n"
+                                       "Omar Ali,,1982-02-02,AE,\n"
+                                       "Yara Said,yara1@example.org,1990-01-01,AE,\n"
+                                       "yara said,yara2@example.org,1991-01-01,AE,\n").encode())
+    preview = preview_roster(records, tournament, user=organizer)
+    assert preview.ok, problems_of(preview)
+    assert preview.counts.new == 4 and not preview.matches
+    import_registration_list(tournament, records, user=organizer)
+    assert Player.objects.filter(name="Ann Lee").count() == 2 and Player.objects.filter(name="Omar Ali").count() == 2
+    make_player("Zed Ray", born=date(1970, 1, 1))
+    make_player("Zed Ray", born=date(1971, 1, 1))
+    records, _ = read_upload("l.csv", (HEADER + "Ann Lee,,,AE,\nZed Ray,,,AE,\nKim,,1990-01-01,,Yara Said\n")
+                             .encode())
+    preview = preview_roster(records, tournament, user=organizer)
+    assert preview.matches[2].player.email == "ann.lee@example.org"  # the organizer's own Ann Lee, by name
+    assert problems_of(preview) == [
+        "line 3, name: 2 players named Zed Ray are registered: give an email or a date of birth to tell this one "
+        "apart (or to reuse one of them).",
+        "line 3, date_of_birth: no date of birth: it is needed to check the minimum age",
+        "line 4, friends_or_family: 2 players named Yara Said are entered in your tournaments: declare this "
+        "relationship from the relationships page",
+    ]
+
+
+@pytest.mark.django_db
+def test_the_counts_say_what_the_import_will_do():
+    """Issue 20 item 11: re-importing a list of players who all exist offered "Import 18 players"."""
+    tournament = make_tournament()
+    organizer = make_official(tournament, "organizer")
+    text = HEADER + "".join(f"P{n},p{n}@example.org,1990-01-01,AE,\n" for n in range(3))
+    records, _ = read_upload("l.csv", text.encode())
+    import_registration_list(tournament, records, user=organizer)
+    preview = preview_roster(records, tournament, user=organizer)
+    assert (preview.counts.new, preview.counts.linked, preview.counts.updated, preview.counts.entered) == (0, 3, 0, 0)
+    assert preview.counts.nothing_to_do
+    records, _ = read_upload("l.csv", (text + "New,new@example.org,1990-01-01,AE,P1\n").encode())
+    counts = preview_roster(records, tournament, user=organizer).counts
+    assert (counts.new, counts.linked, counts.updated, counts.entered, counts.relationships) == (1, 3, 0, 1, 1)

@@ -32,7 +32,7 @@ def test_every_problem_is_reported_with_line_and_column():
         "line 2, date_of_birth: '1990-13-01' is not a date like 1990-05-31",
         "line 3, name: the name is empty",
         "line 4, country: 'Emirats' is not a country name or ISO code",
-        "line 5, name: ann is already on line 2",
+        "line 5, name: ann is already on line 2: give each an email or a date of birth to tell them apart",
         "line 4, friends_or_family: Carl is not in the file",
     ]
 

@@ -45,7 +45,7 @@ def build_tournament() -> Tournament:
                  championship=tournament.championship, user=admin)
     entries = make_entries(tournament, 8)
     Entry.objects.filter(pk=entries[0].pk).update(status="checked_in", checked_in_at=timezone.now())
-    declare_relationship(entries[0].player, entries[5].player, "family", user=admin)
+    declare_relationship(entries[0].player, entries[5].player, "family", user=admin, tournament=tournament)
     first = make_game(tournament, [entries[:4], entries[4:]], number=1)
     tables = list(first.tables.order_by("number"))
     play(tables[0], [10, 7, 5, 3], referee, start=time(10), end=time(11, 30))

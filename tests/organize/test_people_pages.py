@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 
 from audit.models import AuditEntry
 from championships.models import Entry, Player, Relationship
+from championships.services import assign_staff
 from scheduling.services import generate_seating
-from tests.factories import make_entries, make_official, make_player, make_tournament
+from tests.factories import make_admin, make_entries, make_official, make_player, make_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -18,23 +19,22 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def organizer_client(client):
     tournament = make_tournament(slug="cup")
-    client.force_login(make_official(tournament, "organizer"))
+    client.organizer = make_official(tournament, "organizer")
+    client.force_login(client.organizer)
     client.tournament = tournament
     return client
 
 
-def upload(client, text: str, name: str = "list.csv", enter: bool = True):
-    data = {"file": SimpleUploadedFile(name, text.encode("utf-8"))}
-    if enter:
-        data["enter"] = "on"
-    return client.post("/organize/cup/players/import/", data)
+def upload(client, text: str, name: str = "list.csv"):
+    return client.post("/organize/cup/players/import/", {"file": SimpleUploadedFile(name, text.encode("utf-8"))})
 
 
 def test_import_preview_saves_nothing_then_confirmation_imports(organizer_client):
     response = upload(organizer_client, "name,email,date_of_birth,country,friends_or_family\n"
                                         "Ann,ann@example.org,1990-01-01,Lebanon,Bob\nBob,,1991-01-01,AE,\n")
     body = response.content.decode()
-    assert response.status_code == 200 and "Preview of list.csv" in body and "Import 2 players" in body
+    assert response.status_code == 200 and "Preview of list.csv" in body
+    assert ("Import: 2 new players, 2 players entered in Qualifier" in body and "1 relationship declared" in body)
     assert not Player.objects.exists()
     token = response.context["confirm_form"].initial["token"]
     response = organizer_client.post("/organize/cup/players/import/", {"token": token})
@@ -60,9 +60,9 @@ def test_an_unreadable_file_is_a_message_on_the_form(organizer_client):
 
 
 def test_a_tampered_or_foreign_token_imports_nothing(organizer_client):
-    response = upload(organizer_client, "name\nAnn\n", enter=False)
+    response = upload(organizer_client, "name,date_of_birth\nAnn,1990-01-01\n")
     token = response.context["confirm_form"].initial["token"]
-    forged = signing.dumps({"t": organizer_client.tournament.pk, "u": 999, "e": False, "f": "x",
+    forged = signing.dumps({"t": organizer_client.tournament.pk, "u": 999, "f": "x", "d": {}, "m": {},
                             "r": [[2, {"name": "Eve"}]]}, salt="organize.player-import", compress=True)
     for bad in (token[:-2] + "xx", forged, "", "a" * 50):
         response = organizer_client.post("/organize/cup/players/import/", {"token": bad})
@@ -74,10 +74,12 @@ def test_confirmation_rechecks_and_shows_the_preview_again(organizer_client):
     response = upload(organizer_client, "name,email,date_of_birth\nAnn,ann@example.org,1990-01-01\n")
     token = response.context["confirm_form"].initial["token"]
     make_player("Ann", email="ann@example.org").entries.create(tournament=organizer_client.tournament)
-    make_player("Ann", email="")  # a second Ann without email: still fine, the row gives its email
+    make_player("Ann", email="")  # a second Ann without email: no matter, the row gives its email
     response = organizer_client.post("/organize/cup/players/import/", {"token": token})
-    assert response.status_code == 302  # reused and already entered: nothing new, nothing refused
-    assert Player.objects.filter(email="ann@example.org").count() == 1
+    assert response.status_code == 422  # the list now means a registered player: shown again, nothing written
+    assert "registered or entered some of these players meanwhile" in response.content.decode()
+    assert Player.objects.filter(email="ann@example.org").count() == 1 and Entry.objects.count() == 1
+    assert response.context["preview"].counts.nothing_to_do
 
 
 def test_add_a_player_with_every_iso_country(organizer_client):
@@ -96,7 +98,7 @@ def test_add_a_player_with_every_iso_country(organizer_client):
 
 
 def test_players_csv_escapes_formulas(organizer_client):
-    make_player("=HYPERLINK(\"http://evil\")")
+    make_player("=HYPERLINK(\"http://evil\")").entries.create(tournament=organizer_client.tournament)
     csv = organizer_client.get("/organize/cup/players.csv").content.decode("utf-8-sig")
     assert "'=HYPERLINK" in csv and csv.startswith("name,email,date_of_birth,country,entered,friends_or_family")
 
@@ -118,12 +120,16 @@ def test_relationships_declared_and_removed_with_the_audit_trail(organizer_clien
 
 def test_enter_in_bulk_and_remove_before_seating(organizer_client):
     tournament = organizer_client.tournament
+    earlier = make_tournament(championship=tournament.championship)  # the organizer's too: its players are theirs
+    assign_staff(organizer_client.organizer, "organizer", tournament=earlier, user=make_admin())
     players = [make_player(f"Bulk {n}") for n in range(7)]
     young = make_player("Bulk young", born=date(2012, 1, 1))
+    for player in [*players, young]:
+        Entry.objects.create(tournament=earlier, player=player, status="registered")
     response = organizer_client.post("/organize/cup/entries/add/", {"selected": [players[0].pk, young.pk]})
-    assert response.status_code == 302 and not Entry.objects.exists()  # one refused: nobody entered
+    assert response.status_code == 302 and not tournament.entries.exists()  # one refused: nobody entered
     organizer_client.post("/organize/cup/entries/add/", {"all_matching": "1", "q": "Bulk "})
-    assert Entry.objects.count() == 0
+    assert not tournament.entries.exists()
     organizer_client.post("/organize/cup/entries/add/", {"selected": [p.pk for p in players] + ["x", "-1"]})
     assert tournament.entries.count() == 7
     first = tournament.entries.get(player=players[0])

@@ -38,7 +38,7 @@ def test_generate_writes_every_game_with_distinct_seats():
 def test_declared_friends_are_kept_apart():
     tournament = make_tournament(games=3)
     entries = make_entries(tournament, 12)
-    declare_relationship(entries[0].player, entries[1].player, user=make_admin())
+    declare_relationship(entries[0].player, entries[1].player, user=make_admin(), tournament=tournament)
     stage = tournament.stages.get()
     services.generate_seating(stage.pk, seed=1, user=make_admin())
     for game in seating_of(stage):
