@@ -2,15 +2,18 @@
 
 One reader for the `rank` and `seat` commands (files named on the command line) and the roster
 upload (text from a form), so encoding, header, blank rows and line numbers are handled alike;
-each caller then checks what its own columns mean. Pure code: plain data in and out.
+each caller then checks what its own columns mean. `stream_file` hands a large file over row by row,
+so that a results file of 400,000 rows is never held whole. Pure code: plain data in and out.
 """
 from __future__ import annotations
 
+import codecs
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+NOT_UTF8 = "this is not UTF-8 text; save the file as UTF-8 CSV."
 Record = tuple[int, dict[str, str]]
 """The first line of a row (1-based) and its stripped cells by lower-case column name."""
 
@@ -53,17 +56,40 @@ def read_file(
 
     Raises InputError naming the file when it is unusable as a whole: unreadable, not UTF-8, a bad header.
     """
+    problems: list[InputProblem] = []
+    records = list(stream_file(path, required, problems, ragged=ragged))
+    return records, problems
+
+
+def stream_file(
+    path: str, required: tuple[str, ...], problems: list[InputProblem], *, ragged: bool = False,
+) -> Iterator[Record]:
+    """`read_file` one record at a time: shape problems are added to `problems` as the rows go by, and
+    an unusable file raises InputError when it is met (a byte that is not UTF-8 may come late).
+    """
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            yield from _records(path, handle, required, ragged, problems)
+    except UnicodeDecodeError:
+        raise InputError(path, [InputProblem(_first_undecodable_line(path), NOT_UTF8)]) from None
     except OSError as e:
         raise InputError(path, [InputProblem(None, f"cannot read the file ({e.strerror or e}).")]) from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = e.object.count(b"\n", 0, e.start) + 1  # e.object: the bytes after any byte-order mark
-        raise InputError(path, [InputProblem(line, "this is not UTF-8 text; save the file as UTF-8 CSV.")]) from None
-    return _records(path, text, required, ragged)
+
+
+def _first_undecodable_line(path: str) -> int:
+    """The line of the file's first byte that is not UTF-8, read again in pieces (the error path only)."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    newlines = 0
+    with open(path, "rb") as f:
+        while True:
+            chunk = f.read(1 << 16)
+            try:
+                decoder.decode(chunk, final=not chunk)
+            except UnicodeDecodeError as e:  # e.object: the chunk after any incomplete character kept from before
+                return newlines + e.object.count(b"\n", 0, e.start) + 1
+            if not chunk:
+                return newlines + 1
+            newlines += chunk.count(b"\n")
 
 
 def read_text(
@@ -73,16 +99,20 @@ def read_text(
 
     `delimiter`: spreadsheets in many locales save "CSV" with semicolons.
     """
-    return _records(None, text.removeprefix("\ufeff"), required, ragged, delimiter)
+    problems: list[InputProblem] = []
+    lines = io.StringIO(text.removeprefix("\ufeff"), newline="")
+    records = list(_records(None, lines, required, ragged, problems, delimiter))
+    return records, problems
 
 
 def _records(
-    path: str | None, text: str, required: tuple[str, ...], ragged: bool, delimiter: str = ",",
-) -> tuple[list[Record], list[InputProblem]]:
+    path: str | None, lines: Iterable[str], required: tuple[str, ...], ragged: bool, problems: list[InputProblem],
+    delimiter: str = ",",
+) -> Iterator[Record]:
     """Rows whose cells are all blank are skipped. A row with more or fewer cells than the header is a
     problem, unless `ragged`: then missing cells read as empty and extra cells are ignored.
     """
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    reader = csv.reader(lines, delimiter=delimiter)
     expected = ",".join(required)
     try:
         header = next(reader, None)
@@ -97,8 +127,6 @@ def _records(
         if doubled:
             message = f"column(s) {', '.join(doubled)} appear more than once."
             raise InputError(path, [InputProblem(1, message, ", ".join(doubled))])
-        records: list[Record] = []
-        problems: list[InputProblem] = []
         end = reader.line_num
         for cells in reader:
             line, end = end + 1, reader.line_num  # a quoted cell may span lines: name the row's first
@@ -109,7 +137,6 @@ def _records(
                     problems.append(InputProblem(line, f"{len(cells)} fields, but the header has {len(columns)}."))
                     continue
                 cells += [""] * (len(columns) - len(cells))
-            records.append((line, {c: v.strip() for c, v in zip(columns, cells)}))
+            yield line, {c: v.strip() for c, v in zip(columns, cells)}
     except csv.Error as e:
         raise InputError(path, [InputProblem(reader.line_num, f"this is not readable CSV ({e}).")]) from None
-    return records, problems

@@ -1,11 +1,16 @@
 """The ranking engine: table results in, standings out (docs/rules.md §4).
 
 Ordering compares exact integers and Fractions only; floats appear in `Standing.as_json` alone.
+Memory grows by a few bytes a seat: scored games are kept in columns of small integers
+(`Scoresheet`), a player's record is rebuilt when a metric asks for it, and `iter_standings` holds
+only the sort key of each player, handing out each Standing as it goes.
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from array import array
 from collections import defaultdict
-from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -17,7 +22,7 @@ from engines.rulesets import Ruleset, ruleset_for
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeatResult:
     player: Hashable
     vp: int
@@ -25,13 +30,23 @@ class SeatResult:
     winner: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TableResult:
     game: int
     table: int
     seats: tuple[SeatResult, ...]
     minutes: int | None = None
     """Game duration; needed for tempo (required by rulesets that rank by it)."""
+
+
+class CheckedTables(ABC, Iterable[TableResult]):
+    """Table results already checked as `validate` checks them (each table by `check_table`, no table
+    twice, nobody at two tables of a game), so `player_records` takes them as they come: the `rank`
+    command's reader checks its file once, with the same functions, and hands the tables out one by one."""
+
+    @abstractmethod
+    def __iter__(self) -> Iterator[TableResult]:
+        ...
 
 
 class ResultError(ValueError):
@@ -42,7 +57,7 @@ class ResultError(ValueError):
         super().__init__(f"game {game}, table {table}: " + " ".join(p.message for p in problems))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Standing:
     rank: int
     """Standard competition ranking (1, 1, 3)."""
@@ -97,28 +112,110 @@ def validate(tables: Iterable[TableResult], ruleset: Ruleset) -> None:
             raise ResultError(game, table, [problem])
 
 
+def grouped(keys: array, count: int) -> tuple[array, array]:
+    """Positions 0..n-1 of `keys` (each in 0..count-1) grouped by key, in order within a group, and where each
+    key's group starts (`start[k]:start[k + 1]`): a counting sort into two arrays, no object per position."""
+    start = array("i", bytes(array("i").itemsize * (count + 1)))
+    for k in keys:
+        start[k + 1] += 1
+    for k in range(count):
+        start[k + 1] += start[k]
+    filled = array("i", start)
+    order = array("i", bytes(array("i").itemsize * len(keys)))
+    for position, k in enumerate(keys):
+        order[filled[k]] = position
+        filled[k] += 1
+    return order, start
+
+
+class Scoresheet(Mapping[Hashable, PlayerRecord]):
+    """Every player's scored games in columns (`array`s of integers, a few bytes a seat); a player's
+    PlayerRecord, games in game order, is built when asked for and not kept."""
+
+    NO_MINUTES = -1
+
+    def __init__(self, players: Iterable[Hashable] = ()) -> None:
+        self.players: list[Hashable] = []
+        self.index: dict[Hashable, int] = {}
+        self.deductions: dict[int, int] = {}
+        # Per seat: player id, table id, counted VP (0-12) and place (1-4); per table: its numbers,
+        # its total (at most 48) and its duration (at most a day).
+        self.player, self.at, self.vp, self.place = array("i"), array("i"), array("b"), array("b")
+        self.game, self.table, self.total, self.minutes = array("q"), array("q"), array("h"), array("h")
+        self._by_player: tuple[array, array] | None = None
+        for p in players:
+            self._id(p)
+
+    def _id(self, player: Hashable) -> int:
+        found = self.index.get(player)
+        if found is None:
+            found = self.index[player] = len(self.players)
+            self.players.append(player)
+        return found
+
+    def add(self, table: TableResult, scores: Sequence[GameScore]) -> None:
+        """One table's seats with their scores (`score_table`: one total and duration for the table)."""
+        t = len(self.game)
+        self.game.append(table.game)
+        self.table.append(table.table)
+        self.total.append(scores[0].table_total)
+        self.minutes.append(self.NO_MINUTES if table.minutes is None else table.minutes)
+        for seat, score in zip(table.seats, scores):
+            self.player.append(self._id(seat.player))
+            self.at.append(t)
+            self.vp.append(score.vp)
+            self.place.append(score.place)
+        self._by_player = None
+
+    def deduct(self, player: Hashable, vp: int) -> None:
+        self.deductions[self.index[player]] = vp
+
+    def __getitem__(self, player: Hashable) -> PlayerRecord:
+        p = self.index[player]
+        if self._by_player is None:
+            self._by_player = grouped(self.player, len(self.players))
+        order, start = self._by_player
+        games = []
+        for i in order[start[p]:start[p + 1]]:
+            t = self.at[i]
+            minutes = self.minutes[t]
+            games.append(GameScore(self.game[t], self.table[t], self.vp[i], self.total[t], self.place[i],
+                                   None if minutes == self.NO_MINUTES else minutes))
+        games.sort(key=lambda s: s.game)
+        return PlayerRecord(player, tuple(games), self.deductions.get(p, 0))
+
+    def __iter__(self) -> Iterator[Hashable]:
+        return iter(self.players)
+
+    def __len__(self) -> int:
+        return len(self.players)
+
+    def __contains__(self, player: object) -> bool:
+        return player in self.index
+
+
 def player_records(
     tables: Iterable[TableResult], ruleset: Ruleset | str, *,
     deductions: Mapping[Hashable, int] | None = None, players: Iterable[Hashable] = (),
-) -> dict[Hashable, PlayerRecord]:
-    """Validated per-player game records, games in game order; `players` adds entrants with no game yet."""
+) -> Scoresheet:
+    """Validated per-player game records, games in game order; `players` adds entrants with no game yet.
+
+    Tables that are `CheckedTables` are taken as they come; any others are validated first.
+    """
     rules = ruleset_for(ruleset)
-    tables = list(tables)
-    validate(tables, rules)
-    games: dict[Hashable, list[GameScore]] = {p: [] for p in players}
+    if not isinstance(tables, CheckedTables):
+        tables = list(tables)
+        validate(tables, rules)
+    sheet = Scoresheet(players)
     for t in tables:
-        for seat, score in zip(t.seats, score_table(t, rules)):
-            games.setdefault(seat.player, []).append(score)
-    deductions = deductions or {}
-    for player, vp in deductions.items():
-        if player not in games:
+        sheet.add(t, score_table(t, rules))
+    for player, vp in (deductions or {}).items():
+        if player not in sheet:
             raise ValueError(f"VP deduction for {player}, who has no result and is not an entrant.")
         if (message := check_deduction(vp)) is not None:
             raise ValueError(f"{player}: {message}")
-    return {
-        p: PlayerRecord(p, tuple(sorted(g, key=lambda s: s.game)), deductions.get(p, 0))
-        for p, g in games.items()
-    }
+        sheet.deduct(player, vp)
+    return sheet
 
 
 def _canonical(players: Iterable[Hashable]) -> list[Hashable]:
@@ -156,38 +253,64 @@ def rank_records(
     Disqualified players come after everyone else. Players still equal are ordered by the latest
     recorded draw that names all of them (a draw naming only some of them is stale and ignored).
     """
+    return list(iter_standings(records, ruleset, draws=draws, disqualified=disqualified, lead=lead))
+
+
+def iter_standings(
+    records: Mapping[Hashable, PlayerRecord], ruleset: Ruleset | str, *,
+    draws: Iterable[Sequence[Hashable]] = (), disqualified: Collection[Hashable] = (),
+    lead: Mapping[Hashable, tuple] | None = None,
+) -> Iterator[Standing]:
+    """`rank_records` one Standing at a time, in rank order: the sort keys live only while sorting,
+    and a player's metric values are computed again when their Standing is handed out."""
     rules = ruleset_for(ruleset)
     disqualified = set(disqualified)
     unknown = disqualified - records.keys()
     if unknown:
         raise ValueError(f"disqualified player(s) without any result or entry: {_canonical(unknown)}")
-    values = {p: {k: m.compute(r) for k, m in METRICS.items()} for p, r in records.items()}
     chain = rules.computed
-    keys = {
-        p: (p not in disqualified, *(lead[p] if lead else ()), *(v[k] for k in chain))
-        for p, v in values.items()
-    }
-    order = sorted(_canonical(records), key=keys.__getitem__, reverse=True)
-    positions = _draw_positions(draws) if rules.uses_draws else []
 
-    standings: list[Standing] = []
-    start = 0
-    while start < len(order):
-        end = start + 1
-        while end < len(order) and keys[order[end]] == keys[order[start]]:
-            end += 1
-        group = order[start:end]
-        decided = _deciding_draw(group, positions) if len(group) > 1 else None
-        if decided is not None:
-            group.sort(key=decided.__getitem__)
-        for i, p in enumerate(group):
-            values[p][DRAW] = i + 1 if decided is not None else None
-            standings.append(Standing(
-                rank=start + 1 + (i if decided is not None else 0), player=p,
-                tied=len(group) > 1 and decided is None, disqualified=p in disqualified, values=values[p],
-            ))
-        start = end
-    return standings
+    def key(player: Hashable, values: Mapping[str, Value]) -> tuple:
+        return (player not in disqualified, *(lead[player] if lead else ()), *(values[k] for k in chain))
+
+    def sort_key(player: Hashable) -> tuple:
+        record = records[player]
+        return key(player, {k: METRICS[k].compute(record) for k in chain})
+
+    order = sorted(_canonical(records), key=sort_key, reverse=True)
+    positions = _draw_positions(draws) if rules.uses_draws else []
+    return _standings(records, order, key, positions, disqualified)
+
+
+def _standings(
+    records: Mapping[Hashable, PlayerRecord], order: list[Hashable], key: Callable[[Hashable, Mapping], tuple],
+    positions: list[dict[Hashable, int]], disqualified: set[Hashable],
+) -> Iterator[Standing]:
+    """Standings of players in rank order, a group of players equal on every key at a time."""
+    group: list[tuple[Hashable, dict[str, Value]]] = []
+    group_key: tuple | None = None
+    start = 1
+    for p in [*order, None]:
+        if p is not None:
+            record = records[p]
+            values: dict[str, Value] = {k: m.compute(record) for k, m in METRICS.items()}
+            if key(p, values) == group_key:
+                group.append((p, values))
+                continue
+        if group:
+            players = [q for q, _ in group]
+            decided = _deciding_draw(players, positions) if len(group) > 1 else None
+            if decided is not None:
+                group.sort(key=lambda member: decided[member[0]])
+            for i, (q, values_q) in enumerate(group):
+                values_q[DRAW] = i + 1 if decided is not None else None
+                yield Standing(
+                    rank=start + (i if decided is not None else 0), player=q,
+                    tied=len(group) > 1 and decided is None, disqualified=q in disqualified, values=values_q,
+                )
+            start += len(group)
+        if p is not None:
+            group, group_key = [(p, values)], key(p, values)
 
 
 def rank(

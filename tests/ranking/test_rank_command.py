@@ -8,6 +8,9 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from engines.ranking.engine import SeatResult, TableResult, rank
+from ranking.management.commands.rank import write_json_array
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "tests" / "data"  # copies of the worked examples of docs/rules.md / docs/interfaces.md
 
@@ -216,3 +219,26 @@ def test_the_real_command_line_prints_json(csv_file):
     r = subprocess.run([sys.executable, "manage.py", "rank", str(path), "--rules", "cwc-2025", "--json"],
                        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
     assert r.returncode == 0 and json.loads(r.stdout)[0]["player"] == "Ann"
+
+
+def test_rows_of_a_table_may_be_scattered_over_the_file(csv_file):
+    """The reader groups rows by (game, table) wherever they are, as it did when it held every row."""
+    scattered = csv_file(lines(H, "1,1,Ann,10", "1,2,Eve,10", "2,1,Ann,8", "1,1,Bob,8", "1,2,Fay,9",
+                               "2,1,Eve,10", "1,1,Cid,7", "1,2,Gus,7", "2,1,Bob,5", "2,1,Fay,4"))
+    grouped = csv_file(lines(H, "1,1,Ann,10", "1,1,Bob,8", "1,1,Cid,7", "1,2,Eve,10", "1,2,Fay,9", "1,2,Gus,7",
+                             "2,1,Ann,8", "2,1,Eve,10", "2,1,Bob,5", "2,1,Fay,4"), name="grouped.csv")
+    assert run(scattered, "--rules", "cwc-2025", "--json") == run(grouped, "--rules", "cwc-2025", "--json")
+    twice = csv_file(lines(H, "1,1,Ann,10", "1,2,Eve,10", "1,1,Bob,8", "1,2,Bob,9", "1,1,Cid,7", "1,2,Gus,7"))
+    code, out, err = run(twice, "--rules", "cnc-2022")
+    assert (code, out) == (2, "")
+    assert f"{twice}:5: game 1, table 2: Bob is also seated at table 1 in this game" in err
+
+
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_the_json_array_is_written_exactly_as_one_dumps_would(count):
+    tables = [TableResult(1, 1, (SeatResult('Zoë "Z"', 10, True), SeatResult("ليلى", 7, False),
+                                 SeatResult("B\\n", 3, False)))]
+    standings = rank(tables, "cnc-2022")[:count]
+    pieces: list[str] = []
+    write_json_array(standings, pieces.append)
+    assert "".join(pieces) == json.dumps([s.as_json() for s in standings], indent=2)

@@ -1,7 +1,12 @@
-"""`manage.py rank RESULTS.csv --rules RULESET [--penalties FILE] [--json]` (interface fixed by docs/interfaces.md)."""
+"""`manage.py rank RESULTS.csv --rules RULESET [--penalties FILE] [--json]` (interface fixed by docs/interfaces.md).
+
+The JSON array is written one player at a time, exactly as `json.dumps(array, indent=2)` writes it, so
+that ranking 100,000 players never holds every standing, nor the whole text, at once.
+"""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from typing import NoReturn
 
 from django.core.management.base import BaseCommand, CommandError
@@ -9,8 +14,17 @@ from django.core.management.base import BaseCommand, CommandError
 from engines.csv_input import InputError
 from engines.metrics import METRICS
 from engines.ranking.csv_files import read_penalties, read_results
-from engines.ranking.engine import Standing, rank
+from engines.ranking.engine import Standing, iter_standings, player_records
 from engines.rulesets import RULESETS, Ruleset
+
+
+def write_json_array(standings: Iterable[Standing], write: Callable[[str], None]) -> None:
+    """The standings as `json.dumps([s.as_json() for s in standings], indent=2)` prints them, piece by piece."""
+    opening = "[\n  "
+    for standing in standings:
+        write(opening + json.dumps(standing.as_json(), indent=2).replace("\n", "\n  "))
+        opening = ",\n  "
+    write("[]" if opening == "[\n  " else "\n]")
 
 
 def format_table(standings: list[Standing], rules: Ruleset) -> str:
@@ -52,15 +66,17 @@ class Command(BaseCommand):
         ruleset = RULESETS[rules]
         try:
             tables = read_results(results, ruleset)
-            players = {s.player for t in tables for s in t.seats}
-            deductions = read_penalties(penalties, players) if penalties else {}
+            deductions = read_penalties(penalties, tables.players) if penalties else {}
         except InputError as e:
             self._fail(e.lines())
-        standings = rank(tables, ruleset, deductions=deductions)
+        records = player_records(tables, ruleset, deductions=deductions)
+        del tables  # the records hold what ranking needs
+        standings = iter_standings(records, ruleset)
         if options["json"]:
-            self.stdout.write(json.dumps([s.as_json() for s in standings], indent=2))
+            write_json_array(standings, lambda text: self.stdout.write(text, ending=""))
+            self.stdout.write("")
         else:
-            self.stdout.write(format_table(standings, ruleset))
+            self.stdout.write(format_table(list(standings), ruleset))
 
     def _fail(self, lines: list[str]) -> NoReturn:
         for line in lines:
