@@ -3,9 +3,9 @@
 Run from anywhere: `python benchmarks/bench_seating_scale.py` (about a minute on 2 shared cores).
 The instance family is the issue's: `--rules cwc-2025` goals, 4 games, 20 countries (players drawn
 uniformly), one declared friend pair per four players. Each size runs in a fresh process so that
-the peak resident memory (ru_maxrss) is that size's own; the engine's time is measured in that
-process around `seat` alone. The target at 4,096 players (all four counts 0, under 5 s, under
-300 MB) is asserted: the script exits 1 when it is missed.
+the peak resident memory (ru_maxrss) is that size's own; the engine's CPU time is measured in that
+process around `seat` alone. The target at 4,096 players (all four counts 0, under 5 s CPU, under
+300 MB) is checked after every figure is printed: the script then exits 1 when it is missed.
 """
 import json
 import random
@@ -47,9 +47,9 @@ def measure(players: int) -> dict:
     """One size, in this process: engine seconds, peak resident MB, the four counts."""
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     instance = problem(players)
-    start = time.perf_counter()
+    start = time.process_time()
     result = seat(instance)
-    seconds = time.perf_counter() - start
+    seconds = time.process_time() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return {"players": players, "seconds": seconds, "peak_mb": peak, "start_mb": before,
             "counts": counts(result.report)}
@@ -63,9 +63,9 @@ def peer(players: int) -> str:
     instance = problem(players)
     names = list(instance.players)
     rounds = [krcg_seating.Round([names[i:i + 4] for i in range(0, players, 4)]) for _ in range(instance.games)]
-    start = time.perf_counter()
+    start = time.process_time()
     best, _ = krcg_seating.optimise(rounds, PEER_ITERATIONS, fixed=0)
-    seconds = time.perf_counter() - start
+    seconds = time.process_time() - start
     games = tuple(tuple(tuple(table) for table in round_) for round_ in best)
     found = counts(assess(instance, games))
     return f"{seconds:7.2f} s  {'/'.join(map(str, found))}"
@@ -78,7 +78,7 @@ def main() -> int:
     started = time.perf_counter()
     print("cwc-2025, 4 games, 20 countries, one declared pair per 4 players; counts are "
           "friends/repeats/positions/compatriots; memory is the process's peak (interpreter included)")
-    print(f"{'players':>8} {'seconds':>8} {'×prev':>6} {'peak MB':>8} {'engine MB':>9}  counts")
+    print(f"{'players':>8} {'CPU s':>8} {'×prev':>6} {'peak MB':>8} {'engine MB':>9}  counts")
     rows, previous = [], None
     for players in SIZES:
         out = subprocess.run([sys.executable, __file__, "--one", str(players)], capture_output=True, text=True,
@@ -102,7 +102,7 @@ def main() -> int:
     target = large
     met = (target["players"] == TARGET_PLAYERS and tuple(target["counts"]) == (0, 0, 0, 0)
            and target["seconds"] < TARGET_SECONDS and target["peak_mb"] < TARGET_MB)
-    print(f"target {TARGET_PLAYERS} players: 0/0/0/0 under {TARGET_SECONDS:.0f} s and {TARGET_MB} MB: "
+    print(f"target {TARGET_PLAYERS} players: 0/0/0/0 under {TARGET_SECONDS:.0f} s CPU and {TARGET_MB} MB: "
           f"{'met' if met else 'MISSED'}")
     print(f"benchmark total: {time.perf_counter() - started:.0f} s")
     return 0 if met else 1
