@@ -3,7 +3,7 @@
 Ordering compares exact integers and Fractions only; floats appear in `Standing.as_json` alone.
 Memory grows by a few bytes a seat: scored games are kept in columns of small integers
 (`Scoresheet`), a player's record is rebuilt when a metric asks for it, and `iter_standings` holds
-only the sort key of each player, handing out each Standing as it goes.
+the players' sort keys only while sorting, handing out each Standing as it goes.
 """
 from __future__ import annotations
 
@@ -287,30 +287,37 @@ def _standings(
     positions: list[dict[Hashable, int]], disqualified: set[Hashable],
 ) -> Iterator[Standing]:
     """Standings of players in rank order, a group of players equal on every key at a time."""
+    start = 1
+    for group in _equal_keys(records, order, key):
+        decided = _deciding_draw([p for p, _ in group], positions) if len(group) > 1 else None
+        if decided is not None:
+            group.sort(key=lambda member: decided[member[0]])
+        for i, (p, values) in enumerate(group):
+            values[DRAW] = i + 1 if decided is not None else None
+            yield Standing(
+                rank=start + (i if decided is not None else 0), player=p,
+                tied=len(group) > 1 and decided is None, disqualified=p in disqualified, values=values,
+            )
+        start += len(group)
+
+
+def _equal_keys(
+    records: Mapping[Hashable, PlayerRecord], order: list[Hashable], key: Callable[[Hashable, Mapping], tuple],
+) -> Iterator[list[tuple[Hashable, dict[str, Value]]]]:
+    """Players in rank order with all their metric values, a run of equal sort keys at a time."""
     group: list[tuple[Hashable, dict[str, Value]]] = []
     group_key: tuple | None = None
-    start = 1
-    for p in [*order, None]:
-        if p is not None:
-            record = records[p]
-            values: dict[str, Value] = {k: m.compute(record) for k, m in METRICS.items()}
-            if key(p, values) == group_key:
-                group.append((p, values))
-                continue
-        if group:
-            players = [q for q, _ in group]
-            decided = _deciding_draw(players, positions) if len(group) > 1 else None
-            if decided is not None:
-                group.sort(key=lambda member: decided[member[0]])
-            for i, (q, values_q) in enumerate(group):
-                values_q[DRAW] = i + 1 if decided is not None else None
-                yield Standing(
-                    rank=start + (i if decided is not None else 0), player=q,
-                    tied=len(group) > 1 and decided is None, disqualified=q in disqualified, values=values_q,
-                )
-            start += len(group)
-        if p is not None:
-            group, group_key = [(p, values)], key(p, values)
+    for p in order:
+        record = records[p]
+        values: dict[str, Value] = {k: m.compute(record) for k, m in METRICS.items()}
+        this_key = key(p, values)
+        if group and this_key != group_key:
+            yield group
+            group = []
+        group.append((p, values))
+        group_key = this_key
+    if group:
+        yield group
 
 
 def rank(
