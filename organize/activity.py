@@ -335,6 +335,8 @@ def _describe(entry: AuditEntry, context: _Context) -> ActivityRow:
         said = _Said(_("%(user)s no longer %(role)s"), user=before.get("user", "?"),
                      role=_Plain(StaffRole.Role(before["role"]).label if before.get("role") in StaffRole.Role.values
                                  else "?"))
+    elif action == "staff.unlocked":
+        said = _Said(_("Sign-in pause of %(user)s lifted"), user=after.get("user", "?"))
     elif action == "staff.account_created":
         said = _Said(_("Account %(user)s created and sent a set-password link"), user=after.get("user", "?"))
     elif action == "tournament.status":

@@ -72,7 +72,7 @@ HIDDEN_DETAILS = {"entry", "seat", "player", "kind", "reason", "user", "role"}
 NO_DETAILS = {"seating.published", "seating.unpublished", "seating.status_repaired", "entry.registered",
               "entry.checked_in", "entry.check_in_undone", "entry.not_admitted_undone",
               "entry.no_show_undone", "entry.withdrawal_undone", "entry.no_show", "entry.withdrawn", "entry.removed",
-              "entry.not_admitted", "staff.assigned", "staff.removed", "staff.account_created",
+              "entry.not_admitted", "staff.assigned", "staff.removed", "staff.account_created", "staff.unlocked",
               "tournament.closed", "announcement.posted", "announcement.removed", "clock.start", "clock.pause",
               "clock.resume", "clock.reset", "clock.end", "turns.on", "turns.off", "board.limits",
               "relationship.declared", "relationship.removed"}

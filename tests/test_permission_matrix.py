@@ -159,6 +159,7 @@ ACCESS: dict[str, Access] = {
     "organize-championship-staff": Access(CHAMPIONSHIP_ORGANIZERS, CHAMPIONSHIP_ORGANIZERS, lambda w: {
         "identifier": "perm-no-role", "role": "organizer", "confirm_organizer": "on"}),
     "organize-staff-remove": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
+    "organize-staff-unlock": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
     "organize-tournament": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
     "organize-status": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"action": "close", "reason": "Rain."}),
     "organize-staff": Access(ORGANIZERS, ORGANIZERS, lambda w: {"identifier": "perm-no-role", "role": "referee"}),

@@ -17,6 +17,7 @@ urlpatterns = [
     path("championships/<slug:championship_slug>/board-limits/", board_limits.board_limits,
          name="organize-board-limits"),
     path("staff/<int:role_id>/remove/", console.remove_role, name="organize-staff-remove"),
+    path("staff/<int:role_id>/unlock/", console.unlock_role, name="organize-staff-unlock"),
     path("<slug:slug>/", console.tournament, name="organize-tournament"),
     path("<slug:slug>/status/", console.change_status, name="organize-status"),
     path("<slug:slug>/staff/", console.tournament_staff, name="organize-staff"),

@@ -12,6 +12,7 @@ from championships.models import Championship, StaffRole, Tournament
 from championships.permissions import is_organizer, organized_tournament, require_championship_organizer
 from championships.setup import close_tournament, reopen_tournament
 from championships.staff import invite_staff, remove_staff
+from championships.staff_signin import lift_signin_pause, paused_roles
 from ranking.selectors import podium
 from ranking.views.printing import tournament_paper
 from results.selectors import any_game_published, tables_missing_results
@@ -121,7 +122,7 @@ def _staff_page(request, *, tournament: Tournament | None = None, championship: 
                  if tournament is not None and tournament.championship_id else [])
     return render(request, "organize/staff.html", {
         "tournament": tournament, "championship": championship, "roles": roles, "inherited": inherited,
-        "form": form, "is_organizer": True,
+        "form": form, "is_organizer": True, "paused": paused_roles(roles),
     }, status=status)
 
 
@@ -158,11 +159,23 @@ def remove_role(request, role_id: int):
 
 
 @login_required
+@require_POST
+def unlock_role(request, role_id: int):
+    """Lift the sign-in pause of a staff member of a tournament (or championship) the user organizes."""
+    role = get_object_or_404(StaffRole.objects.select_related("tournament", "championship", "user"), pk=role_id)
+    lift_signin_pause(role.pk, user=request.user)
+    messages.success(request, _("%(user)s can sign in again.") % {"user": role.user.get_username()})
+    if role.tournament is not None:
+        return redirect("organize-staff", slug=role.tournament.slug)
+    return redirect("organize-championship-staff", championship_slug=role.championship.slug)
+
+
+@login_required
 @require_GET
 def championship(request, championship_slug: str):
     """A championship's tournaments with their next steps, and its champion once the finals are signed off."""
     championship = get_object_or_404(Championship, slug=championship_slug)
-    tournaments = list(championship.tournaments.order_by("date", "name"))
+    tournaments = list(championship.tournaments.all())
     organizes = request.user.is_superuser or championship.staff.filter(
         user=request.user, role=StaffRole.Role.ORGANIZER).exists()
     visible = tournaments if organizes else [t for t in tournaments if is_organizer(request.user, t)]

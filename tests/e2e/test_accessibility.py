@@ -3,6 +3,7 @@ in English and in Arabic (right to left); the public pages also as a reader sees
 from datetime import time
 
 import pytest
+from axes.models import AccessFailureLog
 from django.contrib.auth.models import Permission
 
 from championships.services import assign_staff
@@ -73,6 +74,10 @@ def tournament_day():
     change_board(game.pk, user=organizer)  # the board on the game page, the desk and the projector
     change_clock(game.pk, "start", user=organizer)  # and the map-study clock on the overview too
     set_timed_turns(second.pk, True, user=organizer)  # the tablet's turn timer on the record sheet
+    paused = make_official(tournament, "referee", username="a11y-paused-referee")  # the staff page's unlock button
+    AccessFailureLog.objects.bulk_create(AccessFailureLog(username=paused.username, ip_address="203.0.113.9",
+                                                          user_agent="x", http_accept="", path_info="/accounts/login/")
+                                         for _ in range(5))
     return {
         "home": "/",
         "standings": f"/t/{tournament.slug}/standings/",
@@ -160,8 +165,17 @@ def test_pages_pass_axe_wcag21_aa(browser, live_server, axe_script, tournament_d
     prefix = "" if language == "en" else f"/{language}"
     found, overflowing = {}, []
     try:
+        page.goto(f"{prefix}/accounts/password_reset/")
+        found["forgot your password"] = axe_violations(page, axe_script)
         page.goto(f"{prefix}/accounts/login/")
         found["staff sign-in"] = axe_violations(page, axe_script)
+        for _ in range(5):  # wrong passwords until this username is paused from this address
+            page.fill("input[name=username]", "a11y-nobody")
+            page.fill("input[name=password]", "wrong")
+            page.locator("main button[type=submit]").click()
+        assert page.locator("h1").count() == 1 and page.locator("a[href$='/accounts/login/']").count()
+        found["sign-in paused"] = axe_violations(page, axe_script)
+        page.goto(f"{prefix}/accounts/login/")
         sign_in(page, "a11y-organizer")
         for name, path in tournament_day.items():
             response = page.goto(prefix + path)
