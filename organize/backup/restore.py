@@ -3,7 +3,8 @@
 All or nothing, in one transaction. Rows are matched or created by natural key:
 
 - users by username (an existing user is used as it is; a new one gets no usable password),
-- countries by code, the championship by slug (an existing one is used as it is),
+- countries by code, the championship by slug (an existing one is used as it is, and only for one of its
+  organizers named with `--as`: the file itself is not trusted to say whose championship it joins),
 - players by email, or without one by name, date of birth and country (an existing one is used
   as it is; two that fit are an error: the file cannot say which one is meant),
 - relationships by their two players, declared for the restored tournament's championship,
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.core import serializers
-from django.core.exceptions import FieldDoesNotExist, ValidationError
+from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
 from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, models, transaction
 
@@ -32,12 +33,17 @@ from championships.models import (
     StaffRole,
     Tournament,
 )
+from championships.permissions import may_change_player, require_championship_organizer
 from championships.relationships import declaration_scope
 from results.models import SheetRevision
 from results.signals import announce_after_commit
 
 from . import payloads
 from .format import FORMAT, LINKED_TOURNAMENT_FIELDS, USER_FIELDS, VERSION, models_in_loading_order
+
+MAX_DEPTH = 32
+"""Levels of nesting a tournament file never reaches (its deepest rows, audit entries and sheet revisions, use
+about eight); a deeper file is refused before anything walks it."""
 
 
 class ImportProblem(Exception):
@@ -53,18 +59,40 @@ class Restored:
 
 def read_file(stream):
     try:
-        return json.load(stream)
+        data = json.load(stream)
+    except RecursionError:
+        raise ImportProblem("nested too deeply to be a tournament file") from None
     except (ValueError, UnicodeDecodeError) as error:
         raise ImportProblem(f"not a JSON file: {error}") from None
+    if _deeper_than(data, MAX_DEPTH):
+        raise ImportProblem(f"nested more than {MAX_DEPTH} levels deep: not a tournament file")
+    return data
 
 
-def restore_tournament(data) -> Restored:
-    """Load the file's content (as `read_file` gives it); raises ImportProblem, having written nothing."""
+def _deeper_than(data, limit: int) -> bool:
+    """Without recursion, so no file can exhaust the stack."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(value, dict):
+            stack.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, list):
+            stack.extend((item, depth + 1) for item in value)
+    return False
+
+
+def restore_tournament(data, *, user=None) -> Restored:
+    """Load the file's content (as `read_file` gives it); raises ImportProblem, having written nothing.
+
+    `user` is the organizer the import is for: needed to add the tournament to a championship that exists here.
+    """
     slug, objects = _checked(data)
     with transaction.atomic():
         if Tournament.objects.filter(slug=slug).exists():
             raise ImportProblem(f"tournament “{slug}” already exists in this database")
-        loader = _Loader(slug)
+        loader = _Loader(slug, user)
         for number, obj in enumerate(objects, start=1):
             loader.load(number, obj)
         loader.finish()
@@ -125,8 +153,9 @@ def _fields(label: str) -> tuple[set[str], set[str]]:
 class _Loader:
     """Loads the objects in file order, keeping each file id's new id per model."""
 
-    def __init__(self, slug: str):
+    def __init__(self, slug: str, user=None):
         self.slug = slug
+        self.user = user
         self.tournament: Tournament | None = None
         self.notes: list[str] = []
         self.ids: dict[str, dict[int, int]] = {m._meta.model_name: {} for m in models_in_loading_order()}
@@ -134,6 +163,8 @@ class _Loader:
         """Other tournaments (file id → id here) that entries qualified from; only those found by slug."""
         self.linked_slugs: dict[int, str] = {}
         self.championship_created = False
+        self.players_here: set[int] = set()
+        """Players of the file that were already in this database (matched, not created)."""
         self.deferred: list[tuple[models.Model, models.Field, int]] = []
         self.where = ""
         self.handlers = {
@@ -188,6 +219,15 @@ class _Loader:
         if existing is None:
             self.championship_created = True
             return self._create(championship)
+        if self.user is None:
+            raise ImportProblem(f"{self.where}: championship “{championship.slug}” already exists here; the file's "
+                                "tournament is added to it only for one of its organizers: run again with "
+                                "--as USERNAME")
+        try:
+            require_championship_organizer(self.user, existing)
+        except PermissionDenied:
+            raise ImportProblem(f"{self.where}: {self.user.get_username()} does not organize championship "
+                                f"“{championship.slug}”, which already exists here") from None
         self.notes.append(f"championship “{championship.slug}” exists: used as it is, its organizer roles "
                           "unchanged")
         return existing.pk
@@ -213,6 +253,7 @@ class _Loader:
             raise ImportProblem(f"{self.where}: two players here are “{player.name}” (born {player.date_of_birth}, "
                                 "no email); give them emails so the file's player can be told apart")
         if found:
+            self.players_here.add(found[0].pk)
             return found[0].pk
         if player.user_id is not None and Player.objects.filter(user_id=player.user_id).exists():
             self.notes.append(f"player “{player.name}”: the user is already another player's; not linked")
@@ -224,10 +265,27 @@ class _Loader:
         low, high = sorted((relationship.player_a_id, relationship.player_b_id))
         if low == high:
             raise ImportProblem(f"{self.where}: a player cannot be related to themselves")
+        if not Relationship.objects.filter(player_a_id=low, player_b_id=high).exists():
+            self._refuse_a_pair_of_others(low, high)
         existing, _created = Relationship.objects.get_or_create(player_a_id=low, player_b_id=high,
                                                                defaults={"kind": relationship.kind})
         Declaration.objects.get_or_create(relationship=existing, **declaration_scope(self.tournament))
         return existing.pk
+
+    def _refuse_a_pair_of_others(self, low: int, high: int) -> None:
+        """A new pair between two players who were already here and play in another championship: that
+        championship's organizers declare it, not a file (unless `--as` names one who may change both)."""
+        if not {low, high} <= self.players_here:
+            return
+        elsewhere = Entry.objects.filter(player_id__in=(low, high))
+        if self.tournament.championship_id is not None:
+            elsewhere = elsewhere.exclude(tournament__championship_id=self.tournament.championship_id)
+        players = list(Player.objects.filter(pk__in=(low, high)).order_by("pk"))
+        if not elsewhere.exists() or (self.user is not None and all(may_change_player(self.user, p) for p in players)):
+            return
+        raise ImportProblem(f"{self.where}: {players[0].name} and {players[1].name} were already here and play in "
+                            "another championship; a file may not declare them friends or family (their "
+                            "championship's organizers do)")
 
     # Rows of the tournament, created.
 

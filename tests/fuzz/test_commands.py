@@ -216,3 +216,39 @@ def test_seat_refuses_a_number_of_games_no_stage_plays(write, games):
     code, out, err = run("seat", write(b"player\nA\nB\nC\nD\n", "players.csv"), "--games", games)
     assert (code, out) == (2, "")
     assert err.strip() == f"--games: must be at most 100, not {games}"
+
+
+json_values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(allow_nan=False), st.text(max_size=8)),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+    max_leaves=25)
+tournament_objects = st.lists(st.fixed_dictionaries({
+    "model": st.sampled_from(["auth.user", "championships.country", "championships.championship",
+                              "championships.tournament", "championships.player", "audit.auditentry", "x.y"]),
+    "pk": st.one_of(st.integers(0, 3), json_values), "fields": st.one_of(st.dictionaries(st.sampled_from(
+        ["name", "slug", "username", "code", "email", "kind", "tournament", "user", "after"]), json_values,
+        max_size=4), json_values)}), max_size=5)
+import_bytes = st.one_of(
+    st.binary(max_size=300),
+    json_values.map(lambda value: json.dumps(value).encode()),
+    st.builds(lambda slug, objects: json.dumps({"format": "catan-tournament", "version": 1, "tournament": slug,
+                                                "objects": objects}).encode(),
+              st.one_of(st.just("fz"), json_values), tournament_objects),
+    st.integers(1, 200_000).map(lambda n: ("[" * n + "]" * n).encode()),
+    st.integers(1, 200_000).map(lambda n: ('{"a": ' * n + "1" + "}" * n).encode()),
+)
+
+
+@pytest.mark.django_db
+@FUZZ
+@given(data=import_bytes)
+@example(data=("[" * 100_000 + "]" * 100_000).encode())
+@example(data=b'{"format": "catan-tournament", "version": 1, "tournament": "fz", "objects": [' + b"[" * 50_000 + b"]")
+def test_import_tournament_never_crashes_on_a_malformed_file(write, data):
+    """Whatever a file holds, `import_tournament` imports it or exits 2 naming the file (100,000 nested brackets
+    ended in a RecursionError traceback)."""
+    path = write(data, "tournament.json")
+    try:
+        call_command("import_tournament", str(path), stdout=io.StringIO(), stderr=io.StringIO())
+    except CommandError as error:
+        assert error.returncode == 2 and str(error).startswith(f"{path}: "), str(error)
