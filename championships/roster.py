@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.utils.translation import gettext as _
 
+from core.text import clean_line, has_control
 from engines.csv_input import InputError, InputProblem, Record, read_text
 
 from .countries import country_code_for
@@ -71,10 +72,6 @@ class RosterLine:
 def name_key(name: str) -> str:
     """How names are compared: case, width and spacing ignored ("Ann  Lee" is "ann lee")."""
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
-
-
-def _has_control(text: str) -> bool:
-    return any(unicodedata.category(ch) == "Cc" for ch in text)
 
 
 def read_upload(filename: str, data: bytes) -> tuple[list[Record], list[InputProblem]]:
@@ -232,11 +229,11 @@ def _check_line(item: RosterLine, names: dict[str, list[RosterRow]], emails: dic
         if len(value) > MAX_LENGTHS[column]:
             found.append(InputProblem(line, _("longer than %(max)d characters") % {"max": MAX_LENGTHS[column]},
                                       column))
-        elif _has_control(value):
+        elif has_control(value):
             found.append(InputProblem(line, _("contains control characters"), column))
     if found:
         return
-    name = " ".join(cells["name"].split())
+    name = clean_line(cells["name"])  # as every name is stored: one line, nothing invisible (core/text.py)
     if not name:
         found.append(InputProblem(line, _("the name is empty"), "name"))
     email = cells["email"].strip().lower()
@@ -267,7 +264,7 @@ def _check_line(item: RosterLine, names: dict[str, list[RosterRow]], emails: dic
         if not country:
             found.append(InputProblem(line, _("'%(value)s' is not a country name or ISO code")
                                       % {"value": cells["country"]}, "country"))
-    friends = tuple(dict.fromkeys(" ".join(n.split()) for n in cells["friends_or_family"].split(";") if n.strip()))
+    friends = tuple(dict.fromkeys(clean_line(n) for n in cells["friends_or_family"].split(";") if clean_line(n)))
     if not name:
         return
     row = RosterRow(line, name, email, born, country, friends)

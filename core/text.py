@@ -49,9 +49,14 @@ def _remove_invisible(text: str) -> str:
 def clean_line(value: str) -> str:
     """The text as stored: one line, nothing invisible, spaces collapsed, NFC. Raises ValidationError on a
     control character or line break."""
-    if _CONTROL_RE.search(value):
+    if has_control(value):
         raise ValidationError(CONTROL_MESSAGE, code="control")
     return " ".join(unicodedata.normalize("NFC", _remove_invisible(value)).split())
+
+
+def has_control(value: str) -> bool:
+    """Whether `clean_line` would refuse the text (a control character or line break)."""
+    return bool(_CONTROL_RE.search(value))
 
 
 def one_line(value: str) -> str:

@@ -18,6 +18,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from championships.models import ACTIVE_STATUSES, Entry, Tournament
+from core.text import one_line
 from engines.rulesets import ruleset_for
 
 from .models import StartTimeNotice
@@ -92,7 +93,7 @@ def _send(entry: Entry, start: datetime, moved: bool) -> int:
     with translation.override(settings.LANGUAGE_CODE):
         subject, body = _message(entry, start, moved)
     try:
-        send_mail(subject, body, None, [entry.player.email])
+        send_mail(one_line(subject), body, None, [entry.player.email])  # Django refuses a line break in it
     except Exception:  # noqa: BLE001 - one bad address or a mail server hiccup must not stop the others
         logger.exception("Start-time notice to entry %s not sent; tried again on the next run", entry.pk)
         notice.delete()

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from championships.countries import country_choices
 from championships.models import Relationship
 from championships.roster import MAX_BYTES
+from core.text import LineField
 from results.limits import TEXT_MAX
 from results.penalties import MAX_MINUTES_LATE
 
@@ -14,13 +15,13 @@ SEARCH_MAX = 100
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=200)
+    name = LineField(label=_("Name"), max_length=200)
     email = forms.EmailField(label=_("Email"), max_length=254, required=False)
     date_of_birth = forms.DateField(label=_("Date of birth"), required=False,
                                     widget=forms.DateInput(attrs={"type": "date"}),
                                     help_text=_("Needed where the championship has a minimum age."))
     country = forms.ChoiceField(label=_("Country"), required=False)
-    friend = forms.CharField(label=_("Friend or family member (optional)"), max_length=200, required=False,
+    friend = LineField(label=_("Friend or family member (optional)"), max_length=200, required=False,
                              help_text=_("The name of a registered player: they will not share a table."))
     kind = forms.ChoiceField(label=_("Relationship"), choices=Relationship.Kind.choices,
                              initial=Relationship.Kind.FRIEND)
@@ -43,7 +44,7 @@ class FindPlayerForm(forms.Form):
     """A player of another championship is found by what the organizer already knows, never from a list."""
 
     email = forms.EmailField(label=_("Their exact email"), max_length=254, required=False)
-    name = forms.CharField(label=_("or their exact name"), max_length=200, required=False)
+    name = LineField(label=_("or their exact name"), max_length=200, required=False)
     born = forms.DateField(label=_("and date of birth"), required=False,
                            widget=forms.DateInput(attrs={"type": "date"}))
 

@@ -4,14 +4,20 @@ The holes: a line break in a tournament's name made every start-time email fail 
 quarter of an hour; zero-width and right-to-left-override characters were accepted, so two names that look
 identical were different players, and a name could reverse the text around it on a page.
 """
+from datetime import date, datetime, time
+
 import pytest
 from django.core import mail
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from championships.models import Championship
+from championships.models import Championship, Player
+from championships.roster import parse_roster
 from core.text import clean_line, one_line
+from engines.csv_input import InputError
+from organize import notices
 from organize.invitations import _send as send_invitation_email
+from tests.factories import make_official, make_player, make_tournament
 from tests.organize.test_console import _adjust_form, creator
 
 ZWSP, ZWNJ, ZWJ, LRM, RLO, PDF, NBSP = "\u200b", "\u200c", "\u200d", "\u200e", "\u202e", "\u202c", "\u00a0"
@@ -80,3 +86,37 @@ def test_invisible_characters_are_removed_from_a_new_championship(client):
     championship = Championship.objects.get()
     assert championship.name == "UAE Cup 2030"
     assert championship.tournaments.filter(name="Dubai qualifier", city="Dubai").exists()
+
+
+@pytest.mark.django_db
+def test_a_player_added_with_a_zero_width_space_is_the_same_name(client):
+    tournament = make_tournament(slug="names")
+    client.force_login(make_official(tournament, "organizer"))
+    response = client.post(reverse("organize-player-add", args=["names"]),
+                           {"name": f"Ann{ZWSP} Lee{RLO}", "date_of_birth": "1990-01-01", "kind": "friend",
+                            "enter": "on"})
+    assert response.status_code in (200, 302)
+    assert Player.objects.filter(name="Ann Lee").exists()
+    assert not Player.objects.filter(name__contains=ZWSP).exists()
+
+
+@pytest.mark.django_db
+def test_a_start_time_notice_goes_out_whatever_the_tournament_is_called():
+    """With a line break in the name every notice failed, and was tried again every quarter of an hour."""
+    tournament = make_tournament(date=date(2030, 5, 4), official_start=time(10))
+    entry = tournament.entries.create(player=make_player(email="ana@example.com"))
+    entry.tournament.name = "Dubai\r\nOpen"  # as stored before names were checked (the migration cleans those)
+    assert notices._send(entry, datetime(2030, 5, 4, 10, tzinfo=notices.timezone.get_current_timezone()), False) == 1
+    (sent,) = mail.outbox
+    assert sent.subject == "Start time: Dubai Open"
+
+
+def test_a_registration_list_is_cleaned_like_every_name():
+    rows = parse_roster(f"name,friends_or_family\nAnn{ZWSP} Lee,Bob{RLO}\n{RLO}Bob,Ann Lee\n")
+    assert [(row.name, row.friends_or_family) for row in rows] == [("Ann Lee", ("Bob",)), ("Bob", ("Ann Lee",))]
+
+
+def test_a_line_separator_in_a_registration_list_is_named_with_its_line():
+    with pytest.raises(InputError) as refused:
+        parse_roster("name\nBob\nAnn\u2028Lee\n")
+    assert [str(problem) for problem in refused.value.problems] == ["line 3, name: contains control characters"]
