@@ -54,10 +54,11 @@ class FinalTable:
     @property
     def note(self) -> str:
         """What a standings table of the tournament says above its columns."""
-        counted = games_text(self.counted)
         if self.played:
-            return f"{self.decided} {_('The other columns count %(games)s only.') % {'games': counted}}"
-        return f"{self.decided} {_('The other columns count %(games)s.') % {'games': counted}}"
+            others = _("The other columns count %(games)s only.")
+        else:
+            others = _("The other columns count %(games)s.")
+        return f"{self.decided} {others % {'games': games_text(self.counted)}}"
 
 
 def final_table(tournament: Tournament) -> FinalTable | None:
