@@ -23,14 +23,19 @@ from ..people_forms import ImportConfirmForm, ImportUploadForm, PlayerForm, Rela
 IMPORT_SALT = "organize.player-import"
 IMPORT_MAX_AGE = 6 * 3600
 """How long a previewed list may wait for its confirmation (seconds)."""
-ONLY = ("entered", "not_entered")
+ONLY = ("entered", "not_entered", "all")
+"""Which players the list shows; this tournament's entries unless the organizer asks for more."""
+
+
+def _only(request) -> str:
+    only = request.GET.get("only", ONLY[0])
+    return only if only in ONLY else ONLY[0]
 
 
 @login_required
 def player_list(request, slug: str):
     tournament = organized_tournament(request.user, slug)
-    query, only = search_query(request.GET), request.GET.get("only", "")
-    only = only if only in ONLY else ""
+    query, only = search_query(request.GET), _only(request)
     page = Paginator(rosters.players(tournament, request.user, query, only), rosters.PER_PAGE).get_page(
         request.GET.get("page"))
     return render(request, "organize/players.html", {
@@ -41,7 +46,7 @@ def player_list(request, slug: str):
 @login_required
 def player_csv(request, slug: str):
     tournament = organized_tournament(request.user, slug)
-    rows = rosters.players(tournament, request.user, search_query(request.GET), request.GET.get("only", ""))
+    rows = rosters.players(tournament, request.user, search_query(request.GET), _only(request))
     header = ["name", "email", "date_of_birth", "country", "entered", "friends_or_family", "media_opt_out"]
 
     def lines():
