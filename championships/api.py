@@ -20,5 +20,5 @@ def tournament_json(tournament: Tournament) -> dict:
 
 @require_GET
 def tournament_list(request):
-    tournaments = Tournament.objects.select_related("championship").order_by("date", "name")
+    tournaments = Tournament.objects.select_related("championship")
     return JsonResponse([tournament_json(t) for t in tournaments], safe=False)

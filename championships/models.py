@@ -2,7 +2,8 @@
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Case, F, Q, Value, When
+from django.db.models.lookups import Exact
 from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
@@ -13,6 +14,13 @@ RULESET_CHOICES = [(ruleset.key, _(ruleset.name)) for ruleset in RULESETS.values
 
 RESERVED_SLUGS = frozenset({"new", "championships"})
 """Words the organizer's URLs use next to slugs (`/organize/new/`, `/organize/championships/…`): no slug may be one."""
+
+
+TOURNAMENT_ORDER = (F("date").asc(nulls_last=True),
+                    Case(When(Exact(F("kind"), "qualifier"), then=Value(0)), default=Value(1)).asc(), "pk")
+"""Tournaments in the order they happen: by date, undated last; on one day the qualifiers before the event they lead
+to, then as created (a trial run with one date listed the finals between the qualifiers, by name). The models'
+default ordering, so lists need no `order_by`; latest first is its `.reverse()`."""
 
 
 def validate_not_reserved(slug: str) -> None:
@@ -192,7 +200,7 @@ class Tournament(models.Model):
     )
 
     class Meta:
-        ordering = ["date", "name"]
+        ordering = TOURNAMENT_ORDER
         constraints = [
             models.CheckConstraint(condition=~Q(slug="") & ~Q(slug__in=sorted(RESERVED_SLUGS)),
                                    name="tournament_slug_given"),

@@ -10,7 +10,7 @@ from .roster import name_key
 
 def tournament_list() -> QuerySet[Tournament]:
     """Every tournament with its championship, latest first."""
-    return Tournament.objects.select_related("championship").order_by("-date", "name")
+    return Tournament.objects.select_related("championship").reverse()
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ def home_page() -> HomePage:
 
     By status, not by date: a tournament whose day has passed but that is not closed is not over yet.
     """
-    tournaments = list(Tournament.objects.select_related("championship").order_by("date", "name"))
+    tournaments = list(Tournament.objects.select_related("championship"))
     current, upcoming, past = [], [], []
     for t in tournaments:
         if t.status == Tournament.Status.RUNNING:

@@ -46,8 +46,7 @@ def _organized_championships(user):
 
 def dashboard(user) -> list[ChampionshipCard]:
     """The user's championships (newest first), each with the tournaments they organize and their next steps."""
-    tournaments = list(officiated_tournaments(user, StaffRole.Role.ORGANIZER).select_related("championship")
-                       .order_by("date", "name"))
+    tournaments = list(officiated_tournaments(user, StaffRole.Role.ORGANIZER).select_related("championship"))
     organized = set(_organized_championships(user).values_list("pk", flat=True))
     steps = next_steps(tournaments)
     cards: dict[int | None, ChampionshipCard] = {}

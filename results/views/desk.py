@@ -11,7 +11,7 @@ from ..forms import AnnouncementForm, BoardForm
 
 @login_required
 def referee_home(request):
-    tournaments = officiated_tournaments(request.user).select_related("championship").order_by("-date", "name")
+    tournaments = officiated_tournaments(request.user).select_related("championship").reverse()
     organized = set(officiated_tournaments(request.user, StaffRole.Role.ORGANIZER).values_list("pk", flat=True))
     return render(request, "results/referee_home.html", {"tournaments": tournaments, "organized": organized})
 

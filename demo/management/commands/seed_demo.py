@@ -25,7 +25,7 @@ class Command(BaseCommand):
             made = championship in summary.created
             self.stdout.write(self.style.SUCCESS(f"Demo ready: {championship.name}") if made
                               else f"Demo: {championship.name}")
-            for tournament in championship.tournaments.order_by("date", "pk"):
+            for tournament in championship.tournaments.all():
                 self.stdout.write(f"  {tournament.name} ({tournament.get_status_display()}): "
                                   f"{tournament.entries.count()} players")
         self.stdout.write("Sign in at /accounts/login/ with:")
