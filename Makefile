@@ -35,7 +35,7 @@ lock: install
 migrate: install
 	$(PY) manage.py migrate --noinput
 
-# Creates the demo once; on later starts it changes nothing and takes a second (see README "Demo").
+# Creates the demo once; on later starts it changes nothing and takes a second (README, Getting started).
 demo: migrate
 	DEBUG=1 $(PY) manage.py seed_demo
 
