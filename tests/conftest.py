@@ -14,8 +14,13 @@ TESTS = Path(__file__).resolve().parent
 # Markers (registered in pyproject.toml) given by where a test lives, so a new test file there has them too;
 # `make test-fast` leaves all three out.
 MARKED_FOLDERS = {"e2e": "e2e", "fuzz": "fuzz"}
-# Each of these files takes seconds (a subprocess, a PDF, the demo, a real worker), measured with --durations.
+# What takes 7 s or more a file for a reason of its own (measured with --junitxml): the demo built again, PDFs laid
+# out, a migration back and forth, an exhaustive search, fresh interpreters, waits for timeouts, a Celery worker,
+# real password hashing on every attempt, every URL for every actor.
 SLOW_FILES = {
+    "demo", "printing", "test_migrations.py", "organize/test_backup.py", "engines/test_seating_exact.py",
+    "test_signin_throttle.py", "test_permission_matrix.py", "test_settings.py", "test_cache_outage.py",
+    "scheduling/test_worker.py",
 }
 
 
