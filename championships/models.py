@@ -7,6 +7,7 @@ from django.db.models.lookups import Exact
 from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
+from core.text import NameField, no_hidden_characters
 from engines.rulesets import RULESETS
 
 RULESET_CHOICES = [(ruleset.key, _(ruleset.name)) for ruleset in RULESETS.values()]
@@ -32,12 +33,13 @@ class Country(models.Model):
     """A country by its ISO 3166 code. `name` is stored in English (search, backups); pages show `local_name`."""
 
     code = models.CharField(_("ISO code"), max_length=2, unique=True)
-    name = models.CharField(_("name"), max_length=100)
+    name = NameField(_("name"), max_length=100)
 
     class Meta:
         ordering = ["name"]
         verbose_name_plural = _("countries")
         constraints = [
+            no_hidden_characters("name", "country_name_visible"),
             models.CheckConstraint(condition=Q(code__regex=r"^[A-Z]{2}$"), name="country_code_two_capitals"),
         ]
 
@@ -51,7 +53,7 @@ class Country(models.Model):
 
 
 class Player(models.Model):
-    name = models.CharField(_("name"), max_length=200)
+    name = NameField(_("name"), max_length=200)
     email = models.EmailField(_("email"), blank=True)
     date_of_birth = models.DateField(_("date of birth"), null=True, blank=True)
     country = models.ForeignKey(Country, models.PROTECT, null=True, blank=True, verbose_name=_("country"))
@@ -70,6 +72,7 @@ class Player(models.Model):
             models.UniqueConstraint(
                 fields=["email"], condition=~Q(email=""), name="player_email_unique_when_given",
             ),
+            no_hidden_characters("name", "player_name_visible"),
         ]
 
     def __str__(self) -> str:
@@ -129,7 +132,7 @@ class Championship(models.Model):
         WORLD = "world", _("world")
         CLUB = "club", _("club series")
 
-    name = models.CharField(_("name"), max_length=200)
+    name = NameField(_("name"), max_length=200)
     slug = models.SlugField(_("short name in addresses"), unique=True, validators=[validate_not_reserved])
     scope = models.CharField(_("scope"), max_length=10, choices=Scope.choices, default=Scope.COUNTRY)
     country = models.ForeignKey(Country, models.PROTECT, null=True, blank=True, verbose_name=_("country"))
@@ -156,6 +159,7 @@ class Championship(models.Model):
             models.CheckConstraint(
                 condition=~Q(scope="country") | Q(country__isnull=False), name="national_championship_has_country",
             ),
+            no_hidden_characters("name", "championship_name_visible"),
         ]
 
     def __str__(self) -> str:
@@ -179,11 +183,11 @@ class Tournament(models.Model):
         Championship, models.CASCADE, null=True, blank=True, related_name="tournaments",
         verbose_name=_("championship"),
     )
-    name = models.CharField(_("name"), max_length=200)
+    name = NameField(_("name"), max_length=200)
     slug = models.SlugField(_("short name in addresses"), unique=True, validators=[validate_not_reserved])
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
-    city = models.CharField(_("city"), max_length=100, blank=True)
-    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    city = NameField(_("city"), max_length=100, blank=True)
+    venue = NameField(_("venue"), max_length=200, blank=True)
     date = models.DateField(_("date"), null=True, blank=True)
     official_start = models.TimeField(
         _("official start time"), null=True, blank=True,
@@ -208,6 +212,9 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(kind="club") | Q(championship__isnull=False), name="tournament_in_championship",
             ),
+            no_hidden_characters("name", "tournament_name_visible"),
+            no_hidden_characters("city", "tournament_city_visible"),
+            no_hidden_characters("venue", "tournament_venue_visible"),
         ]
 
     def __str__(self) -> str:
@@ -232,7 +239,7 @@ class Stage(models.Model):
     tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="stages")
     order = models.PositiveSmallIntegerField(_("order"))
     kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
-    name = models.CharField(_("name"), max_length=100)
+    name = NameField(_("name"), max_length=100)
     games = models.PositiveSmallIntegerField(_("number of games"))
     seating = models.CharField(_("seating"), max_length=10, choices=Seating.choices)
     players = models.PositiveSmallIntegerField(
@@ -253,6 +260,7 @@ class Stage(models.Model):
             models.CheckConstraint(
                 condition=Q(players__isnull=True) | Q(players__gte=3), name="stage_players_at_least_three",
             ),
+            no_hidden_characters("name", "stage_name_visible"),
         ]
 
     def __str__(self) -> str:
