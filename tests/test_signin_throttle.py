@@ -29,6 +29,11 @@ def sign_in(client, username, password, forwarded_for, **extra):
                        REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=forwarded_for, **extra)
 
 
+def fail(client, times: int, address: str = "198.51.100.66", username: str = "referee-ana") -> list[int]:
+    """The statuses of `times` wrong passwords."""
+    return [sign_in(client, username, "wrong", address).status_code for _ in range(times)]
+
+
 def earlier(minutes: float) -> None:
     """Move every recorded failure back in time, as if `minutes` had passed."""
     for model in (AccessAttempt, AccessFailureLog):
@@ -90,8 +95,7 @@ def test_failures_spread_over_the_day_still_add_up(behind_proxy):
     """Four wrong passwords every so often must not go on for ever without a pause."""
     make_user("referee-ana")
     client = Client()
-    for _ in range(4):
-        sign_in(client, "referee-ana", "wrong", "198.51.100.66")
+    fail(client, 4)
     earlier(20)
     assert sign_in(client, "referee-ana", "wrong", "198.51.100.66").status_code == 429
 
@@ -102,11 +106,9 @@ def test_someone_elses_sign_in_does_not_shorten_a_pause(behind_proxy):
     make_user("referee-ana")
     make_user("referee-bo")
     client = Client()
-    for _ in range(5):
-        sign_in(client, "referee-ana", "wrong", "198.51.100.66")
+    fail(client, 5)
     earlier(1.1)
-    for _ in range(5):  # the second pause: 2 minutes
-        sign_in(client, "referee-ana", "wrong", "198.51.100.66")
+    fail(client, 5)  # the second pause: 2 minutes
     earlier(1.1)
     assert sign_in(Client(), "referee-bo", "wrong", "203.0.113.7").status_code == 200
     assert sign_in(Client(), "referee-bo", PASSWORD, "203.0.113.7").status_code == 302
@@ -116,8 +118,7 @@ def test_someone_elses_sign_in_does_not_shorten_a_pause(behind_proxy):
 def test_attempts_refused_during_a_pause_do_not_lengthen_it(behind_proxy):
     make_user("referee-ana")
     client = Client()
-    for _ in range(5):
-        sign_in(client, "referee-ana", "wrong", "198.51.100.66")
+    fail(client, 5)
     paused_at = AccessAttempt.objects.get().attempt_time
     for _ in range(20):
         assert sign_in(client, "referee-ana", "wrong", "198.51.100.66").status_code == 429

@@ -38,6 +38,14 @@ def run(*args, stdin: str | None = None) -> tuple[int, str, str]:
     return 0, out.getvalue(), err.getvalue()
 
 
+def run_file(tmp_path, text: str, *options) -> tuple[int, str]:
+    """(exit status, message) of importing `text` as a file."""
+    path = tmp_path / "t.json"
+    path.write_text(text)
+    status, _out, message = run(str(path), *options)
+    return status, message
+
+
 def exported(slug: str) -> str:
     out = io.StringIO()
     call_command("export_tournament", slug, stdout=out)
@@ -104,9 +112,7 @@ def _championship_of_someone_else():
 
 def test_a_file_cannot_add_its_tournament_to_an_existing_championship_by_naming_it(tmp_path):
     _owner, championship, text = _championship_of_someone_else()
-    path = tmp_path / "t.json"
-    path.write_text(text)
-    status, _out, message = run(str(path))
+    status, message = run_file(tmp_path, text)
     assert status == 2 and "uae-2030" in message and "--as" in message
     assert not Tournament.objects.filter(slug="dubai-2030").exists()
     assert list(championship.tournaments.all()) == []
@@ -116,27 +122,21 @@ def test_an_organizer_of_another_championship_cannot_be_named_to_get_in(tmp_path
     _owner, championship, text = _championship_of_someone_else()
     stranger = make_user("stranger")
     assign_staff(stranger, StaffRole.Role.ORGANIZER, championship=make_championship(), user=make_admin())
-    path = tmp_path / "t.json"
-    path.write_text(text)
-    status, _out, message = run(str(path), "--as", "stranger")
+    status, message = run_file(tmp_path, text, "--as", "stranger")
     assert status == 2 and "stranger" in message and "uae-2030" in message
     assert not Tournament.objects.filter(slug="dubai-2030").exists()
 
 
 def test_the_championships_organizer_restores_the_tournament_into_it(tmp_path):
     _owner, championship, text = _championship_of_someone_else()
-    path = tmp_path / "t.json"
-    path.write_text(text)
-    status, out, _err = run(str(path), "--as", "owner")
-    assert status == 0, _err
+    status, message = run_file(tmp_path, text, "--as", "owner")
+    assert status == 0, message
     assert Tournament.objects.get(slug="dubai-2030").championship == championship
 
 
 def test_an_unknown_acting_username_exits_2(tmp_path):
     _owner, _championship, text = _championship_of_someone_else()
-    path = tmp_path / "t.json"
-    path.write_text(text)
-    status, _out, message = run(str(path), "--as", "nobody")
+    status, message = run_file(tmp_path, text, "--as", "nobody")
     assert status == 2 and "nobody" in message
 
 
@@ -147,9 +147,7 @@ def test_a_new_championship_needs_no_acting_organizer(tmp_path):
     Tournament.objects.all().delete()
     Championship.objects.all().delete()
     AuditEntry.objects.all().delete()
-    path = tmp_path / "t.json"
-    path.write_text(text)
-    assert run(str(path))[0] == 0
+    assert run_file(tmp_path, text)[0] == 0
 
 
 # Friends and family between players of another championship.
@@ -179,9 +177,7 @@ def test_a_file_cannot_declare_a_pair_between_players_of_another_championship(tm
     from championships.models import Relationship
 
     _ann, _bob, text = _a_file_declaring_a_pair_of_players_who_play_elsewhere()
-    path = tmp_path / "t.json"
-    path.write_text(text)
-    status, _out, message = run(str(path))
+    status, message = run_file(tmp_path, text)
     assert status == 2 and "Ann and Bob were already here and play in another championship" in message
     assert not Relationship.objects.exists() and not Tournament.objects.filter(slug="mine").exists()
 
@@ -192,7 +188,5 @@ def test_a_pair_already_here_is_used_as_it_is(tmp_path):
 
     ann, bob, text = _a_file_declaring_a_pair_of_players_who_play_elsewhere()
     declare_relationship(ann, bob, "friend", user=make_admin(), tournament=Tournament.objects.get(slug="theirs"))
-    path = tmp_path / "t.json"
-    path.write_text(text)
-    assert run(str(path))[0] == 0
+    assert run_file(tmp_path, text)[0] == 0
     assert Relationship.objects.count() == 1
