@@ -1,6 +1,7 @@
 """Where a print job runs: on the Celery worker when a broker is configured, else within the request."""
 from celery import shared_task
-from kombu.exceptions import OperationalError
+
+from core.background import run_in_background
 
 from . import notices, print_jobs
 from .models import PrintJob
@@ -14,13 +15,7 @@ def print_job_task(job_id: int) -> None:
 def dispatch(job: PrintJob) -> None:
     """Hand the job to the worker; without a broker (eager mode) or when it cannot be reached, run it here,
     so a page keeps working with Redis down and nothing is lost."""
-    if print_job_task.app.conf.task_always_eager:
-        print_jobs.run_print_job(job.pk)
-        return
-    try:
-        print_job_task.delay(job.pk)
-    except OperationalError:
-        print_jobs.run_print_job(job.pk)
+    run_in_background(print_job_task, job.pk)
 
 
 @shared_task
