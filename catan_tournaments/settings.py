@@ -197,6 +197,12 @@ STORAGES = {
         else "whitenoise.storage.CompressedManifestStaticFilesStorage"
     },
 }
+# Each uploaded file is counted as it arrives and kept only up to core.uploads.MAX_UPLOAD_BYTES (2 MB).
+FILE_UPLOAD_HANDLERS = [
+    "core.uploads.CappedUploadHandler",
+    "django.core.files.uploadhandler.MemoryFileUploadHandler",
+    "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+]
 
 _email = env.email_url("EMAIL_URL", default="consolemail://" if DEBUG else "smtp://localhost:25")
 EMAIL_BACKEND = _email["EMAIL_BACKEND"]

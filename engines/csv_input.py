@@ -10,6 +10,8 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import itertools
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -94,20 +96,24 @@ def _first_undecodable_line(path: str) -> int:
 
 def read_text(
     text: str, required: tuple[str, ...], *, ragged: bool = False, delimiter: str = ",",
+    max_rows: int | None = None, max_columns: int | None = None,
 ) -> tuple[list[Record], list[InputProblem]]:
     """Like read_file, for text already decoded (an upload); the InputError it raises has no file name.
 
-    `delimiter`: spreadsheets in many locales save "CSV" with semicolons.
+    `delimiter`: spreadsheets in many locales save "CSV" with semicolons. Limits for text from strangers:
+    `max_rows` records at most are read (a caller asking for one more than it accepts refuses a longer file
+    without holding it all); cells right of `max_columns`, in the header too, are ignored.
     """
     problems: list[InputProblem] = []
     lines = io.StringIO(text.removeprefix("\ufeff"), newline="")
-    records = list(_records(None, lines, required, ragged, problems, delimiter))
+    records = list(itertools.islice(_records(None, lines, required, ragged, problems, delimiter, max_columns),
+                                    max_rows))
     return records, problems
 
 
 def _records(
     path: str | None, lines: Iterable[str], required: tuple[str, ...], ragged: bool, problems: list[InputProblem],
-    delimiter: str = ",",
+    delimiter: str = ",", max_columns: int | None = None,
 ) -> Iterator[Record]:
     """Rows whose cells are all blank are skipped. A row with more or fewer cells than the header is a
     problem, unless `ragged`: then missing cells read as empty and extra cells are ignored.
@@ -118,18 +124,20 @@ def _records(
         header = next(reader, None)
         if header is None:
             raise InputError(path, [InputProblem(1, f"the file is empty; it needs a header row {expected}.")])
-        columns = [c.strip().lower() for c in header]
+        columns = [c.strip().lower() for c in header[:max_columns]]
         missing = [c for c in required if c not in columns]
         if missing:
             message = f"missing column(s) {', '.join(missing)}; the header must include {expected}."
             raise InputError(path, [InputProblem(1, message, ", ".join(missing))])
-        doubled = sorted({c for c in columns if c and columns.count(c) > 1})
+        counts = Counter(columns)
+        doubled = sorted(c for c, n in counts.items() if c and n > 1)
         if doubled:
             message = f"column(s) {', '.join(doubled)} appear more than once."
             raise InputError(path, [InputProblem(1, message, ", ".join(doubled))])
         end = reader.line_num
         for cells in reader:
             line, end = end + 1, reader.line_num  # a quoted cell may span lines: name the row's first
+            cells = cells[:max_columns]
             if not any(c.strip() for c in cells):
                 continue
             if len(cells) != len(columns):

@@ -66,8 +66,9 @@ class ImportUploadForm(forms.Form):
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        if upload.size > MAX_BYTES:
-            raise forms.ValidationError(_("The file is larger than %(mb)d MB.") % {"mb": MAX_BYTES >> 20})
+        if upload.size > MAX_BYTES:  # a bigger file was not kept while it arrived (core/uploads.py)
+            raise forms.ValidationError(_("%(file)s is larger than %(mb)d MB.")
+                                        % {"file": upload.name, "mb": MAX_BYTES >> 20})
         return upload
 
 

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
 from results.limits import SIGNATURE_IMAGE_MAX, TEXT_MAX
+from tests import hostile_files as hostile
 from tests.db_snapshot import changed, snapshot
 from tests.fuzz.scale import SCALE
 
@@ -323,6 +324,7 @@ roster_files = st.one_of(
                                                         st.lists(st.lists(roster_cell, min_size=5, max_size=5)))),
     st.just(b""), st.just(b"PK\x03\x04not really a zip"), st.just("name\nÄnn\n".encode("latin-1")),
     st.just("name\nAnn\n".encode("utf-16")),
+    st.sampled_from(hostile.ROSTERS).map(lambda build: build()),
 )
 
 
@@ -356,6 +358,24 @@ def test_roster_upload_and_import(fuzz_world, organizer, data):
                 assert not changed(before, after), ("a refused import wrote", changed(before, after))
         transaction.set_rollback(True)
     event(f"{response.status_code}{' previewed' if confirm is not None else ''}")
+
+
+@pytest.mark.parametrize("build", hostile.ROSTERS, ids=["huge-row", "many-cells", "lying-dimension",
+                                                         "lying-zip-size", "million-lines", "wide-header"])
+def test_hostile_rosters_are_refused_and_say_so(fuzz_world, organizer, build):
+    """Issue 22 item 5: each is refused with the file named (a lying dimension: the row it hid is named), or read
+    within its limits (the wide header), and nothing is written."""
+    path = reverse("organize-player-import", args=[fuzz_world.tournament.slug])
+    name = "hostile.csv" if build in hostile.ROSTERS[-2:] else "hostile.xlsx"
+    before = snapshot()
+    response = organizer.post(path, {"file": SimpleUploadedFile(name, build())})
+    assert not changed(before, snapshot())
+    content = response.content.decode()
+    if build is hostile.ROSTERS[-1]:
+        assert response.status_code == 200 and "Ann Lee" in content
+    else:
+        assert response.status_code == 422
+        assert name in content or "line 1" in content, content
 
 
 @pytest.mark.parametrize("sent", [{"method": "tap"}, {"entry": "1", "version": "1", "method": "tap"}],
