@@ -4,7 +4,6 @@ import re
 import pytest
 
 from championships.models import Player
-
 from tests.factories import make_entries, make_game, make_official, make_tournament, play
 
 pytestmark = pytest.mark.django_db
