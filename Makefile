@@ -62,8 +62,10 @@ bench: $(BENCH_STAMP)
 	@missed=""; for script in benchmarks/bench_*.py; do echo "== $$script"; $(PY) $$script || missed="$$missed $$script"; \
 	done; if [ -n "$$missed" ]; then echo "bench: a target was missed or a script failed in:$$missed"; exit 1; fi
 
+# mypy keeps its cache in .mypy_cache: a run after a small change takes seconds.
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache --no-logo
 
 smoke: install
