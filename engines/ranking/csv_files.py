@@ -140,7 +140,7 @@ class _Rows:
     def winner_of(self, row: int) -> bool | None:
         return None if self.winner[row] == NONE else bool(self.winner[row])
 
-    def by_table(self) -> tuple[array, array]:
+    def by_table(self) -> tuple[array[int], array[int]]:
         """Row numbers grouped by table (file order within each), and where each table's rows start."""
         self.ids.clear()
         return grouped(self.table, len(self.games))
@@ -189,8 +189,8 @@ def read_results(path: str | os.PathLike[str], ruleset: Ruleset) -> ResultsFile:
         ids = {rows.tables[t]: t for t, g in enumerate(rows.games) if g == game}
         seated = ((table, [names[rows.player[r]] for r in order[start[t]:start[t + 1]]]) for table, t in ids.items())
         for table, p in players_seated_twice(seated):
-            row = order[start[ids[table]] + (0 if p.seat is None else p.seat)]
-            problems.append(InputProblem(lines[row], f"game {game}, table {table}: {p.message}"))
+            at = order[start[ids[table]] + (0 if p.seat is None else p.seat)]
+            problems.append(InputProblem(lines[at], f"game {game}, table {table}: {p.message}"))
 
     _raise(path, problems)
     results = ResultsFile(names, rows.index)

@@ -13,13 +13,16 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from engines.metrics import DRAW, METRICS, WINNER_CAP, GameScore, PlayerRecord, Value
-from engines.ranking.validation import Problem, check_deduction, check_table, players_seated_twice
+from engines.ranking.problems import Problem
+from engines.ranking.validation import check_deduction, check_table, players_seated_twice
 from engines.rulesets import Ruleset, ruleset_for
 
 T = TypeVar("T")
+SortKey = tuple[Any, ...]  # compared element by element: flags, a lead, then metric values
+KeyOf = Callable[[Hashable, Mapping[str, Value]], SortKey]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +115,7 @@ def validate(tables: Iterable[TableResult], ruleset: Ruleset) -> None:
             raise ResultError(game, table, [problem])
 
 
-def grouped(keys: array, count: int) -> tuple[array, array]:
+def grouped(keys: array[int], count: int) -> tuple[array[int], array[int]]:
     """Positions 0..n-1 of `keys` (each in 0..count-1) grouped by key, in order within a group, and where each
     key's group starts (`start[k]:start[k + 1]`): a counting sort into two arrays, no object per position."""
     start = array("i", bytes(array("i").itemsize * (count + 1)))
@@ -142,7 +145,7 @@ class Scoresheet(Mapping[Hashable, PlayerRecord]):
         # its total (at most 48) and its duration (at most a day).
         self.player, self.at, self.vp, self.place = array("i"), array("i"), array("b"), array("b")
         self.game, self.table, self.total, self.minutes = array("q"), array("q"), array("h"), array("h")
-        self._by_player: tuple[array, array] | None = None
+        self._by_player: tuple[array[int], array[int]] | None = None
         for p in players:
             self._id(p)
 
@@ -246,7 +249,7 @@ def _deciding_draw(
 def rank_records(
     records: Mapping[Hashable, PlayerRecord], ruleset: Ruleset | str, *,
     draws: Iterable[Sequence[Hashable]] = (), disqualified: Collection[Hashable] = (),
-    lead: Mapping[Hashable, tuple] | None = None,
+    lead: Mapping[Hashable, SortKey] | None = None,
 ) -> list[Standing]:
     """Order players by `lead` (higher first; e.g. a final's places), then the ruleset's chain.
 
@@ -259,7 +262,7 @@ def rank_records(
 def iter_standings(
     records: Mapping[Hashable, PlayerRecord], ruleset: Ruleset | str, *,
     draws: Iterable[Sequence[Hashable]] = (), disqualified: Collection[Hashable] = (),
-    lead: Mapping[Hashable, tuple] | None = None,
+    lead: Mapping[Hashable, SortKey] | None = None,
 ) -> Iterator[Standing]:
     """`rank_records` one Standing at a time, in rank order: the sort keys live only while sorting,
     and a player's metric values are computed again when their Standing is handed out."""
@@ -270,10 +273,10 @@ def iter_standings(
         raise ValueError(f"disqualified player(s) without any result or entry: {_canonical(unknown)}")
     chain = rules.computed
 
-    def key(player: Hashable, values: Mapping[str, Value]) -> tuple:
+    def key(player: Hashable, values: Mapping[str, Value]) -> SortKey:
         return (player not in disqualified, *(lead[player] if lead else ()), *(values[k] for k in chain))
 
-    def sort_key(player: Hashable) -> tuple:
+    def sort_key(player: Hashable) -> SortKey:
         record = records[player]
         return key(player, {k: METRICS[k].compute(record) for k in chain})
 
@@ -283,7 +286,7 @@ def iter_standings(
 
 
 def _standings(
-    records: Mapping[Hashable, PlayerRecord], order: list[Hashable], key: Callable[[Hashable, Mapping], tuple],
+    records: Mapping[Hashable, PlayerRecord], order: list[Hashable], key: KeyOf,
     positions: list[dict[Hashable, int]], disqualified: set[Hashable],
 ) -> Iterator[Standing]:
     """Standings of players in rank order, a group of players equal on every key at a time."""
@@ -302,11 +305,11 @@ def _standings(
 
 
 def _equal_keys(
-    records: Mapping[Hashable, PlayerRecord], order: list[Hashable], key: Callable[[Hashable, Mapping], tuple],
+    records: Mapping[Hashable, PlayerRecord], order: list[Hashable], key: KeyOf,
 ) -> Iterator[list[tuple[Hashable, dict[str, Value]]]]:
     """Players in rank order with all their metric values, a run of equal sort keys at a time."""
     group: list[tuple[Hashable, dict[str, Value]]] = []
-    group_key: tuple | None = None
+    group_key: SortKey | None = None
     for p in order:
         record = records[p]
         values: dict[str, Value] = {k: m.compute(record) for k, m in METRICS.items()}
@@ -340,14 +343,22 @@ def _rank_and_tied(standing: Standing) -> tuple[int, bool]:
     return standing.rank, standing.tied
 
 
+@overload
+def tie_groups(standings: Sequence[Standing]) -> list[tuple[Standing, ...]]: ...
+
+
+@overload
+def tie_groups(standings: Sequence[T], rank_and_tied: Callable[[T], tuple[int, bool]]) -> list[tuple[T, ...]]: ...
+
+
 def tie_groups(
-    standings: Sequence[T], rank_and_tied: Callable[[T], tuple[int, bool]] = _rank_and_tied,
-) -> list[tuple[T, ...]]:
+    standings: Sequence[Any], rank_and_tied: Callable[[Any], tuple[int, bool]] = _rank_and_tied,
+) -> list[tuple[Any, ...]]:
     """Every group of players still sharing a rank, best first.
 
     Works on `Standing`s, or on any rows in rank order given how to read their rank and tie flag.
     """
-    groups: dict[int, list[T]] = {}
+    groups: dict[int, list[Any]] = {}
     for s in standings:
         rank, tied = rank_and_tied(s)
         if tied:

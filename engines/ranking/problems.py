@@ -6,8 +6,8 @@ wording. `gettext_noop` marks each wording for the translation catalogs.
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
 from typing import Any
 
 from engines.metrics import gettext_noop
@@ -35,7 +35,7 @@ NAMES_JOINED = gettext_noop("%(names)s and %(last)s")
 """How a list of players reads: "Ann, Bob and Cid"."""
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Problem:
     """One thing wrong with an entered table; `player` is None when it concerns the whole table."""
 
@@ -44,7 +44,7 @@ class Problem:
     """"player", "vp", "winner", "minutes" or "seats"."""
     code: str
     """A key of MESSAGES."""
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = dataclasses.field(default_factory=dict)
     seat: int | None = None
     """Index of the seat it belongs to (names can be missing or repeated), None for the whole table."""
 
@@ -67,8 +67,8 @@ def render(problem: Problem, translate: Callable[[str], str] = _identity) -> str
     return translate(MESSAGES[problem.code]) % params
 
 
-def _joined(names: tuple, translate: Callable[[str], str]) -> str:
-    names = tuple(str(n) for n in names)
+def _joined(players: tuple[object, ...], translate: Callable[[str], str]) -> str:
+    names = tuple(str(n) for n in players)
     if len(names) < 2:
         return "".join(names)
     return translate(NAMES_JOINED) % {"names": ", ".join(names[:-1]), "last": names[-1]}

@@ -15,6 +15,7 @@ compared at the table. A candidate swap costs a dozen look-ups and no allocation
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 Assignment = list[list[list[int]]]  # games → tables → player ids in seat (position) order
@@ -25,7 +26,7 @@ POSITIONS = 4
 DENSE_PLAYERS = 512
 
 
-class SparseCodes(dict):
+class SparseCodes(dict[int, int]):
     """Pair codes of a large stage: a pair never seen together reads as 0 and takes no room."""
 
     def __missing__(self, key: int) -> int:
@@ -65,7 +66,7 @@ def country_lower_bound(country: list[int], tables: int) -> int:
     return sum(forced_pairs(members, tables) for members in Counter(country).values())
 
 
-def forced_position_repeats(history: list[list[int]], games: int, sizes: list[int]) -> int:
+def forced_position_repeats(history: list[list[int]], games: int, sizes: Sequence[int]) -> int:
     """Position repeats no seating of `games` more games at tables of `sizes` can avoid.
 
     A player's repeats are their seats minus the distinct positions they hold. Repeats in the

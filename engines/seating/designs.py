@@ -26,7 +26,7 @@ ROTATION_PATIENCE = 200
 
 def largest_spread(m: int) -> int:
     """Most pairwise disjoint lines in PG(m-1, 2): a full spread when m is even."""
-    points = 2**m - 1
+    points = (1 << m) - 1
     return points // 3 if m % 2 == 0 else (points - 4) // 3
 
 
@@ -120,7 +120,8 @@ def rotational_design(n: int, games: int, rng: random.Random, steps: int = ROTAT
     for p in range(n):
         for q in range(p + 1, n):
             if p >= moving:
-                key, is_short = (0, p, q), True
+                key: tuple[int, ...] = (0, p, q)
+                is_short = True
             elif q >= moving:
                 key, is_short = (1, p // k, q), False
             else:

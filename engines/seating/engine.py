@@ -361,7 +361,7 @@ def _instance(problem: SeatingProblem) -> Instance:
     players = problem.players
     index = {p: i for i, p in enumerate(players)}
     n = len(players)
-    friends = set()
+    friends: set[int] = set()
     for a, b in problem.relations:
         i, j = index[a], index[b]
         friends.update((i * n + j, j * n + i))

@@ -9,21 +9,26 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
+
+Row = TypeVar("Row", bound="SupportsRichComparison")  # sorted, so that a seed always gives the same answer
+Column = TypeVar("Column", bound=Hashable)
 
 
-def exact_cover(
-    rows: Mapping[Hashable, Sequence[Hashable]], rng: random.Random, node_limit: int
-) -> list[Hashable] | None:
+def exact_cover(rows: Mapping[Row, Sequence[Column]], rng: random.Random, node_limit: int) -> list[Row] | None:
     """Keys of rows covering each column (anything a row names) exactly once, or None when there
     is no such choice or the search visited `node_limit` nodes without finding one."""
-    columns: dict[Hashable, set[Hashable]] = {}
+    columns: dict[Column, set[Row]] = {}
     for key, named in rows.items():
         for column in named:
             columns.setdefault(column, set()).add(key)
-    chosen: list[Hashable] = []
+    chosen: list[Row] = []
     nodes = 0
 
-    def select(key: Hashable) -> list[set[Hashable]]:
+    def select(key: Row) -> list[set[Row]]:
         removed = []
         for column in rows[key]:
             for other in columns[column]:
@@ -33,7 +38,7 @@ def exact_cover(
             removed.append(columns.pop(column))
         return removed
 
-    def deselect(key: Hashable, removed: list[set[Hashable]]) -> None:
+    def deselect(key: Row, removed: list[set[Row]]) -> None:
         for column in reversed(rows[key]):
             columns[column] = removed.pop()
             for other in columns[column]:

@@ -67,7 +67,7 @@ def _kempe(inst: Instance, tables: Assignment, rng: random.Random) -> list[list[
 
     def path_from(g: int, t: int, alpha: int, beta: int) -> list[tuple[int, int]] | None:
         """The alpha/beta chain leaving table (g, t) by its alpha seat, if swapping it is legal."""
-        path = []
+        path: list[tuple[int, int]] = []
         on_table, want = True, alpha
         while True:
             if on_table:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from .cost import POSITIONS, Assignment, Instance, Model, SparseCodes, State
 from .designs import ROTATION_STEPS, affine_design, rotational_design
@@ -119,7 +119,7 @@ def _greedy(model: Model, inst: Instance, rng: random.Random) -> Assignment:
                 if not room:
                     continue
                 if room <= TABLES_PER_MOVE:
-                    candidates = pool
+                    candidates: Iterable[int] = pool
                 else:  # drawn one by one: the first draw nearly always costs nothing
                     candidates = (pool[rng.randrange(room)] for _ in range(TABLES_PER_MOVE))
                 for t in candidates:
@@ -218,7 +218,8 @@ def search_tables(
                 design = translation_design(model.n, model.games, rng)
             if design is not None:
                 starts.append(design)
-        if attempt == 1 and fresh and model.n <= ROTATION_PLAYERS and best.cost - model.lower_bound >= model.w_repeat:
+        if (attempt == 1 and fresh and model.n <= ROTATION_PLAYERS and best is not None
+                and best.cost - model.lower_bound >= model.w_repeat):
             # The first search left repeats above the bound: try a schedule with a cyclic symmetry.
             design = rotational_design(model.n, model.games, rng, steps=max(1, round(ROTATION_STEPS * effort)))
             if design is not None:
@@ -247,6 +248,7 @@ def search_tables(
             # A large stage with no pair conflict left: another construction lands in the same
             # place, and what is left (play order, 3-player seats) is the position repair's.
             break
+    assert best is not None  # RESTARTS > 0
     return best.snapshot(), model
 
 
@@ -362,7 +364,7 @@ def _tabu(
                         leave_a += w_country
                 size_a = sizes[ta]
                 if positions_only:
-                    candidates = [ta]  # the tables are final: only play orders change
+                    candidates: list[int] | range = [ta]  # the tables are final: only play orders change
                 elif sampled:
                     candidates = rng.sample(everywhere, TABLES_PER_MOVE)
                     if track:

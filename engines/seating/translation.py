@@ -33,6 +33,7 @@ One game per pairing of the copies, 2^k - 2 transversals and the plane games mak
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from itertools import combinations
 
 from .exact_cover import exact_cover
@@ -80,7 +81,7 @@ def translation_design(n: int, games: int, rng: random.Random) -> Assignment | N
     return [[[label[p] for p in table] for table in game] for game in schedule[:games]]
 
 
-def _multiplication(k: int):
+def _multiplication(k: int) -> Callable[[int, int], int]:
     """Multiplication in GF(2^k), elements as bit vectors over the basis 1, a, a^2, ..."""
     modulus = next(p for p in range(1 << k, 1 << (k + 1)) if _irreducible(p))
 
