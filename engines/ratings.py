@@ -14,10 +14,13 @@ order, so neither the sheet's seat order nor the database's row order changes a 
 """
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
+
+PlayerId = int
+"""Players are told apart by their database id (and rated in that order)."""
 
 MODEL = PlackettLuce()
 """The library's defaults (docs/guide.md explains them in a player's words)."""
@@ -51,19 +54,19 @@ class Table:
     """One signed-off table: its place in the fixed order and each player's place (1 = winner; ties share)."""
 
     key: str
-    places: tuple[tuple[Hashable, int], ...]
+    places: tuple[tuple[PlayerId, int], ...]
     """(player, place), in player order."""
 
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    player: Hashable
+    player: PlayerId
     place: int
     before: Rating
     after: Rating
 
 
-def rate_table(table: Table, ratings: Mapping[Hashable, Rating]) -> list[Change]:
+def rate_table(table: Table, ratings: Mapping[PlayerId, Rating]) -> list[Change]:
     """The table's players' new ratings, from `ratings` (INITIAL for a player not in it)."""
     before = [ratings.get(player, INITIAL) for player, _place in table.places]
     teams = [[MODEL.create_rating([r.mu, r.sigma])] for r in before]
@@ -72,7 +75,7 @@ def rate_table(table: Table, ratings: Mapping[Hashable, Rating]) -> list[Change]
             for (player, place), old, team in zip(table.places, before, rated)]
 
 
-def replay(tables: Iterable[Table], ratings: dict[Hashable, Rating]) -> Iterator[tuple[Table, list[Change]]]:
+def replay(tables: Iterable[Table], ratings: dict[PlayerId, Rating]) -> Iterator[tuple[Table, list[Change]]]:
     """Rate `tables` in the order given, updating `ratings` in place; yields each table with its changes."""
     for table in tables:
         changes = rate_table(table, ratings)
