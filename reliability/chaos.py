@@ -5,6 +5,9 @@ seconds in: Redis stopped, Redis frozen (SIGSTOP … SIGCONT), a gunicorn worker
 the app's database connections terminated (`pg_terminate_backend`), the Celery worker's pool process
 killed in the middle of a seating task. Referees tap again after an error, as they would. The run
 passes when no result is lost and the site recovers by itself after each fault (health ok, pages 200).
+
+Whatever happens (timeouts, refused connections, a fault that cannot be injected, a phase stopped at its time
+bound), the run ends with its report: a row per fault run, what each did, the checks and a verdict.
 """
 import argparse
 import asyncio
@@ -14,15 +17,33 @@ import re
 import signal
 import sys
 import time
+from dataclasses import dataclass, field
 
-from .clients import Stats, Tablet, new_http_client, play_game
-from .load import Crowd, api_standings, print_checks, results_for, tablets_for, verify
+from .clients import Stats, Tablet, client_address, new_http_client, play_game
+from .load import (
+    Crowd,
+    api_standings,
+    check_lines,
+    checks_of,
+    describe,
+    opening,
+    progress,
+    results_for,
+    tablets_for,
+    wind_up,
+)
 from .stack import Stack, children, log, machine_note, psql
 
 PHASE_SECONDS = 150
 """The most a phase's game may take (a bound on the run; a game not finished shows as lost results)."""
 HOLD_SECONDS = 8
 """How long Redis stays stopped or frozen."""
+READERS_FIRST = 3
+"""Seconds the readers read before the first phase starts."""
+FAULT_AFTER = 2
+"""Seconds into a phase's game when its fault is injected."""
+RECOVERY_SECONDS = 90
+"""The longest wait for the site to be back after a fault; past it, the fault's recovery is "never"."""
 MESSAGE = re.compile(r'<li class="message [^"]*">(.*?)</li>', re.S)
 FAILED_PANEL = re.compile(r'class="panel planning-failed".*?<p>(.*?)</p>', re.S)
 
@@ -115,8 +136,10 @@ class Chaos:
         return None
 
     async def celery_killed(self, notes: list[str]) -> None:
-        target = self.seed["seating_target"]
-        main = self.stack.celery.pid
+        target, celery = self.seed["seating_target"], self.stack.celery
+        if celery is None:
+            raise RuntimeError("the Celery worker is not running")
+        main = celery.pid
         watcher = asyncio.create_task(self._kill_when_busy(main, {pid: _cpu_ticks(pid) for pid in children(main)}))
         said = await self._plan(target, seed=5)
         notes.append(f"organizer asked for the seating of {target['slug']} ({target['players']} players): {said}")
@@ -132,7 +155,7 @@ class Chaos:
         else:
             notes.append(f"Celery pool process {victim} killed (SIGKILL) mid-task; the job is now {job}")
         await asyncio.sleep(1)
-        notes.append(f"Celery main process {'alive' if self.stack.celery.poll() is None else 'DEAD'}, "
+        notes.append(f"Celery main process {'alive' if celery.poll() is None else 'DEAD'}, "
                      f"pool now {children(main)}")
         await self._until_settled(notes, target, seconds=self.celery_wait)
         job = await self._job()
@@ -172,10 +195,10 @@ def _cpu_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])  # utime + stime
 
 
-async def recovered(client, stack: Stack, standings: str, limit: float = 90) -> float | None:
-    """Seconds until /healthz says ok, every worker is up and the standings answer 200; None past `limit`."""
+async def recovered(client, stack: Stack, standings: str) -> float | None:
+    """Seconds until /healthz says ok, every worker is up and the standings answer 200; None past RECOVERY_SECONDS."""
     started = time.monotonic()
-    while time.monotonic() - started < limit:
+    while time.monotonic() - started < RECOVERY_SECONDS:
         try:
             health = await client.get("/healthz")
             page = await client.get(standings)
@@ -193,58 +216,122 @@ PHASES = [("none (baseline)", "none"), ("Redis stopped", "redis_stopped"),
           ("DB connections terminated", "connections_terminated"), ("Celery worker killed mid-task", "celery_killed")]
 
 
-async def drive(stack: Stack, seed: dict, options) -> tuple[list[dict], dict, dict]:
+@dataclass
+class ChaosRun:
+    """What a run has done so far, filled in as it goes, so the report is printed whatever stopped the run."""
+
+    rows: list[dict] = field(default_factory=list)
+    crowd: Crowd | None = None
+    referees: Stats = field(default_factory=Stats)
+    staff: Stats = field(default_factory=Stats)
+    """The organizer's requests (the seating phase) and the harness's final read of the standings."""
+    entered: dict[int, list[int]] = field(default_factory=dict)
+    standings: dict[str, list] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    checks: dict | None = None
+    failure: str | None = None
+
+
+async def drive(stack: Stack, seed: dict, options, run: ChaosRun) -> None:
     async with new_http_client(stack.base_url, options.clients + 40) as client:
-        referees = Stats()
         until = time.monotonic() + options.max_seconds
-        tablets = await tablets_for(client, stack, seed["referees"], referees, retry_until=until)
-        organizer = Tablet(client, stack.base_url, *seed["organizer"], Stats(), retry_until=until)
-        await organizer.login()
-        crowd = Crowd(client, seed["public"], options.clients, options.dwell)
+        tablets = await tablets_for(client, stack, seed["referees"], run.referees, retry_until=until)
+        username, password = seed["organizer"]
+        organizer = Tablet(client, stack.base_url, username, password, run.staff, until, client_address(3, 2),
+                           "organizer")
+        run.crowd = crowd = Crowd(client, seed["public"], options.clients, options.dwell)
         chaos = Chaos(stack, client, seed, organizer, options.celery_wait)
-        entered = results_for(seed["games"])
-        rows: list[dict] = []
         try:
-            await phases(stack, seed, options, tablets, crowd, chaos, referees, entered, rows, client)
+            await asyncio.sleep(READERS_FIRST)
+            rng = random.Random(5)
+            for (name, method), game in zip(PHASES, seed["games"]):
+                run.rows.append(await phase(stack, seed, options, tablets, crowd, chaos, run, name, method, game,
+                                            rng, client))
         finally:
             await crowd.finish()
-        standings = await api_standings(client, seed["tournaments"])
-    return rows, {"entered": entered, "standings": standings}, {"crowd": crowd, "referees": referees}
+        run.standings = await api_standings(client, seed["tournaments"], run.staff)
 
 
-async def phases(stack: Stack, seed: dict, options, tablets, crowd: Crowd, chaos: Chaos, referees: Stats,
-                 entered: dict, rows: list[dict], client) -> None:
-    """Each fault while its game is played; a row per fault of what it cost."""
-    rng = random.Random(5)
-    await asyncio.sleep(3)
-    for (name, method), game in zip(PHASES, seed["games"]):
-        log(f"--- {name}, while game {game['number']} of {game['tournament']} is played")
-        started = time.monotonic()
-        play = asyncio.create_task(play_game(tablets, game, entered, options.referee_think, rng))
-        await asyncio.sleep(2)
-        notes: list[str] = []
+async def phase(stack: Stack, seed: dict, options, tablets, crowd: Crowd, chaos: Chaos, run: ChaosRun, name: str,
+                method: str, game: dict, rng: random.Random, client) -> dict:
+    """One fault while its game is played, bounded by PHASE_SECONDS; a row of what it cost and what was done."""
+    log(f"--- {name}, while game {game['number']} of {game['tournament']} is played")
+    started = time.monotonic()
+    signed_off: dict[int, float] = {}
+    play = asyncio.create_task(play_game(tablets, game, run.entered, options.referee_think, rng, signed_off))
+    notes: list[str] = []
+    recovery, harness = None, None
+    try:
+        await asyncio.sleep(FAULT_AFTER)
         await getattr(chaos, method)(notes)
         recovery = await recovered(client, stack, seed["public"]["public-standings"])
         if method == "celery_killed":  # recovered: the stage's seating is planned (retried or planned again)
             recovery = chaos.celery_recovery if chaos.celery_ok else None
-        try:
-            await asyncio.wait_for(play, PHASE_SECONDS)
-        except TimeoutError:
-            notes.append(f"the referees had not finished the game after {PHASE_SECONDS} s: stopped")
-        ended = time.monotonic()
-        for note in notes:
-            log(f"    {note}")
-        errors = {"public": crowd.stats.errors_between(started, ended),
-                  "referees": referees.errors_between(started, ended)}
-        kinds = {**crowd.stats.error_kinds(started, ended), **referees.error_kinds(started, ended)}
-        back = "never" if recovery is None else f"in {recovery:.1f} s"
-        log(f"    errors during: {errors} {kinds or ''}; recovered {back} after the fault ended; "
-            f"game played in {ended - started:.0f} s")
-        rows.append({"fault": name, "game": game["id"], "errors": errors, "kinds": kinds, "recovery": recovery,
-                     "notes": notes, "seconds": ended - started})
+    except Exception as error:  # noqa: BLE001 - said in the report; the run goes on to the next fault
+        harness = describe(error)
+        notes.append(f"the harness could not complete this phase: {harness}")
+    try:
+        await asyncio.wait_for(play, PHASE_SECONDS)
+    except TimeoutError:
+        notes.append(f"the referees had not finished the game after {PHASE_SECONDS} s: stopped; "
+                     f"{progress([game], signed_off)}")
+    ended = time.monotonic()
+    for note in notes:
+        log(f"    {note}")
+    errors = {"public": crowd.stats.errors_between(started, ended),
+              "referees": run.referees.errors_between(started, ended)}
+    kinds = {**crowd.stats.error_kinds(started, ended), **run.referees.error_kinds(started, ended),
+             **run.staff.error_kinds(started, ended)}
+    back = "never" if recovery is None else f"in {recovery:.1f} s"
+    log(f"    errors during: {errors} {kinds or ''}; recovered {back} after the fault ended; "
+        f"game played in {ended - started:.0f} s")
+    return {"fault": name, "game": game["id"], "errors": errors, "kinds": kinds, "recovery": recovery,
+            "notes": notes, "seconds": ended - started, "ended": ended, "harness": harness}
 
 
-def main() -> int:
+def report(run: ChaosRun, seed: dict | None, options, before: str, after: str) -> tuple[list[str], bool]:
+    """The report's lines and whether the run passed, from whatever the run got done."""
+    lines, reasons = opening(f"make chaos, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {options.clients} "
+                             f"readers, {len(seed['referees']) if seed else '?'} referees, {options.workers} gunicorn "
+                             "workers, 1 Celery worker", run, before, after)
+    if seed is None:
+        lines.append(f"\nNo figures: the stack did not start.\n\nmake chaos: FAILED ({'; '.join(reasons)})")
+        return lines, False
+    checks = checks_of(run, seed)
+    lines += ["", f"{'fault':<32} {'errors public':>13} {'errors referees':>15} {'recovery s':>10} "
+                  f"{'lost results':>12}"]
+    lost_total = 0
+    for row in run.rows:
+        lost = checks["lost_by_game"].get(str(row["game"]), 0)
+        lost_total += lost
+        recovery = "never" if row["recovery"] is None else f"{row['recovery']:.1f}"
+        lines.append(f"{row['fault']:<32} {row['errors']['public']:>13} {row['errors']['referees']:>15} "
+                     f"{recovery:>10} {lost:>12}")
+    not_run = [name for name, _method in PHASES[len(run.rows):]]
+    if not_run:
+        lines.append(f"not run: {', '.join(not_run)}")
+        reasons.append(f"{len(not_run)} fault(s) not run")
+    lines += ["", "What happened:"]
+    for row in run.rows:
+        lines.append(f"  {row['fault']}:")
+        lines += [f"    - {note}" for note in row["notes"]]
+        lines += [f"    - error {kind} × {count}" for kind, count in row["kinds"].items()]
+    if run.rows:
+        final = run.staff.error_kinds(run.rows[-1]["ended"])
+        lines += [f"  after the last fault: error {kind} × {count}" for kind, count in final.items()]
+    check, checks_ok = check_lines(checks)
+    lines += ["", *check]
+    if not checks_ok or lost_total:
+        reasons.append("a check failed" if not lost_total else f"{lost_total} result(s) lost")
+    if never := [row["fault"] for row in run.rows if row["recovery"] is None]:
+        reasons.append(f"no recovery after: {', '.join(never)}")
+    if broken := [row["fault"] for row in run.rows if row.get("harness")]:
+        reasons.append(f"the harness failed during: {', '.join(broken)}")
+    lines.append(f"\nmake chaos: {'FAILED (' + '; '.join(reasons) + ')' if reasons else 'PASSED'}")
+    return lines, not reasons
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--clients", type=int, default=100, help="concurrent public readers")
     parser.add_argument("--dwell", type=float, default=30.0)
@@ -255,47 +342,27 @@ def main() -> int:
                         help="seconds to wait for a killed seating task to be retried or reported failed")
     parser.add_argument("--port", type=int, default=8851)
     parser.add_argument("--redis-port", type=int, default=6391)
+    parser.add_argument("--name", default="load", help="the database catan_<name> and the folder /tmp/catan_<name>")
     parser.add_argument("--keep", action="store_true")
-    options = parser.parse_args()
+    options = parser.parse_args(argv)
 
-    stack = Stack("load", options.port, options.redis_port, options.workers)
-    before = machine_note()
+    stack = Stack(options.name, options.port, options.redis_port, options.workers)
+    run, seed, before = ChaosRun(), None, machine_note()
     try:
         stack.prepare()
         stack.start_redis()
         seed = stack.django_script("seed", "--played", "2", "--seating-target")
+        run.entered = results_for(seed["games"])
         log(f"seeded {', '.join(seed['tournaments'])}: {len(seed['games'])} games of 20 tables; "
             f"seating target {seed['seating_target']['slug']}")
         stack.start_gunicorn()
         stack.start_celery()
-        rows, outcome, stats = asyncio.run(drive(stack, seed, options))
-        report = verify(stack, seed, outcome["entered"], outcome["standings"])
-    finally:
-        stack.stop_all()
-        if not options.keep:
-            stack.drop_database()
-
-    print(f"\n== make chaos, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {options.clients} readers, "
-          f"20 referees, {options.workers} gunicorn workers, 1 Celery worker ==")
-    print(f"machine: before {before}; after {machine_note()}\n")
-    print(f"{'fault':<32} {'errors public':>13} {'errors referees':>15} {'recovery s':>10} {'lost results':>12}")
-    lost_total = 0
-    for row in rows:
-        lost = report["lost_by_game"].get(str(row["game"]), 0)
-        lost_total += lost
-        recovery = "never" if row["recovery"] is None else f"{row['recovery']:.1f}"
-        print(f"{row['fault']:<32} {row['errors']['public']:>13} {row['errors']['referees']:>15} {recovery:>10} "
-              f"{lost:>12}")
-    print("\nWhat happened:")
-    for row in rows:
-        print(f"  {row['fault']}:")
-        for note in row["notes"]:
-            print(f"    - {note}")
-        for kind, count in row["kinds"].items():
-            print(f"    - error {kind} × {count}")
-    checks_ok = print_checks(report)
-    ok = checks_ok and lost_total == 0 and all(row["recovery"] is not None for row in rows)
-    print(f"\nmake chaos: {'PASSED' if ok else 'FAILED'}")
+        asyncio.run(drive(stack, seed, options, run))
+    except (Exception, KeyboardInterrupt) as error:  # noqa: BLE001 - the report says it, then the verdict
+        run.failure = describe(error)
+    wind_up(stack, run, seed, options.keep)
+    lines, ok = report(run, seed, options, before, machine_note())
+    print("\n" + "\n".join(lines), flush=True)
     return 0 if ok else 1
 
 

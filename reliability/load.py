@@ -1,41 +1,94 @@
-"""`make load`: 200 spectators on the public pages while 20 referees play every table of a qualifier's games.
+"""`make load`: 200 spectators on the public pages (PDFs included) while 20 referees play every table of a
+qualifier's games.
 
-Starts its own stack (stack.py), seeds it, drives it for a bounded time, prints throughput and latency
-by page, then checks every result, game, audit entry and the standings against the `rank` command.
-Exit status 0 when nothing failed and nothing was lost (latency is reported against its target).
+Starts its own stack (stack.py, with a Celery worker as deployed), seeds it, drives it for a bounded time, prints
+throughput and latency by page, the live-update delay after each sign-off (live_update.py), then checks every
+result, game, audit entry and the standings against the `rank` command.
+
+Whatever happens (timeouts, refused connections, a stack that does not start, referees stopped at the time
+bound), the run ends with its report: the figures of what it did, the checks and a verdict. Exit status 0 when
+nothing failed and nothing was lost; the latency targets are reported as met or missed.
 """
 import argparse
 import asyncio
 import json
+import os
 import random
 import sys
 import time
+from dataclasses import dataclass, field
 
-from .clients import RequestFailed, Stats, Tablet, new_http_client, play_game, public_pages, spectator, table_result
+from .clients import (
+    Stats,
+    Tablet,
+    client_address,
+    is_pdf,
+    new_http_client,
+    play_game,
+    public_pages,
+    spectator,
+    table_result,
+)
+from .live_update import LiveLog, announced_delays, page_delays, probe, summary
 from .stack import Stack, log, machine_note
 
 P95_TARGET_MS = 300
+"""Public pages (PDFs apart) together, p95."""
+LIVE_TARGET_SECONDS = 5.0
+"""Issue 23: a sign-off reaches readers within 5 s (p95 of the announcement, live_update.py)."""
+ANNOUNCE_WAIT = 30.0
+"""After the last sign-off, the most the probes wait for every sign-off to be announced."""
+AFTER_LAST_SIGN_OFF = 10.0
+"""The readers stay at least this long after the referees finished, so open pages can show the last game."""
+RETRY_SECONDS = 1.0
+"""Seconds between the harness's own attempts: a referee signing in at the start, the final read of the standings."""
 
 
 class Crowd:
-    """The spectators, running in the background until stopped."""
+    """The spectators, running in the background until stopped; each reader has its own address."""
 
-    def __init__(self, client, paths: dict[str, str], clients: int, dwell: float, seed: int = 1):
+    def __init__(self, client, paths: dict[str, str], clients: int, dwell: float, seed: int = 1, seen=None):
         self.stats = Stats()
         self.stop = asyncio.Event()
         self.pages = public_pages(paths)
-        self.tasks = [asyncio.create_task(spectator(client, self.pages, self.stats, self.stop, dwell,
-                                                    random.Random(seed * 1000 + i))) for i in range(clients)]
         self.started = time.monotonic()
+        self.seconds = 0.0
+        self.tasks = [asyncio.create_task(spectator(client, self.pages, self.stats, self.stop, dwell,
+                                                    random.Random(seed * 1000 + i), client_address(1, i), seen))
+                      for i in range(clients)]
 
     async def finish(self) -> float:
         self.stop.set()
-        await asyncio.gather(*self.tasks)
-        return time.monotonic() - self.started
+        await asyncio.gather(*self.tasks, return_exceptions=True)  # a reader never raises; a cancelled one may
+        self.seconds = time.monotonic() - self.started
+        return self.seconds
 
     @property
     def names(self) -> list[str]:
-        return sorted(set(self.stats.latencies) | set(self.stats.errors))
+        return self.stats.names
+
+    def pdf_names(self) -> set[str]:
+        return {name for name, path, _weight in self.pages if is_pdf(path)}
+
+
+@dataclass
+class Run:
+    """What a run has done so far, filled in as it goes, so the report is printed whatever stopped the run."""
+
+    crowd: Crowd | None = None
+    referees: Stats = field(default_factory=Stats)
+    probes: Stats = field(default_factory=Stats)
+    """The harness's own requests: the live-update probes and the final read of the standings."""
+    live: LiveLog = field(default_factory=LiveLog)
+    signed_off: dict[int, float] = field(default_factory=dict)
+    referee_seconds: float = 0.0
+    entered: dict[int, list[int]] = field(default_factory=dict)
+    standings: dict[str, list] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    checks: dict | None = None
+    failure: str | None = None
+    cpu: tuple[float, float] | None = None
+    """CPU seconds used by gunicorn and by these clients during the run."""
 
 
 def results_for(games: list[dict], seed: int = 7) -> dict[int, list[int]]:
@@ -44,86 +97,244 @@ def results_for(games: list[dict], seed: int = 7) -> dict[int, list[int]]:
 
 
 async def tablets_for(client, stack: Stack, referees, stats: Stats, retry_until: float | None = None) -> list[Tablet]:
-    tablets = [Tablet(client, stack.base_url, username, password, stats, retry_until)
-               for username, password in referees]
+    """Signed-in tablets; one that could not sign in (counted) by `retry_until` is kept and signs in again at its
+    first tap."""
+    tablets = [Tablet(client, stack.base_url, username, password, stats, retry_until, client_address(2, i))
+               for i, (username, password) in enumerate(referees)]
     arriving = asyncio.Semaphore(2)  # referees sign in as they arrive, not all in the same second
 
     async def sign_in(tablet: Tablet) -> None:
         async with arriving:
-            for attempt in range(5):
+            for _attempt in range(5):
+                if retry_until is not None and time.monotonic() > retry_until:
+                    return None
                 try:
                     return await tablet.login()
-                except RequestFailed:
-                    if attempt == 4:
-                        raise
-                    await asyncio.sleep(1)
+                except Exception:  # noqa: BLE001 - counted in the stats; the tablet tries again when used
+                    await asyncio.sleep(RETRY_SECONDS)
 
     await asyncio.gather(*(sign_in(t) for t in tablets))
     return tablets
 
 
-async def api_standings(client, slugs: list[str]) -> dict[str, list]:
-    standings = {}
+async def api_standings(client, slugs: list[str], stats: Stats) -> dict[str, list]:
+    """Each tournament's standings as its API serves them at the end (an empty list when it cannot be read)."""
+    standings: dict[str, list] = {}
     for slug in slugs:
-        response = await client.get(f"/api/tournaments/{slug}/standings/")
-        standings[slug] = response.json() if response.status_code == 200 else []
+        standings[slug] = []
+        for _attempt in range(3):
+            started = time.monotonic()
+            try:
+                response = await client.get(f"/api/tournaments/{slug}/standings/")
+                if response.status_code == 200:
+                    standings[slug] = response.json()
+                    stats.ok("final read: API standings", started, time.monotonic() - started)
+                    break
+                stats.error("final read: API standings", started, f"HTTP {response.status_code}")
+            except Exception as error:  # noqa: BLE001 - counted; the check then says what is missing
+                stats.error("final read: API standings", started, type(error).__name__)
+            await asyncio.sleep(RETRY_SECONDS)
     return standings
 
 
 def verify(stack: Stack, seed: dict, entered: dict[int, list[int]], standings: dict[str, list]) -> dict:
-    path = stack.dir / "run.json"
-    path.write_text(json.dumps({"games": seed["games"], "entered": {str(k): v for k, v in entered.items()},
-                                "tournaments": seed["tournaments"], "ruleset": seed["ruleset"],
-                                "api_standings": standings}))
-    return stack.django_script("verify", str(path))
+    """The checks (verify.py, run with the app's settings); when they cannot run, that is the problem reported."""
+    try:
+        path = stack.dir / "run.json"
+        path.write_text(json.dumps({"games": seed["games"], "entered": {str(k): v for k, v in entered.items()},
+                                    "tournaments": seed["tournaments"], "ruleset": seed["ruleset"],
+                                    "api_standings": standings}))
+        return stack.django_script("verify", str(path))
+    except Exception as error:  # noqa: BLE001 - reported as a failed check
+        return {"problems": {"the checks could run": [describe(error)]}, "lost_by_game": {},
+                "tables": sum(len(g["tables"]) for g in seed["games"])}
 
 
 CHECKS = ("every result stored", "exactly once", "every game finished", "audit trail once", "standings equal rank")
 
 
-def print_checks(report: dict) -> bool:
-    print(f"\nChecks ({report['tables']} tables):")
-    for check in CHECKS:
-        problems = report["problems"].get(check, [])
-        print(f"  {'ok  ' if not problems else 'FAIL'} {check}" + (f": {len(problems)} problem(s)" if problems else ""))
-        for problem in problems[:10]:
-            print(f"         {problem}")
-    return not any(report["problems"].values())
+def check_lines(report: dict, extra: dict[str, list[str]] | None = None) -> tuple[list[str], bool]:
+    """The checks, ok or FAIL with their first problems; True when all passed."""
+    problems = {**report["problems"], **(extra or {})}
+    lines = [f"Checks ({report['tables']} tables):"]
+    for check in [*CHECKS, *(name for name in problems if name not in CHECKS)]:
+        found = problems.get(check, [])
+        lines.append(f"  {'ok  ' if not found else 'FAIL'} {check}" + (f": {len(found)} problem(s)" if found else ""))
+        lines += [f"         {problem}" for problem in found[:10]]
+    return lines, not any(problems.values())
 
 
-async def play_games(tablets, games: list[dict], entered: dict, think: float, rng: random.Random) -> None:
+def describe(error: BaseException) -> str:
+    text = str(error).strip()
+    return f"{type(error).__name__}: {text[-3000:]}" if text else type(error).__name__
+
+
+def progress(games: list[dict], signed_off: dict[int, float]) -> str:
+    """How many tables of each game were signed off: what a bounded phase did."""
+    done = sum(table["id"] in signed_off for game in games for table in game["tables"])
+    per_game = ", ".join(f"game {game['number']}: {sum(t['id'] in signed_off for t in game['tables'])}/"
+                         f"{len(game['tables'])}" for game in games)
+    return f"{done} of {sum(len(g['tables']) for g in games)} tables signed off ({per_game})"
+
+
+async def play_games(tablets, games: list[dict], entered: dict, think: float, rng: random.Random,
+                     signed_off: dict[int, float]) -> None:
     for game in games:
         log(f"game {game['number']}: {len(game['tables'])} tables played at once, signed off together")
-        await play_game(tablets, game, entered, think, rng)
+        await play_game(tablets, game, entered, think, rng, signed_off)
 
 
-async def drive(stack: Stack, seed: dict, options) -> tuple[Crowd, Stats, float, float, dict]:
+async def wait_announced(run: Run, seconds: float) -> None:
+    """Until every sign-off was announced to readers, or `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and None in announced_delays(run.live, run.signed_off).values():
+        await asyncio.sleep(0.5)
+
+
+async def drive(stack: Stack, seed: dict, options, run: Run) -> None:
     async with new_http_client(stack.base_url, options.clients + 40) as client:
-        referee_stats = Stats()
-        tablets = await tablets_for(client, stack, seed["referees"], referee_stats,
-                                    retry_until=time.monotonic() + options.max_seconds)
-        crowd = Crowd(client, seed["public"], options.clients, options.dwell)
+        until = time.monotonic() + options.warm_up + options.max_seconds
+        tablets = await tablets_for(client, stack, seed["referees"], run.referees, retry_until=until)
+        username, password = seed["organizer"]
+        staff = Tablet(client, stack.base_url, username, password, run.probes, None, client_address(3, 1), "organizer")
+        stop_probing = asyncio.Event()
+        prober = asyncio.create_task(probe(client, staff, seed["public"]["public-version"], run.live, run.probes,
+                                           stop_probing))
+        run.crowd = crowd = Crowd(client, seed["public"], options.clients, options.dwell, seen=run.live.page)
         try:
-            entered = results_for(seed["games"])
-            rng = random.Random(3)
             await asyncio.sleep(options.warm_up)
             started = time.monotonic()
             try:
-                await asyncio.wait_for(play_games(tablets, seed["games"], entered, options.referee_think, rng),
-                                       options.max_seconds)
+                await asyncio.wait_for(play_games(tablets, seed["games"], run.entered, options.referee_think,
+                                                  random.Random(3), run.signed_off), options.max_seconds)
             except TimeoutError:
-                log(f"referees stopped at the time bound ({options.max_seconds:.0f} s): the checks say what is missing")
-            referee_seconds = time.monotonic() - started
-            rest = options.min_seconds - (time.monotonic() - crowd.started)
-            if rest > 0:
-                await asyncio.sleep(rest)
+                run.notes.append(f"referees stopped at the time bound ({options.max_seconds:.0f} s): "
+                                 f"{progress(seed['games'], run.signed_off)}")
+                log(run.notes[-1])
+            run.referee_seconds = time.monotonic() - started
+            rest = max(options.min_seconds - (time.monotonic() - crowd.started), AFTER_LAST_SIGN_OFF)
+            await asyncio.sleep(rest)
+            await wait_announced(run, ANNOUNCE_WAIT)
         finally:
-            seconds = await crowd.finish()
-        standings = await api_standings(client, seed["tournaments"])
-    return crowd, referee_stats, seconds, referee_seconds, {"entered": entered, "standings": standings}
+            await crowd.finish()
+            stop_probing.set()
+            await asyncio.gather(prober, return_exceptions=True)
+        run.standings = await api_standings(client, seed["tournaments"], run.probes)
 
 
-def main() -> int:
+def _ms(value: float) -> str:
+    return "—" if value != value else f"{value:.0f}"  # NaN: nothing measured
+
+
+def _seconds(value: float) -> str:
+    return "—" if value != value else f"{value:.1f}"
+
+
+def opening(title: str, run, before: str, after: str) -> tuple[list[str], list[str]]:
+    """A report's first lines (what ran, the machine's load, what stopped the run early, notes) and the reasons
+    for failing known so far."""
+    lines = [f"== {title} ==", f"machine: before {before}; after {after}"]
+    reasons = []
+    if run.failure:
+        lines.append(f"The run stopped early: {run.failure}")
+        reasons.append("the run stopped early")
+    return lines + [f"note: {note}" for note in run.notes], reasons
+
+
+def checks_of(run, seed: dict) -> dict:
+    return run.checks or {"problems": {"the checks could run": ["not run"]}, "lost_by_game": {},
+                          "tables": sum(len(g["tables"]) for g in seed["games"])}
+
+
+def wind_up(stack: Stack, run, seed: dict | None, keep: bool) -> None:
+    """Whatever stopped the run: every process stopped, the checks run on what the database holds, the database
+    dropped (unless kept); what went wrong meanwhile is noted, never raised."""
+    run.notes += stack.stop_all()
+    if seed is not None:
+        run.checks = verify(stack, seed, run.entered, run.standings)
+    if not keep:
+        try:
+            stack.drop_database()
+        except Exception as error:  # noqa: BLE001 - noted in the report
+            run.notes.append(f"dropping {stack.database}: {describe(error)}")
+
+
+def report(run: Run, seed: dict | None, options, before: str, after: str) -> tuple[list[str], bool]:
+    """The report's lines and whether the run passed, from whatever the run got done."""
+    lines, reasons = opening(f"make load, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {options.clients} "
+                             f"readers (each on a page for {options.dwell:.0f} s on average), "
+                             f"{len(seed['referees']) if seed else '?'} referees, {options.workers} gunicorn workers",
+                             run, before, after)
+    if seed is None:
+        lines.append(f"\nNo figures: the stack did not start.\n\nmake load: FAILED ({'; '.join(reasons)})")
+        return lines, False
+    failed, targets = 0, ""
+    if run.crowd is None:
+        lines.append("\nNo figures: the run stopped before the readers started.")
+    else:
+        figures, failed, targets = measured(run, run.crowd, seed)
+        lines += ["", *figures]
+    checks = checks_of(run, seed)
+    never = [f"table {table}: not announced within {ANNOUNCE_WAIT:.0f} s of the end"
+             for table, delay in announced_delays(run.live, run.signed_off).items() if delay is None]
+    check, checks_ok = check_lines(checks, {"every sign-off announced to readers": never})
+    lines += ["", *check]
+    if not checks_ok:
+        reasons.append("a check failed")
+    if failed:
+        reasons.append(f"{failed} request(s) failed")
+    verdict = f"FAILED ({'; '.join(reasons)})" if reasons else "PASSED"
+    lines.append(f"\nmake load: {verdict}{'; ' + targets if targets else ''}")
+    return lines, not reasons
+
+
+def measured(run: Run, crowd: Crowd, seed: dict) -> tuple[list[str], int, str]:
+    """Throughput and latency by page, the live-update delay and the failed requests by kind; how many failed;
+    the latency targets met or missed."""
+    seconds = crowd.seconds or time.monotonic() - crowd.started
+    pdfs = crowd.pdf_names()
+    pdf_names = [name for name in crowd.names if name.split(" (")[0] in pdfs]
+    page_names = [name for name in crowd.names if name not in pdf_names]
+    public, pdf = crowd.stats.summary(page_names), crowd.stats.summary(pdf_names)
+    referee = run.referees.summary(run.referees.names)
+    total = public["requests"] + pdf["requests"] + referee["requests"]
+    cpu = ""
+    if run.cpu:
+        cpu = (f"; CPU used: gunicorn {run.cpu[0] / seconds:.2f} cores, these clients {run.cpu[1] / seconds:.2f} "
+               f"cores ({1000 * run.cpu[0] / max(total, 1):.1f} ms of server CPU per request)")
+    lines = [f"{seconds:.0f} s of public load, {total} requests, {total / max(seconds, 1e-9):.0f} req/s overall{cpu}",
+             "", "Public pages:", *crowd.stats.table(seconds, page_names),
+             "", "PDFs (a 429 is asked again after its Retry-After, as a reader reloads it: counted, not an error):",
+             *crowd.stats.table(seconds, pdf_names),
+             "", f"Referees: {progress(seed['games'], run.signed_off)} in {run.referee_seconds:.0f} s, each game's "
+                 "tables signed off at the same moment:", *run.referees.table(max(run.referee_seconds, 1)),
+             "", "The harness's own requests:", *run.probes.table(seconds)]
+
+    announced = summary(list(announced_delays(run.live, run.signed_off).values()))
+    pages = summary(list(page_delays(run.live, run.signed_off).values()))
+    live = "met" if (announced["count"] and not announced["missing"]
+                     and announced["p95"] <= LIVE_TARGET_SECONDS) else "MISSED"
+    fast = "met" if public["p95"] < P95_TARGET_MS else "MISSED"
+    lines += ["", f"Public pages together: {public['requests']} requests, {public['errors']} errors, "
+                  f"p50 {_ms(public['p50'])} ms, p95 {_ms(public['p95'])} ms (target < {P95_TARGET_MS}: {fast}), "
+                  f"p99 {_ms(public['p99'])} ms",
+              f"PDFs together: {pdf['requests']} requests, {pdf['errors']} errors, {pdf['busy']} answered 429, "
+              f"p50 {_ms(pdf['p50'])} ms, p95 {_ms(pdf['p95'])} ms, p99 {_ms(pdf['p99'])} ms",
+              f"Referee actions together: {referee['requests']} requests, {referee['errors']} errors, "
+              f"p50 {_ms(referee['p50'])} ms, p95 {_ms(referee['p95'])} ms, p99 {_ms(referee['p99'])} ms",
+              f"Live update, {announced['count']} sign-offs: announced to readers after p50 "
+              f"{_seconds(announced['p50'])} s, p95 {_seconds(announced['p95'])} s, max {_seconds(announced['max'])} s "
+              f"(target <= {LIVE_TARGET_SECONDS:.0f} s: {live}); every open live page knew (by its own poll) after "
+              f"p50 {_seconds(pages['p50'])} s, p95 {_seconds(pages['p95'])} s, max {_seconds(pages['max'])} s"]
+    errors: dict[str, int] = {}
+    for stats in (crowd.stats, run.referees, run.probes):
+        for kind, count in stats.error_kinds().items():
+            errors[kind] = errors.get(kind, 0) + count
+    lines += [f"  error: {kind} × {count}" for kind, count in sorted(errors.items())]
+    return lines, sum(errors.values()), f"targets: public p95 {fast}, live update p95 {live}"
+
+
+def parse(argv: list[str] | None = None):
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--clients", type=int, default=200, help="concurrent public readers")
     parser.add_argument("--dwell", type=float, default=30.0, help="mean seconds a reader stays on a page")
@@ -134,53 +345,41 @@ def main() -> int:
     parser.add_argument("--warm-up", type=float, default=3)
     parser.add_argument("--port", type=int, default=8850)
     parser.add_argument("--redis-port", type=int, default=6390)
-    parser.add_argument("--keep", action="store_true", help="keep the database catan_load afterwards")
-    options = parser.parse_args()
+    parser.add_argument("--name", default="load", help="the database catan_<name> and the folder /tmp/catan_<name>")
+    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    return parser.parse_args(argv)
 
-    stack = Stack("load", options.port, options.redis_port, options.workers)
-    before = machine_note()
+
+def seeded(stack: Stack, options) -> dict:
+    """A fresh database seeded and Redis started: what the clients need (seed.py's answer)."""
+    log(f"stack: PostgreSQL database {stack.database}, Redis on {options.redis_port}, gunicorn "
+        f"({options.workers} workers) on {stack.base_url}, a Celery worker")
+    stack.prepare()
+    stack.start_redis()
+    seed = stack.django_script("seed", "--played", "1")
+    log(f"seeded {seed['tournaments'][0]}: {len(seed['games'])} games, "
+        f"{sum(len(g['tables']) for g in seed['games'])} tables, {len(seed['referees'])} referees; "
+        f"public pages: {', '.join(seed['public'].values())}")
+    return seed
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = parse(argv)
+    stack = Stack(options.name, options.port, options.redis_port, options.workers)
+    run, seed, before = Run(), None, machine_note()
     try:
-        log(f"stack: PostgreSQL database {stack.database}, Redis on {options.redis_port}, gunicorn "
-            f"({options.workers} workers) on {stack.base_url}")
-        stack.prepare()
-        stack.start_redis()
-        seed = stack.django_script("seed", "--played", "1")
-        tables = sum(len(g["tables"]) for g in seed["games"])
-        log(f"seeded {seed['tournaments'][0]}: {len(seed['games'])} games, {tables} tables, "
-            f"{len(seed['referees'])} referees; public pages: {', '.join(seed['public'].values())}")
+        seed = seeded(stack, options)
+        run.entered = results_for(seed["games"])
         stack.start_gunicorn()
+        stack.start_celery(os.cpu_count() or 1)  # as docker-compose's worker: Celery's default, one per core
         server_cpu, client_cpu = stack.server_cpu_seconds(), time.process_time()
-        crowd, referees, seconds, referee_seconds, outcome = asyncio.run(drive(stack, seed, options))
-        server_cpu, client_cpu = stack.server_cpu_seconds() - server_cpu, time.process_time() - client_cpu
-        report = verify(stack, seed, outcome["entered"], outcome["standings"])
-    finally:
-        stack.stop_all()
-        if not options.keep:
-            stack.drop_database()
-
-    public = crowd.stats.summary(crowd.names)
-    total = public["requests"] + sum(len(v) for v in referees.latencies.values())
-    print(f"\n== make load, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {options.clients} readers "
-          f"(each on a page for {options.dwell:.0f} s on average), {len(seed['referees'])} referees, "
-          f"{options.workers} gunicorn workers ==")
-    print(f"machine: before {before}; after {machine_note()}")
-    print(f"{seconds:.0f} s of public load, {total} requests, {total / seconds:.0f} req/s overall; CPU used: "
-          f"gunicorn {server_cpu / seconds:.2f} cores, these clients {client_cpu / seconds:.2f} cores "
-          f"({1000 * server_cpu / total:.1f} ms of server CPU per request)\n")
-    print("Public pages:")
-    print("\n".join(crowd.stats.table(seconds, crowd.names)))
-    print(f"\nReferees ({tables} tables in {referee_seconds:.0f} s; each game's tables signed off at the same moment):")
-    print("\n".join(referees.table(referee_seconds)))
-    referee_errors = sum(len(v) for v in referees.errors.values())
-    met = "met" if public["p95"] < P95_TARGET_MS else "MISSED"
-    print(f"\nPublic pages together: {public['requests']} requests, {public['errors']} errors, "
-          f"p50 {public['p50']:.0f} ms, p95 {public['p95']:.0f} ms (target < {P95_TARGET_MS}: {met}), "
-          f"p99 {public['p99']:.0f} ms; referee errors {referee_errors}")
-    for kind, count in {**crowd.stats.error_kinds(), **referees.error_kinds()}.items():
-        print(f"  error: {kind} × {count}")
-    checks_ok = print_checks(report)
-    ok = checks_ok and public["errors"] == 0 and referee_errors == 0
-    print(f"\nmake load: {'PASSED' if ok else 'FAILED'}")
+        asyncio.run(drive(stack, seed, options, run))
+        run.cpu = (stack.server_cpu_seconds() - server_cpu, time.process_time() - client_cpu)
+    except (Exception, KeyboardInterrupt) as error:  # noqa: BLE001 - the report says it, then the verdict
+        run.failure = describe(error)
+    wind_up(stack, run, seed, options.keep)
+    lines, ok = report(run, seed, options, before, machine_note())
+    print("\n" + "\n".join(lines), flush=True)
     return 0 if ok else 1
 
 

@@ -54,6 +54,9 @@ class Stack:
             "ALLOWED_HOSTS": HOST,
             "DATABASE_URL": f"{PG_SERVER}/{self.database}",
             "REDIS_URL": f"redis://{HOST}:{redis_port}/0",
+            "REDIS_CACHE_URL": f"redis://{HOST}:{redis_port}/1",  # the cache apart from the broker, as deployed
+            "PROXY_COUNT": "1",  # the clients send X-Forwarded-For as the TLS proxy does: one address each
+            "EMAIL_URL": "dummymail://",  # seating notices are built and "sent" by the worker; no mail server here
             "STATIC_ROOT": str(self.dir / "static"),
             "LOG_LEVEL": "WARNING",
             "PYTHONUNBUFFERED": "1",
@@ -111,11 +114,12 @@ class Stack:
     def stop_redis(self) -> None:
         if self.redis and self.redis.poll() is None:
             os.kill(self.redis.pid, signal.SIGCONT)  # a frozen server must be able to exit
-            self.redis.terminate()
-            self.redis.wait(10)
+        stop(self.redis)
         self.redis = None
 
     def signal_redis(self, sig: int) -> None:
+        if self.redis is None:
+            raise RuntimeError("Redis is not running")
         os.kill(self.redis.pid, sig)
 
     # --- gunicorn -------------------------------------------------------------------------------
@@ -148,10 +152,12 @@ class Stack:
             return None
 
     # --- Celery ---------------------------------------------------------------------------------
-    def start_celery(self) -> None:
+    def start_celery(self, concurrency: int = 1) -> None:
+        """A worker with `concurrency` pool processes (docker-compose's runs Celery's default, one per core)."""
         self.celery = subprocess.Popen(
-            [str(Path(PYTHON).with_name("celery")), "-A", "catan_tournaments", "worker", "--concurrency", "1",
-             "--pool", "prefork", "--loglevel", "INFO", "--without-gossip", "--without-mingle",
+            [str(Path(PYTHON).with_name("celery")), "-A", "catan_tournaments", "worker",
+             "--concurrency", str(concurrency), "--pool", "prefork", "--loglevel", "INFO", "--without-gossip",
+             "--without-mingle",
              "--hostname", f"{self.name}@%h"],
             cwd=ROOT, env=self.env, stdout=self._log("celery.log"), stderr=subprocess.STDOUT)
         self._wait(lambda: "ready." in (self.dir / "celery.log").read_text(errors="replace"), 60, "the Celery worker")
@@ -161,10 +167,15 @@ class Stack:
         self.celery = None
 
     # --- all ------------------------------------------------------------------------------------
-    def stop_all(self) -> None:
-        self.stop_celery()
-        self.stop_gunicorn()
-        self.stop_redis()
+    def stop_all(self) -> list[str]:
+        """Stop every process started here; never raises (the report must still be printed): what went wrong."""
+        problems = []
+        for what, step in (("Celery", self.stop_celery), ("gunicorn", self.stop_gunicorn), ("Redis", self.stop_redis)):
+            try:
+                step()
+            except Exception as error:  # noqa: BLE001 - said in the report
+                problems.append(f"stopping {what}: {type(error).__name__}: {error}")
+        return problems
 
     def _log(self, name: str):
         """An append-only log file for a child process (the child keeps it open; ours is closed at exit)."""
