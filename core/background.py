@@ -5,19 +5,25 @@ reached has none either. What then depends on the job: work someone asked for (a
 now, in the request; work that only spares later requests some time (warming caches) is not done at all, since
 running it here would make the request that triggered it wait for what a reader would otherwise wait for.
 """
+from __future__ import annotations
+
 import logging
+from typing import TYPE_CHECKING, Any
 
 from kombu.exceptions import OperationalError
+
+if TYPE_CHECKING:
+    from celery import Task
 
 logger = logging.getLogger(__name__)
 
 
-def has_worker(task) -> bool:
+def has_worker(task: Task[..., Any]) -> bool:
     """Whether queued tasks go to a worker (a broker is configured) rather than running eagerly."""
     return not task.app.conf.task_always_eager
 
 
-def run_in_background(task, *args, or_here: bool = True) -> bool:
+def run_in_background(task: Task[..., Any], *args: object, or_here: bool = True) -> bool:
     """Queue `task(*args)` for the worker; without one, run it here (`or_here`) or skip it. True when it was queued
     or ran, False when it was skipped."""
     if has_worker(task):

@@ -7,9 +7,11 @@ call at once for `retry_seconds`, then lets one call through to see whether Redi
 already treat any cache error as "no cache" and read the database.
 """
 import time
+from collections.abc import Callable
 from functools import cached_property
+from typing import Any
 
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -21,7 +23,7 @@ class CacheUnavailable(RedisConnectionError):
 class Breaker:
     """Open for `seconds` after a failure; `clock` is injectable for tests."""
 
-    def __init__(self, seconds: float, clock=time.monotonic):
+    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.seconds, self.clock = seconds, clock
         self.open_until = 0.0
 
@@ -36,15 +38,15 @@ class Breaker:
 class _Guarded:
     """The cache client with each call checked against, and tripping, the breaker."""
 
-    def __init__(self, client, breaker: Breaker):
+    def __init__(self, client: RedisCacheClient, breaker: Breaker) -> None:
         self._client, self._breaker = client, breaker
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         attribute = getattr(self._client, name)
         if not callable(attribute):
             return attribute
 
-        def guarded(*args, **kwargs):
+        def guarded(*args: Any, **kwargs: Any) -> Any:
             self._breaker.check()
             try:
                 return attribute(*args, **kwargs)
@@ -58,11 +60,16 @@ class _Guarded:
 class FailFastRedisCache(RedisCache):
     """Django's Redis cache with a breaker; OPTIONS["retry_seconds"] sets how long it stays open (default 5)."""
 
-    def __init__(self, server, params):
+    # Set by Django's RedisCache.__init__ (the stubs leave them out).
+    _class: type[RedisCacheClient]
+    _servers: list[str]
+    _options: dict[str, Any]
+
+    def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
         options = dict(params.get("OPTIONS", {}))
         self.breaker = Breaker(float(options.pop("retry_seconds", 5)))
         super().__init__(server, {**params, "OPTIONS": options})
 
     @cached_property
-    def _cache(self):
+    def _cache(self) -> _Guarded:
         return _Guarded(self._class(self._servers, **self._options), self.breaker)

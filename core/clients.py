@@ -10,6 +10,7 @@ gets a whole /64 and could otherwise change address at every request.
 import ipaddress
 
 from django.conf import settings
+from django.http import HttpRequest
 
 IPV6_PREFIX = 64
 
@@ -30,7 +31,7 @@ def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     return address
 
 
-def client_address(request) -> str | None:
+def client_address(request: HttpRequest) -> str | None:
     """The address rate limits and the sign-in throttle count the request against (None if unknown)."""
     address = None
     proxies = max(getattr(settings, "PROXY_COUNT", 0), 0)

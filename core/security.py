@@ -6,19 +6,21 @@ them; `NO_STORE_PATH_PREFIXES` names the staff areas whose pages no browser or p
 without a language prefix (`/ar/referee/…`).
 """
 import re
+from collections.abc import Callable
 
 from django.conf import settings
+from django.http import HttpRequest, HttpResponse
 from django.utils.cache import add_never_cache_headers
 
 
 class SecurityHeadersMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
         languages = "|".join(re.escape(code) for code, _name in settings.LANGUAGES)
         prefixes = "|".join(re.escape(p.strip("/")) for p in settings.NO_STORE_PATH_PREFIXES)
         self.no_store = re.compile(rf"^/(?:(?:{languages})/)?(?:{prefixes})/")
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         if settings.CONTENT_SECURITY_POLICY:
             response.headers.setdefault("Content-Security-Policy", settings.CONTENT_SECURITY_POLICY)

@@ -13,6 +13,7 @@ and checked one way, here, for every form, import and model that stores one.
 """
 import re
 import unicodedata
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -67,16 +68,22 @@ def one_line(value: str) -> str:
 class LineField(forms.CharField):
     """A form field for a name: the typed text cleaned by `clean_line`."""
 
-    def to_python(self, value):
+    def to_python(self, value: Any | None) -> str | None:
         value = super().to_python(value)
         return clean_line(value) if value else value
 
 
-class NameField(models.CharField):
+if TYPE_CHECKING:  # the stubs' model fields are generic (value set, value read); Django's classes are not
+    _CharField = models.CharField[str, str]
+else:
+    _CharField = models.CharField
+
+
+class NameField(_CharField):
     """A model field for a name: cleaned by `clean_line` in every form (the admin's too) and by `full_clean`
     (imports), and never stored with a control or invisible character (`no_hidden_characters`)."""
 
-    def clean(self, value, model_instance):
+    def clean(self, value: Any, model_instance: models.Model | None) -> Any:
         value = self.to_python(value)
         if value:
             value = clean_line(value)
@@ -84,8 +91,9 @@ class NameField(models.CharField):
         self.run_validators(value)
         return value
 
-    def formfield(self, **kwargs):
-        return super().formfield(**{"form_class": LineField, **kwargs})
+    def formfield(self, form_class: type[forms.Field] | None = None,
+                  choices_form_class: type[forms.ChoiceField] | None = None, **kwargs: Any) -> forms.Field | None:
+        return super().formfield(form_class=form_class or LineField, choices_form_class=choices_form_class, **kwargs)
 
 
 def no_hidden_characters(field: str, name: str) -> models.CheckConstraint:

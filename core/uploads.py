@@ -7,6 +7,8 @@ and, past `MAX_UPLOAD_BYTES`, passes no more of them on. The rest of the body is
 gets its other fields (the CSRF token among them), and the file arrives as an empty `RefusedUpload` whose `size`
 says how much was sent: the form's own size check refuses it with the file's name and the limit.
 """
+from typing import Any, Self
+
 from django.core.files.uploadedfile import UploadedFile
 from django.core.files.uploadhandler import FileUploadHandler
 
@@ -17,33 +19,34 @@ MAX_UPLOAD_BYTES = 2 * 1024 * 1024
 class RefusedUpload(UploadedFile):
     """A file that was too large: its name and the bytes sent, no content."""
 
-    def __init__(self, name: str, size: int, content_type: str | None):
+    def __init__(self, name: str | None, size: int, content_type: str | None) -> None:
         super().__init__(file=None, name=name, content_type=content_type, size=size)
 
-    def open(self, mode=None):  # noqa: ARG002 - nothing was kept to read
+    def open(self, *args: Any, **kwargs: Any) -> Self:  # noqa: ARG002 - nothing was kept to read
         raise ValueError("A refused upload has no content.")
 
 
 class CappedUploadHandler(FileUploadHandler):
     """Counts each file's bytes; past the cap, keeps none of it (see the module's docstring)."""
 
-    def new_file(self, *args, **kwargs):
+    def new_file(self, *args: Any, **kwargs: Any) -> None:
         super().new_file(*args, **kwargs)
         self.received = 0
         self.dropped = False
 
-    def receive_data_chunk(self, raw_data, start):
+    def receive_data_chunk(self, raw_data: bytes, start: int) -> bytes | None:
         self.received += len(raw_data)
         if self.received <= MAX_UPLOAD_BYTES:
             return raw_data
         if not self.dropped:  # close what the next handlers kept so far (a temporary file is deleted when closed)
             self.dropped = True
             for handler in self.request.upload_handlers if self.request is not None else ():
-                if handler is not self and getattr(handler, "file", None) is not None:
-                    handler.file.close()
+                kept = getattr(handler, "file", None)
+                if handler is not self and kept is not None:
+                    kept.close()
         return None  # the handlers after this one get nothing more
 
-    def file_complete(self, file_size):
+    def file_complete(self, file_size: int) -> UploadedFile | None:
         if self.dropped:
             return RefusedUpload(self.file_name, self.received, self.content_type)
         return None

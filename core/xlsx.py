@@ -13,7 +13,7 @@ import posixpath
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, time, timedelta
 from xml.parsers import expat
 
 from django.utils.translation import gettext as _
@@ -26,7 +26,11 @@ CHUNK = 64 * 1024
 _RELATIONSHIPS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
 _STRICT_RELATIONSHIPS = "http://purl.oclc.org/ooxml/officeDocument/relationships}id"
 
-Value = str | int | float | bool | datetime
+Value = str | int | float | bool | datetime | date | time | timedelta
+"""A cell's value: openpyxl reads a date cell as a datetime, a date, a time of day or a duration."""
+Attributes = dict[str, str]
+StartHandler = Callable[[str, Attributes], None]
+TextHandler = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -66,7 +70,7 @@ def _refused(message: str) -> InputError:
 class _Stop(Exception):
     """Raised inside an expat handler to stop reading a part: carries the InputError to raise."""
 
-    def __init__(self, error: InputError):
+    def __init__(self, error: InputError) -> None:
         self.error = error
 
 
@@ -87,14 +91,14 @@ def _column(reference: str) -> int:
 
 
 class _Workbook:
-    def __init__(self, archive: zipfile.ZipFile, filename: str, limits: Limits):
+    def __init__(self, archive: zipfile.ZipFile, filename: str, limits: Limits) -> None:
         self.archive, self.filename, self.limits = archive, filename, limits
         self.unpacked = 0
         self.elements = 0
 
     # ---- reading one part ---------------------------------------------------------------------------------------
 
-    def _parse(self, name: str, start: Callable, end: Callable | None = None, text: Callable | None = None,
+    def _parse(self, name: str, start: StartHandler, end: TextHandler | None = None, text: TextHandler | None = None,
                *, required: bool = True) -> bool:
         """Stream the part `name` through expat with these handlers; False if it is absent and not required."""
         try:
@@ -109,7 +113,7 @@ class _Workbook:
         parser.StartDoctypeDeclHandler = self._no_doctype
         parser.buffer_text = True
 
-        def counted_start(tag, attributes):
+        def counted_start(tag: str, attributes: Attributes) -> None:
             self.elements += 1
             if self.elements > self.limits.elements:
                 raise _Stop(self._too_many())
@@ -136,7 +140,7 @@ class _Workbook:
             raise _unreadable(self.filename) from None
         return True
 
-    def _no_doctype(self, *_args):
+    def _no_doctype(self, *_args: object) -> None:
         raise _Stop(_unreadable(self.filename))
 
     def _too_big(self) -> InputError:
@@ -156,7 +160,7 @@ class _Workbook:
         found: dict[str, tuple[str, str]] = {}
         base = posixpath.dirname(posixpath.dirname(name))  # xl/_rels/workbook.xml.rels → xl
 
-        def start(tag, attributes):
+        def start(tag: str, attributes: Attributes) -> None:
             if tag == "Relationship" and attributes.get("TargetMode") != "External":
                 target = attributes.get("Target", "")
                 path = target.lstrip("/") if target.startswith("/") else posixpath.normpath(
@@ -172,7 +176,7 @@ class _Workbook:
         sheets: list[str] = []
         date1904 = [False]
 
-        def workbook_start(tag, attributes):
+        def workbook_start(tag: str, attributes: Attributes) -> None:
             if tag == "sheet":
                 sheets.append(attributes.get(_RELATIONSHIPS) or attributes.get(_STRICT_RELATIONSHIPS) or "")
             elif tag == "workbookPr":
@@ -196,7 +200,7 @@ class _Workbook:
         formats: list[int] = []
         inside = [""]
 
-        def start(tag, attributes):
+        def start(tag: str, attributes: Attributes) -> None:
             if tag in ("cellXfs", "cellStyleXfs"):
                 inside[0] = tag
             elif tag == "numFmt":
@@ -204,7 +208,7 @@ class _Workbook:
             elif tag == "xf" and inside[0] == "cellXfs":
                 formats.append(int(attributes.get("numFmtId", 0)))
 
-        def end(tag):
+        def end(tag: str) -> None:
             if tag in ("cellXfs", "cellStyleXfs"):
                 inside[0] = ""
 
@@ -216,33 +220,38 @@ class _Workbook:
         strings: list[str] = []
         if name is None:
             return strings
-        state = {"parts": None, "text": False, "phonetic": 0}
+        parts: list[str] | None = None  # the runs of the item being read
+        in_text = False
+        phonetic = 0
 
-        def start(tag, _attributes):
+        def start(tag: str, _attributes: Attributes) -> None:
+            nonlocal parts, in_text, phonetic
             if tag == "si":
-                state["parts"] = []
+                parts = []
             elif tag == "rPh":
-                state["phonetic"] += 1
-            elif tag == "t" and state["parts"] is not None and not state["phonetic"]:
-                state["text"] = True
+                phonetic += 1
+            elif tag == "t" and parts is not None and not phonetic:
+                in_text = True
 
-        def end(tag):
-            if tag == "si" and state["parts"] is not None:
-                strings.append("".join(state["parts"]))
-                state["parts"] = None
+        def end(tag: str) -> None:
+            nonlocal parts, in_text, phonetic
+            if tag == "si" and parts is not None:
+                strings.append("".join(parts))
+                parts = None
             elif tag == "rPh":
-                state["phonetic"] -= 1
+                phonetic -= 1
             elif tag == "t":
-                state["text"] = False
+                in_text = False
 
-        def text(data):
-            if state["text"]:
-                state["parts"].append(data)
+        def text(data: str) -> None:
+            if in_text and parts is not None:
+                parts.append(data)
 
         self._parse(name, start, end, text, required=False)
         return strings
 
-    def _sheet(self, name: str, strings: list[str], dates: set[int], epoch) -> list[tuple[int, list[Value | None]]]:
+    def _sheet(self, name: str, strings: list[str], dates: set[int], epoch: datetime,
+               ) -> list[tuple[int, list[Value | None]]]:
         sheet = _SheetReader(self, strings, dates, epoch)
         self._parse(name, sheet.start, sheet.end, sheet.text)
         return sheet.rows
@@ -251,7 +260,7 @@ class _Workbook:
 class _SheetReader:
     """The handlers reading a worksheet's rows: a cell right of the columns wanted is counted and skipped."""
 
-    def __init__(self, book: _Workbook, strings: list[str], dates: set[int], epoch):
+    def __init__(self, book: _Workbook, strings: list[str], dates: set[int], epoch: datetime) -> None:
         self.book, self.strings, self.dates, self.epoch = book, strings, dates, epoch
         self.limits = book.limits
         self.rows: list[tuple[int, list[Value | None]]] = []
@@ -263,7 +272,7 @@ class _SheetReader:
         self.capture: list[str] | None = None
         self.phonetic = 0
 
-    def start(self, tag, attributes):
+    def start(self, tag: str, attributes: Attributes) -> None:
         if tag == "c":
             reference = attributes.get("r")
             self.column = _column(reference) if reference else self.column + 1
@@ -282,11 +291,11 @@ class _SheetReader:
         elif (tag == "v" or tag == "t") and not self.phonetic:
             self.capture = self.parts
 
-    def text(self, data):
+    def text(self, data: str) -> None:
         if self.capture is not None:
             self.capture.append(data)
 
-    def end(self, tag):
+    def end(self, tag: str) -> None:
         if tag == "c":
             if self.cell is not None:
                 value = self._value("".join(self.parts), *self.cell)
@@ -317,11 +326,13 @@ class _SheetReader:
         if kind == "b":
             return text.strip() == "1"
         if kind == "d":
-            return from_ISO8601(text)
+            written: datetime | date | time | timedelta = from_ISO8601(text)
+            return written
         number = float(text) if any(c in text for c in ".eE") else int(text)
         if style in self.dates:
             try:
-                return from_excel(number, self.epoch)
+                shown: datetime | time = from_excel(number, self.epoch)
+                return shown
             except (OverflowError, ValueError):
                 return text
         return number
