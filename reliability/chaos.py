@@ -106,14 +106,21 @@ class Chaos:
             notes.append(f"pg_terminate_backend on {count} connection(s) to {self.stack.database}")
             await asyncio.sleep(1)
 
-    async def _job(self) -> tuple[str, str] | None:
+    async def _job(self, after: int = 0) -> tuple[str, str] | None:
+        """The newest planning job's status and message (one newer than job `after`), if any."""
+        found = await self._job_row(after)
+        return found[1:] if found else None
+
+    async def _job_row(self, after: int = 0) -> tuple[int, str, str] | None:
         try:
-            row = await asyncio.to_thread(psql, "SELECT status || '|' || message FROM scheduling_planningjob "
-                                                "ORDER BY id DESC LIMIT 1", self.stack.database)
+            row = await asyncio.to_thread(psql, "SELECT id || '|' || status || '|' || message FROM "
+                                                f"scheduling_planningjob WHERE id > {int(after)} ORDER BY id DESC "
+                                                "LIMIT 1", self.stack.database)
         except Exception:  # noqa: BLE001 - a schema without planning jobs: only the page tells
             return None
-        status, _, message = row.partition("|")
-        return (status, message) if status else None
+        pk, _, rest = row.partition("|")
+        status, _, message = rest.partition("|")
+        return (int(pk), status, message) if status else None
 
     async def _plan(self, target: dict, seed: int) -> str:
         """The organizer opens the stage's page and presses "Generate"; what the page then says (its messages)."""
@@ -124,9 +131,19 @@ class Chaos:
                                             {"seed": str(seed)})
         return " ".join(re.sub(r"\s+", " ", m).strip() for m in MESSAGE.findall(page.text)) or "(no message)"
 
-    async def _kill_when_busy(self, main: int, ticks: dict[int, int]) -> int | None:
-        """SIGKILL the pool process as soon as it computes (20 ms of CPU): in the middle of the task."""
-        deadline = time.monotonic() + 30
+    async def _kill_when_busy(self, main: int, after: int) -> int | None:
+        """SIGKILL the pool process once the planning job (newer than job `after`) runs and the process computes
+        (20 ms of CPU): in the middle of the task. The worker also runs other jobs (the pages' refresh, emails), so
+        the job's row must say it is running first; with one pool process, that process is running it."""
+        deadline, job = time.monotonic() + 30, None
+        while time.monotonic() < deadline:
+            job = await self._job(after)
+            if job and job[0] != "queued":
+                break
+            await asyncio.sleep(0.05)
+        if not (job and job[0] == "running"):
+            return None
+        ticks = {pid: _cpu_ticks(pid) for pid in children(main)}
         while time.monotonic() < deadline:
             for pid in children(main):
                 if _cpu_ticks(pid) - ticks.get(pid, 0) >= 2:
@@ -139,13 +156,15 @@ class Chaos:
         target, celery = self.seed["seating_target"], self.stack.celery
         if celery is None:
             raise RuntimeError("the Celery worker is not running")
-        main = celery.pid
-        watcher = asyncio.create_task(self._kill_when_busy(main, {pid: _cpu_ticks(pid) for pid in children(main)}))
+        main, before = celery.pid, await self._job_row()
+        after = before[0] if before else 0
+        watcher = asyncio.create_task(self._kill_when_busy(main, after))
         said = await self._plan(target, seed=5)
         notes.append(f"organizer asked for the seating of {target['slug']} ({target['players']} players): {said}")
         victim = await watcher
         if victim is None:
-            notes.append("the task never started on the worker (planned in the request?): nothing to kill")
+            notes.append(f"the task was not seen running on the worker (the job: {await self._job(after)}): "
+                         "nothing killed")
             return
         killed = time.monotonic()
         job = await self._job()
@@ -302,8 +321,8 @@ def report(run: ChaosRun, seed: dict | None, options, before: str, after: str) -
                   f"{'lost results':>12}"]
     lost_total = 0
     for row in run.rows:
-        lost = checks["lost_by_game"].get(str(row["game"]), 0)
-        lost_total += lost
+        lost = "?" if checks["lost_by_game"] is None else checks["lost_by_game"].get(str(row["game"]), 0)
+        lost_total += lost if isinstance(lost, int) else 0
         recovery = "never" if row["recovery"] is None else f"{row['recovery']:.1f}"
         lines.append(f"{row['fault']:<32} {row['errors']['public']:>13} {row['errors']['referees']:>15} "
                      f"{recovery:>10} {lost:>12}")

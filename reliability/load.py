@@ -146,27 +146,34 @@ def verify(stack: Stack, seed: dict, entered: dict[int, list[int]], standings: d
                                     "api_standings": standings}))
         return stack.django_script("verify", str(path))
     except Exception as error:  # noqa: BLE001 - reported as a failed check
-        return {"problems": {"the checks could run": [describe(error)]}, "lost_by_game": {},
+        return {"problems": {NOT_CHECKED: [describe(error)]}, "lost_by_game": None,
                 "tables": sum(len(g["tables"]) for g in seed["games"])}
 
 
 CHECKS = ("every result stored", "exactly once", "every game finished", "audit trail once", "standings equal rank")
+NOT_CHECKED = "the checks could run"
+"""The problem reported when verify.py could not run: the checks of the database are then unknown, not ok."""
 
 
 def check_lines(report: dict, extra: dict[str, list[str]] | None = None) -> tuple[list[str], bool]:
-    """The checks, ok or FAIL with their first problems; True when all passed."""
+    """The checks, ok or FAIL with their first problems (or not checked); True when all passed."""
     problems = {**report["problems"], **(extra or {})}
+    unknown = bool(problems.get(NOT_CHECKED))
     lines = [f"Checks ({report['tables']} tables):"]
     for check in [*CHECKS, *(name for name in problems if name not in CHECKS)]:
         found = problems.get(check, [])
+        if unknown and check in CHECKS:
+            lines.append(f"  ?    {check}: not checked")
+            continue
         lines.append(f"  {'ok  ' if not found else 'FAIL'} {check}" + (f": {len(found)} problem(s)" if found else ""))
         lines += [f"         {problem}" for problem in found[:10]]
     return lines, not any(problems.values())
 
 
 def describe(error: BaseException) -> str:
-    text = str(error).strip()
-    return f"{type(error).__name__}: {text[-3000:]}" if text else type(error).__name__
+    """The error's kind and the end of its message (a subprocess's output ends with its own error)."""
+    lines = [line for line in str(error).strip().splitlines() if line.strip()][-4:]
+    return ": ".join([type(error).__name__, "\n    ".join(lines)]) if lines else type(error).__name__
 
 
 def progress(games: list[dict], signed_off: dict[int, float]) -> str:
@@ -242,7 +249,7 @@ def opening(title: str, run, before: str, after: str) -> tuple[list[str], list[s
 
 
 def checks_of(run, seed: dict) -> dict:
-    return run.checks or {"problems": {"the checks could run": ["not run"]}, "lost_by_game": {},
+    return run.checks or {"problems": {NOT_CHECKED: ["not run"]}, "lost_by_game": None,
                           "tables": sum(len(g["tables"]) for g in seed["games"])}
 
 

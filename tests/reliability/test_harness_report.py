@@ -162,6 +162,7 @@ class StandInStack:
         self._step("celery")
 
     def django_script(self, module, *args):
+        self._step(module)
         return SEED if module == "seed" else ALL_LOST
 
     def server_cpu_seconds(self):
@@ -238,6 +239,17 @@ def test_make_load_that_cannot_seed_fails_with_the_reason(stand_in, capsys):
     out = capsys.readouterr().out
     assert "No figures: the stack did not start." in out
     assert "make load: FAILED (the run stopped early)" in out
+
+
+def test_checks_that_cannot_run_are_not_taken_for_passed(stand_in, capsys):
+    StandInStack.fail = "verify"
+
+    assert load.main(QUICK_LOAD) == 1
+
+    out = capsys.readouterr().out
+    assert "  ?    every result stored: not checked" in out
+    assert "  FAIL the checks could run: 1 problem(s)\n         RuntimeError: verify did not start within 60 s" in out
+    assert "  ok   every result stored" not in out
 
 
 def passing_run() -> tuple[load.Run, SimpleNamespace]:
