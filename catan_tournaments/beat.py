@@ -15,6 +15,8 @@ def heartbeat_path(schedule_filename: str) -> Path:
 
 
 class HeartbeatScheduler(PersistentScheduler):
+    schedule_filename: str  # set by PersistentScheduler.__init__ (its stubs leave it out)
+
     def tick(self, *args, **kwargs):
         heartbeat_path(self.schedule_filename).touch()
         return super().tick(*args, **kwargs)

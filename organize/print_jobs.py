@@ -86,7 +86,7 @@ def layout(job: PrintJob, progress) -> bytes:
     parts = pages_of(tables, TABLES_PER_PART)
     if not parts:
         raise ValidationError(_("Game %(n)s has no tables.") % {"n": job.game.number})
-    html = (html_for(TEMPLATES[job.kind], {"tournament": tournament, "game": job.game, "tables": part})
+    html = (html_for(TEMPLATES[PrintJob.Kind(job.kind)], {"tournament": tournament, "game": job.game, "tables": part})
             for part in parts)
     return render_pdf_parts(html, paper=job.paper, progress=lambda n: progress(n / len(parts)))
 

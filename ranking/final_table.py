@@ -68,5 +68,5 @@ def final_table(tournament: Tournament) -> FinalTable | None:
         return None
     games = [(n, status, kind) for kind, n, status in rows if n is not None and status != Game.Status.PLANNED]
     final = next(((n, status) for n, status, kind in games if kind == Stage.Kind.FINAL), None)
-    return FinalTable(final[0] if final else None, bool(final) and final[1] == Game.Status.FINISHED,
+    return FinalTable(final[0] if final else None, final is not None and final[1] == Game.Status.FINISHED,
                       tuple(sorted(n for n, _status, kind in games if kind != Stage.Kind.FINAL)))

@@ -53,16 +53,17 @@ def qualification_page(tournament: Tournament) -> QualificationPage:
     finalists = list(tournament.entries.filter(source_tournament__isnull=False).select_related(
         "player", "source_tournament", "replaces__player").order_by("source_tournament__date", "source_rank"))
     finals = finals_of_championship(tournament)
-    room = dict(finals=finals, places_left=places_left(finals) if finals is not None else None)
+    room = places_left(finals) if finals is not None else None
     if tournament.kind != Tournament.Kind.QUALIFIER:
-        return QualificationPage(finalists=finalists, **room)
+        return QualificationPage(finalists=finalists, finals=finals, places_left=room)
     rows = tournament_standings(tournament)
     return QualificationPage(
         rows=rows[: tournament.advance_count + SHOWN_BELOW_CUTOFF],
         blocking=[g for g in tied_groups(rows) if straddles_cutoff(g, tournament.advance_count)],
         advanced=list(tournament.qualified_entries.select_related("player", "tournament")),
         finalists=finalists,
-        **room,
+        finals=finals,
+        places_left=room,
     )
 
 
@@ -75,8 +76,7 @@ def advancing_entries(tournament: Tournament, rows: list[dict]) -> set[int]:
     """A qualifier's entries that go on to the finals: those sent, or as things stand the top N still eligible."""
     if tournament.kind != Tournament.Kind.QUALIFIER or not tournament.advance_count:
         return set()
-    finals = Tournament.objects.filter(championship_id=tournament.championship_id,
-                                       kind=Tournament.Kind.FINALS).first()
+    finals = finals_of_championship(tournament)
     if finals is None:
         return set()
     sent = set(finals.entries.filter(source_tournament=tournament).values_list("player_id", flat=True))

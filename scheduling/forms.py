@@ -44,11 +44,12 @@ class SwapForm(forms.Form):
                                                            "size": 6, "autocomplete": "off"}))
     layout = forms.CharField(widget=forms.HiddenInput, max_length=16)
 
-    def __init__(self, *args, layout: str = "", **kwargs):
-        super().__init__(*args, initial={"layout": layout}, **kwargs)
+    def __init__(self, data=None, *, layout: str = "", **kwargs):
+        super().__init__(data, initial={"layout": layout}, **kwargs)
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         texts = [*cleaned.get("seat", []), *(cleaned.get(k, "").strip() for k in ("first", "second"))]
         texts = [t for t in texts if t]
         if len(texts) != 2:

@@ -43,7 +43,7 @@ def _estimate(players: int, games: int) -> float:
     last = (PlanningJob.objects.filter(status=PlanningJob.Status.SUCCEEDED, started_at__isnull=False)
             .select_related("stage").order_by("-finished_at").first())
     pace = SECONDS_PER_SEAT
-    if last is not None and last.players and last.stage.games:
+    if last is not None and last.finished_at and last.started_at and last.players and last.stage.games:
         pace = max((last.finished_at - last.started_at).total_seconds(), 0.01) / (last.players * last.stage.games)
     return max(1.0, pace * players * games)
 

@@ -1,4 +1,6 @@
 """The organizer's seating screens: generate a stage's games, follow the progress, read the report, swap."""
+from typing import TypeVar
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -33,7 +35,10 @@ def seating_overview(request, slug: str):
                   {"tournament": tournament, "stages": selectors.stages_overview(tournament)})
 
 
-def _int(value: str, default: int | None) -> int | None:
+T = TypeVar("T", int, None)
+
+
+def _int(value: str, default: T) -> int | T:
     return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else default
 
 
@@ -135,5 +140,5 @@ def swap(request, slug: str, stage_id: int, game_id: int):
             messages.success(request, _("Seats %(a)s and %(b)s swapped in game %(n)d; the report below is updated.")
                              % {"a": "{}.{}".format(*first), "b": "{}.{}".format(*second), "n": game.number})
     else:
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
     return redirect(back)

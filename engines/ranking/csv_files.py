@@ -202,11 +202,11 @@ def read_results(path: str | os.PathLike[str], ruleset: Ruleset) -> ResultsFile:
     return results
 
 
-def read_penalties(path: str | os.PathLike[str], players: Collection[Hashable]) -> dict[str, int]:
+def read_penalties(path: str | os.PathLike[str], players: Collection[Hashable]) -> dict[Hashable, int]:
     """VP to deduct per player (several rows for one player add up); raises InputError on any problem."""
     path = os.fspath(path)
     records, problems = read_file(path, PENALTY_COLUMNS)
-    deductions: dict[str, int] = {}
+    deductions: dict[Hashable, int] = {}
     for line, row in records:
         vp = _whole(row["vp"])
         if row["player"] not in players:

@@ -7,6 +7,7 @@ than the header are read as they are (missing cells empty), as they always were 
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from engines.csv_input import InputError, InputProblem, read_file
@@ -17,14 +18,15 @@ from .engine import SeatingError, table_sizes
 @dataclass(frozen=True)
 class Roster:
     players: tuple[str, ...]
-    countries: dict[str, str]
+    countries: dict[Hashable, str]
+    """Keyed by player name (the seating engine's players are any hashable ids)."""
 
 
 def read_players(path: str) -> Roster:
     """Players in file order and their countries; names must be present and unique."""
     rows, problems = read_file(path, ("player",), ragged=True)
     players: list[str] = []
-    countries: dict[str, str] = {}
+    countries: dict[Hashable, str] = {}
     first_line: dict[str, int] = {}
     last = 1
     for line, row in rows:

@@ -42,7 +42,7 @@ def export_tournament(tournament: Tournament) -> dict:
     """The file's content as plain data (json.dumps with `Encoder` writes it)."""
     owned = _owned_rows(tournament)
     players = Player.objects.filter(entries__tournament=tournament).order_by("pk")
-    championship = Championship.objects.filter(pk=tournament.championship_id)
+    championship = Championship.objects.filter(tournaments=tournament)
     linked = Tournament.objects.filter(
         Q(pk__in=owned[Entry].values("source_tournament"))
         | Q(pk__in=owned[AuditEntry].filter(object_type="tournament").values("object_id"))

@@ -32,7 +32,7 @@ def _custom_plan(year: int, tournaments: int) -> ChampionshipPlan:
     """The custom format's starting point: one club tournament, or qualifiers and the finals, of three games each."""
     stages = (StagePlan("preliminary", _("Preliminary round"), 3, "scheduled"),)
     if tournaments == 1:
-        plans = (TournamentPlan(kind="club", name=_("Tournament"), stages=stages),)
+        plans: tuple[TournamentPlan, ...] = (TournamentPlan(kind="club", name=_("Tournament"), stages=stages),)
     else:
         plans = tuple(TournamentPlan(kind="qualifier", name=_("Qualifier %(n)d") % {"n": n}, advance_count=8,
                                      stages=stages) for n in range(1, tournaments))
