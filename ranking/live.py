@@ -1,8 +1,13 @@
 """Live public pages, cheaply: an ETag from the tournament's results version, so a poll that finds nothing new
-is answered 304 before anything is rendered, and a tiny version endpoint the pages poll."""
+is answered 304 before anything is rendered, and a tiny version endpoint the pages poll; whole pages cached for
+readers who are not signed in, kept compressed, under a key made of the query parameters the page uses.
+
+A reader who is not signed in is shown the version whose pages the background refresh has made ready
+(`ranking.refresh.reader_version`); signed-in staff the newest one, rendered for them."""
 import contextlib
 import hashlib
 import time
+from collections.abc import Callable
 from functools import wraps
 
 from django.conf import settings
@@ -14,7 +19,9 @@ from django.utils.translation import get_language
 from django.views.decorators.http import condition
 
 from championships.models import Tournament
+from core.compression import accepted, compressible, encoded, variants, weaken_etag
 
+from . import refresh
 from .standings import results_version
 
 POLL_SECONDS = 4
@@ -46,16 +53,13 @@ def tournament_id(slug: str) -> int | None:
     return pk
 
 
-def version_of(slug: str) -> str | None:
-    """The results version of the tournament with this slug; None if there is none (or no cache)."""
-    pk = tournament_id(slug)
-    return None if pk is None else results_version(pk)
-
-
 def request_version(request, slug: str) -> str | None:
-    """The version this request's ETag was made from (read once per request)."""
+    """The version this request is shown and its ETag made from (read once per request): for staff the newest,
+    for other readers the one whose pages are ready; None if there is no such tournament (or no cache)."""
     if not hasattr(request, "results_version"):
-        request.results_version = version_of(slug)
+        pk = tournament_id(slug)
+        request.results_version = (None if pk is None else refresh.reader_version(pk) if _anonymous(request)
+                                   else results_version(pk))
     return request.results_version
 
 
@@ -79,6 +83,8 @@ def live_page(view):
         response = conditional(request, *args, **kwargs)
         patch_cache_control(response, private=True, no_cache=True)
         patch_vary_headers(response, ("HX-Request",))
+        if response.has_header("Content-Encoding"):
+            weaken_etag(response)
         return response
 
     return wrapper
@@ -94,7 +100,7 @@ def cached_fragment(request, name: str, version: str | None, render) -> str:
     if not version:
         return render()
     key = "fragment:" + hashlib.sha256("|".join(
-        [name, version, get_language() or "", request.path, request.GET.urlencode()]).encode()).hexdigest()
+        [name, version, get_language() or "", request.path, getattr(request, "page_query", "")]).encode()).hexdigest()
     with contextlib.suppress(Exception):  # the cache is an optimisation only
         if (html := cache.get(key)) is not None:
             return mark_safe(html)  # noqa: S308 (our own rendered template, stored as rendered)
@@ -126,26 +132,58 @@ def _unshareable(request, response) -> bool:
                 or b"csrfmiddlewaretoken" in response.content or TIMED in response.content)
 
 
-def cached_page(view):
-    """The whole rendered page for anonymous readers, per results version, language, address and fragment-or-page;
-    staff (any session) always get a fresh render, and nothing personal is ever stored."""
+def _page_query(request, uses: dict[str, Callable[[str], object]]) -> str:
+    """The query parameters the page uses, each as the page reads it; any other parameter is ignored."""
+    return "&".join(f"{name}={uses[name](request.GET.get(name, ''))}" for name in sorted(uses))
+
+
+def _tournament_version(request, slug: str, *args, **kwargs) -> str | None:
+    return request_version(request, slug)
+
+
+def cached_page(view=None, *, uses: dict[str, Callable[[str], object]] | None = None,
+                version: Callable[..., str | None] | None = None):
+    """The whole rendered page for anonymous readers, per version, language, address, the query parameters it
+    `uses` (name → the value as the page reads it: `?x=<random>` finds the same entry) and fragment-or-page;
+    stored with its compressed forms, served in the one the reader accepts. Staff (any session) always get a
+    fresh render, and nothing personal is ever stored. `version(request, *args, **kwargs)` names what the page
+    shows (default: the results version of the tournament whose slug comes first); None: rendered, not stored."""
+    if view is None:
+        return lambda view: cached_page(view, uses=uses, version=version)
+    uses = uses or {}
+    of_tournament = version is None
+    shown = version or _tournament_version
+
     @wraps(view)
-    def wrapper(request, slug: str, *args, **kwargs):
-        version = request_version(request, slug) if _anonymous(request) else None
-        if not version:
-            return view(request, slug, *args, **kwargs)
+    def wrapper(request, *args, **kwargs):
+        request.page_query = _page_query(request, uses)
+        current = shown(request, *args, **kwargs) if _anonymous(request) else None
+        if not current:
+            return view(request, *args, **kwargs)
         key = "page:" + hashlib.sha256("|".join(
-            [version, get_language() or "", request.get_full_path(),
+            [current, get_language() or "", request.get_host(), request.path, request.page_query,
              "htmx" if getattr(request, "htmx", False) else "page"]).encode()).hexdigest()
         with contextlib.suppress(Exception):  # the cache is an optimisation only
             if (stored := cache.get(key)) is not None:
-                response = HttpResponse(stored[1], content_type=stored[0])
+                content_type, body, compressed = stored
+                response = HttpResponse(content_type=content_type)
+                encoding = accepted(request, tuple(compressed)) if compressed else None
+                encoded(response, encoding, compressed[encoding] if encoding else body)
                 patch_vary_headers(response, ("Cookie",))  # as the rendered page: a proxy keeps staff apart
                 return response
-        response = view(request, slug, *args, **kwargs)
+        response = view(request, *args, **kwargs)
         if response.status_code == 200 and not response.streaming and not _unshareable(request, response):
+            body = response.content
+            compressed = variants(body) if compressible(response["Content-Type"], len(body)) else {}
             with contextlib.suppress(Exception):
-                cache.set(key, (response["Content-Type"], response.content), timeout=PAGE_SECONDS)
+                cache.set(key, (response["Content-Type"], body, compressed), timeout=PAGE_SECONDS)
+            if of_tournament and not getattr(request, "from_refresh", False):
+                pk = tournament_id(kwargs.get("slug", args[0] if args else ""))
+                if pk is not None:
+                    refresh.seen(pk, get_language() or "", request.get_host())
+            if compressed:
+                encoding = accepted(request, tuple(compressed))
+                encoded(response, encoding, compressed[encoding] if encoding else body)
         return response
 
     return wrapper

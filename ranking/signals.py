@@ -3,29 +3,29 @@
 Sheets, penalties and draws announce themselves (`results_changed`); entries, players, tournaments
 and stages can also change in the admin, so their saves are watched here. The token is also the
 public pages' results version (their ETag), so games (published, finished) and announcements
-replace it too.
+replace it too. Each change also queues the background refresh of the public pages (`ranking.tasks`).
 """
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
-from championships.models import Entry, Player, Stage, Tournament
+from championships.models import Championship, Entry, Player, Stage, Tournament
 from results.models import Announcement
 from results.signals import results_changed
 from scheduling.models import Game
 
 from .live import forget_tournament_ids
-from .standings import invalidate_standings
+from .tasks import refresh_after_change
 
 
 def _after_commit(tournament_ids) -> None:
     for tournament_id in set(tournament_ids):
-        transaction.on_commit(lambda pk=tournament_id: invalidate_standings(pk), robust=True)
+        transaction.on_commit(lambda pk=tournament_id: refresh_after_change(pk), robust=True)
 
 
 @receiver(results_changed)
 def _results_changed(sender, tournament_id: int, **kwargs) -> None:
-    invalidate_standings(tournament_id)
+    refresh_after_change(tournament_id)
 
 
 @receiver([post_save, post_delete], sender=Entry)
@@ -40,6 +40,13 @@ def _entry_or_stage_changed(sender, instance, **kwargs) -> None:
 def _tournament_changed(sender, instance, **kwargs) -> None:
     forget_tournament_ids()  # a slug may now name another tournament, or none
     _after_commit([instance.pk])
+
+
+@receiver(post_save, sender=Championship)
+def _championship_changed(sender, instance, created, **kwargs) -> None:
+    """Its name is on its tournaments' pages, its country chooses their PDFs' usual paper."""
+    if not created:
+        _after_commit(instance.tournaments.values_list("pk", flat=True))
 
 
 @receiver(post_save, sender=Player)

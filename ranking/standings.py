@@ -201,6 +201,20 @@ def straddles_cutoff(group: Sequence[dict], cutoff: int) -> bool:
     return straddles(group[0]["rank"], len(group), cutoff)
 
 
+def results_version_with(tournament_id: int, keys: list[str]) -> tuple[str | None, dict]:
+    """The results version and the cache entries under `keys`, in one round trip (what a public page reads on
+    every request); (None, {}) while the cache is unreachable."""
+    generation = _generation_key(tournament_id)
+    try:
+        _replay_lost_invalidations()
+        found = cache.get_many([generation, *keys])
+    except Exception as error:
+        logger.warning("Results version unavailable for tournament %s (%r).", tournament_id, error)
+        return None, {}
+    version = found.pop(generation, None)
+    return (version or results_version(tournament_id)), found
+
+
 def results_version(tournament_id: int) -> str | None:
     """The tournament's current generation token: what the public pages' ETags and the live poll compare.
 

@@ -1,13 +1,14 @@
 """The organizer's PDFs: table cards, record sheets (pre-filled and blank), result slips, the qualification list
-and the certificates. Each is laid out in the request; a whole game's cards or sheets also run as a print job
-(`organize.print_jobs`)."""
+and the certificates. Each is laid out in the request, once per content (`_laid_out`); a whole game's cards or
+sheets also run as a print job (`organize.print_jobs`)."""
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from championships.permissions import organized_tournament
-from core.pdf import pdf_response, render_pdf
+from core.pdf import html_for, pdf_response, render_pdf
+from core.pdf_cache import cached_pdf, pdf_key
 from ranking.selectors import podium
 from ranking.views.printing import tournament_paper
 
@@ -17,6 +18,14 @@ from ..printing import SLIPS_PER_PAGE, blank_tables, game_of, game_tables, pages
 BLANK_SHEETS_MAX = 50
 
 
+def _laid_out(template: str, context: dict, *, paper: str, landscape: bool = False) -> bytes:
+    """The PDF from the cache when the same content was laid out before: the key is a digest of the HTML it
+    prints (seats swapped in a planned game change it without a new results version), in a namespace no public
+    PDF shares; the views check the organizer's permission first."""
+    key = pdf_key("organizer", [html_for(template, context), paper, landscape])
+    return cached_pdf(key, lambda: render_pdf(template, context, paper=paper, landscape=landscape))
+
+
 def _game_pdf(request, slug: str, number: int, template: str, suffix: str, **extra):
     tournament = organized_tournament(request.user, slug)
     game = game_of(tournament, number)
@@ -24,7 +33,7 @@ def _game_pdf(request, slug: str, number: int, template: str, suffix: str, **ext
     context = {"tournament": tournament, "game": game, "tables": tables, **extra}
     if "slips" in extra:
         context["pages"] = pages_of(tables, SLIPS_PER_PAGE)
-    data = render_pdf(template, context, paper=tournament_paper(request, tournament))
+    data = _laid_out(template, context, paper=tournament_paper(request, tournament))
     return pdf_response(data, f"{tournament.slug}-game-{number}-{suffix}.pdf")
 
 
@@ -53,9 +62,9 @@ def blank_sheets(request, slug: str):
     tournament = organized_tournament(request.user, slug)
     count = request.GET.get("count", "4")
     count = min(int(count), BLANK_SHEETS_MAX) if count.isascii() and count.isdigit() and len(count) < 4 else 4
-    data = render_pdf("print/record_sheets.html", {"tournament": tournament, "game": None,
-                                                   "tables": blank_tables(max(count, 1))},
-                      paper=tournament_paper(request, tournament))
+    data = _laid_out("print/record_sheets.html", {"tournament": tournament, "game": None,
+                                                  "tables": blank_tables(max(count, 1))},
+                     paper=tournament_paper(request, tournament))
     return pdf_response(data, f"{tournament.slug}-blank-record-sheets.pdf")
 
 
@@ -63,8 +72,8 @@ def blank_sheets(request, slug: str):
 @require_GET
 def qualification_pdf(request, slug: str):
     tournament = organized_tournament(request.user, slug)
-    data = render_pdf("print/qualification.html", {"tournament": tournament, "data": qualification_list(tournament)},
-                      paper=tournament_paper(request, tournament))
+    data = _laid_out("print/qualification.html", {"tournament": tournament, "data": qualification_list(tournament)},
+                     paper=tournament_paper(request, tournament))
     return pdf_response(data, f"{tournament.slug}-qualification.pdf")
 
 
@@ -77,7 +86,6 @@ def certificates(request, slug: str):
     if not rows:
         raise Http404(_("The podium is known once every game of the last stage is signed off or the tournament "
                         "is closed."))
-    data = render_pdf("print/certificates.html",
-                      {"tournament": tournament, "certificates": printing.certificates(rows)},
-                      paper=tournament_paper(request, tournament), landscape=True)
+    data = _laid_out("print/certificates.html", {"tournament": tournament, "certificates": printing.certificates(rows)},
+                     paper=tournament_paper(request, tournament), landscape=True)
     return pdf_response(data, f"{tournament.slug}-certificates.pdf")

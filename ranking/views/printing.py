@@ -1,12 +1,20 @@
-"""The public PDFs: the standings and a published game's seating, in the language of the address."""
+"""The public PDFs: the standings and a published game's seating, in the language of the address.
+
+Each is laid out once per results version, language and paper and then served from the cache (`core.pdf_cache`):
+asked again, it costs a cache read; the likely ones are laid out ahead by the background refresh
+(`ranking.refresh`), which is told here which ones readers ask for."""
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from championships.models import Tournament
-from core.pdf import paper_for, pdf_response, render_pdf
+from core.pdf import PAPERS, paper_for, pdf_response, render_pdf
+from core.pdf_cache import cached_pdf, pdf_key
 
+from .. import refresh
+from ..live import request_version, tournament_id
 from ..printing import seating_sheet
 from ..public import public_standings, published_game
 
@@ -21,24 +29,45 @@ def tournament_paper(request, tournament: Tournament) -> str:
     return paper_for(request.GET.get("paper"), country.code if country else None)
 
 
+def _public_pdf(request, slug: str, kind: str, number: int | None, layout) -> bytes:
+    """The PDF `layout(tournament, paper)` lays out, from the cache when this version's is there: a hit reads
+    nothing from the database (the key holds the paper as asked; the version changes with the tournament and its
+    championship)."""
+    def laid_out() -> bytes:
+        tournament = _tournament(slug)
+        data = layout(tournament, tournament_paper(request, tournament))
+        if not getattr(request, "from_refresh", False):
+            refresh.wanted_pdf(tournament.pk, request.path + (f"?paper={asked}" if asked else ""))
+        return data
+
+    asked = request.GET.get("paper", "")
+    asked = asked if asked in PAPERS else ""
+    version = request_version(request, slug)
+    if not version:
+        return laid_out()
+    return cached_pdf(pdf_key("public", [tournament_id(slug), kind, number, version, get_language(), asked]),
+                      laid_out)
+
+
 @require_GET
 def standings_pdf(request, slug: str):
-    tournament = _tournament(slug)
-    data = render_pdf("print/standings.html", {
-        "tournament": tournament, "standings": public_standings(tournament, per_page=None),
-        "printed_at": timezone.localtime(),
-    }, paper=tournament_paper(request, tournament))
-    return pdf_response(data, f"{tournament.slug}-standings.pdf")
+    def layout(tournament: Tournament, paper: str) -> bytes:
+        return render_pdf("print/standings.html", {
+            "tournament": tournament, "standings": public_standings(tournament, per_page=None),
+            "printed_at": timezone.localtime(),
+        }, paper=paper)
+
+    return pdf_response(_public_pdf(request, slug, "standings", None, layout), f"{slug}-standings.pdf")
 
 
 @require_GET
 def seating_pdf(request, slug: str, number: int):
-    tournament = _tournament(slug)
-    game = published_game(tournament, number)
-    if game is None:
-        raise Http404("No published game with that number.")
-    sheet = seating_sheet(tournament, game)
-    data = render_pdf("print/seating.html", {"tournament": tournament, "game": game, "tables": sheet.tables,
-                                             "alphabetical": sheet.alphabetical},
-                      paper=tournament_paper(request, tournament))
-    return pdf_response(data, f"{tournament.slug}-game-{number}-seating.pdf")
+    def layout(tournament: Tournament, paper: str) -> bytes:
+        game = published_game(tournament, number)
+        if game is None:
+            raise Http404("No published game with that number.")
+        sheet = seating_sheet(tournament, game)
+        return render_pdf("print/seating.html", {"tournament": tournament, "game": game, "tables": sheet.tables,
+                                                 "alphabetical": sheet.alphabetical}, paper=paper)
+
+    return pdf_response(_public_pdf(request, slug, "seating", number, layout), f"{slug}-game-{number}-seating.pdf")

@@ -12,7 +12,7 @@ from ..final_table import final_table
 from ..live import POLL_SECONDS, cached_fragment, cached_page, live_page, request_version
 from ..public import places_needed, public_standings
 from ..standings import tournament_standings
-from .public_pages import page_number
+from .public_pages import page_number, positive_number
 
 CSV_HEADER = ["rank", "player", "country"]
 """Machine-readable keys, the same in every language (the pages are for people, the CSV for programs)."""
@@ -22,7 +22,7 @@ FINAL_HEADER = ["final_place", "final_vp"]
 
 @require_GET
 @live_page
-@cached_page
+@cached_page(uses={"page": positive_number})
 def standings(request, slug: str):
     tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
     version = request_version(request, slug)

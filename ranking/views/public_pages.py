@@ -15,10 +15,19 @@ from .. import public
 from ..live import POLL_SECONDS, cached_fragment, cached_page, live_page, request_version
 
 
+def positive_number(value: str) -> int:
+    """A page or part number as typed in the address; anything but a positive number is the first."""
+    return int(value) if value.isascii() and value.isdigit() and 0 < len(value) < 6 and int(value) else 1
+
+
 def page_number(request) -> int:
-    """The `page` query parameter; anything but a positive number is the first page."""
-    value = request.GET.get("page", "1")
-    return int(value) if value.isascii() and value.isdigit() and 0 < len(value) < 6 else 1
+    """The `page` query parameter (see `positive_number`)."""
+    return positive_number(request.GET.get("page", "1"))
+
+
+def query_text(value: str) -> str:
+    """The "where do I sit?" query as the search reads it."""
+    return value.strip()[:public.QUERY_MAX]
 
 
 def _tournament(slug: str) -> Tournament:
@@ -42,7 +51,7 @@ def overview(request, slug: str):
 
 
 @require_GET
-@cached_page
+@cached_page(uses={"q": query_text})
 def where(request, slug: str):
     tournament = _tournament(slug)
     page = public.where(tournament, request.GET.get("q", ""))
@@ -52,7 +61,7 @@ def where(request, slug: str):
 
 @require_GET
 @live_page
-@cached_page
+@cached_page(uses={"page": positive_number})
 def game(request, slug: str, number: int):
     tournament = _tournament(slug)
     found = public.published_game(tournament, number)
@@ -77,7 +86,7 @@ def player(request, slug: str, player_id: int):
 
 @require_GET
 @live_page
-@cached_page
+@cached_page(uses={"part": positive_number})
 def screen(request, slug: str):
     tournament = _tournament(slug)
     page = public.screen_page(tournament)

@@ -1,0 +1,293 @@
+"""Readers never pay for a render: after each change, one background job per tournament brings its public pages
+up to date while readers keep getting the previous version (stale-while-revalidate).
+
+* A change (a sign-off, a penalty, a game published, …) marks the tournament queued, before its results version
+  changes, and queues the job only if it was not queued already (`ranking.tasks.refresh_after_change`): a burst
+  of twenty sign-offs is one refresh, or two when some arrive while the first runs.
+* The job (`run_refresh`, one runner per tournament at a time, going round again while changes keep coming)
+  computes the standings and what the pages build on them, renders the pages readers keep open in the languages
+  and at the address readers use, then announces the version; after that, the own pages of the players whose
+  table was just signed off (the first to look). Other players' pages are rendered when asked, from the cached
+  standings (milliseconds, not seconds). A second job lays out the PDFs likely to be asked for
+  (`run_pdf_warming`), so a long PDF never delays the pages.
+* A reader who is not signed in is served the announced version while a refresh is on its way
+  (`reader_version`): its pages are in the cache, so nobody waits, and the live poll (`/t/<slug>/version/`)
+  tells open pages of the new version once its pages are ready. A page never shows results older than the
+  version it names: one rendered while a refresh runs reads the newest results.
+* When no job runs, readers get the newest version and pages are rendered on demand, as before the job existed:
+  without a worker (Celery's eager mode, or a broker that cannot be reached) nothing is marked or queued, and a
+  job that did not start within QUEUED_SECONDS, or a runner not heard of for RUN_SECONDS (its worker gone),
+  stops holding readers on the announced version. Pages may then be slow, never stale for long.
+
+Signed-in staff always see the newest version, rendered for them (`ranking.live`).
+"""
+import io
+import logging
+import time
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.cache import cache
+from django.core.handlers.base import BaseHandler
+from django.core.handlers.wsgi import WSGIRequest
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from championships.models import Tournament
+from results.models import RecordSheet
+from scheduling.models import Game, Seat
+
+from .public import rank_history, searchable_names
+from .standings import results_version, results_version_with, tournament_standings
+
+logger = logging.getLogger(__name__)
+
+QUEUED_SECONDS = 30
+"""A job queued this long ago and not started (the worker is down, or busy planning a seating) no longer holds
+readers on the announced version: pages are then rendered on demand."""
+RUN_SECONDS = 60
+"""A runner renews its claim each round; one silent for this long (its worker killed) is taken as gone."""
+SEEN_SECONDS = 3600
+"""Languages and PDFs readers asked for within this time are the ones kept warm."""
+WARM_GAMES = 2
+"""Game pages rendered each round: the games in play (published), else the last one played."""
+JUST_PLAYED = 200
+"""At most this many players' own pages are rendered after a round (50 tables signed off at once)."""
+PDFS_KEPT = 6
+"""At most this many PDF addresses per tournament are laid out ahead (the ones asked for most recently)."""
+
+
+HOST_KEY = "refresh-host"
+"""The address readers reach the site at, as the last page rendered on demand saw it."""
+
+
+def _key(kind: str, tournament_id: int) -> str:
+    return f"refresh-{kind}:{tournament_id}"
+
+
+def _quietly(call: Callable, default=None):
+    """A cache call; the cache is an optimisation, so an error means "no cache", never a failed request."""
+    try:
+        return call()
+    except Exception as error:  # any backend's connection or timeout error
+        logger.warning("Refresh state unavailable (%r).", error)
+        return default
+
+
+# ---- what readers see ----------------------------------------------------------------------------------------
+
+def mark_queued(tournament_id: int, kind: str = "pages") -> bool:
+    """True when the tournament was not queued already (the caller then queues the job)."""
+    return bool(_quietly(lambda: cache.add(_key(f"{kind}-queued", tournament_id), time.time(),
+                                           timeout=QUEUED_SECONDS), False))
+
+
+def unmark_queued(tournament_id: int, kind: str = "pages") -> None:
+    """The job could not be queued: readers must not wait for it."""
+    _quietly(lambda: cache.delete(_key(f"{kind}-queued", tournament_id)))
+
+
+def announced_version(tournament_id: int) -> str | None:
+    return _quietly(lambda: cache.get(_key("announced", tournament_id)))
+
+
+def reader_version(tournament_id: int) -> str | None:
+    """The version a reader who is not signed in is shown: the announced one while a refresh is on its way (its
+    pages are ready), else the newest. None while the cache is unreachable (pages are then simply rendered)."""
+    keys = [_key("announced", tournament_id), _key("pages-queued", tournament_id), _key("pages-running", tournament_id)]
+    current, found = results_version_with(tournament_id, keys)
+    announced = found.get(keys[0])
+    if current and announced and announced != current and (keys[1] in found or keys[2] in found):
+        return announced
+    return current
+
+
+def seen(tournament_id: int, language: str, host: str) -> None:
+    """A reader's page was rendered on demand in `language` at `host`: keep that language warm from now on."""
+    def remember():
+        languages = cache.get(_key("languages", tournament_id)) or {}
+        if languages.get(language, 0) < time.time() - SEEN_SECONDS / 2 or cache.get(HOST_KEY) != host:
+            languages[language] = time.time()
+            cache.set_many({_key("languages", tournament_id): languages, HOST_KEY: host}, timeout=SEEN_SECONDS)
+    _quietly(remember)
+
+
+def wanted_pdf(tournament_id: int, path: str) -> None:
+    """A public PDF was laid out on demand at `path` (language prefix and `?paper=` included): lay it out ahead
+    from now on."""
+    def remember():
+        paths = cache.get(_key("pdfs", tournament_id)) or {}
+        paths[path] = time.time()
+        newest = sorted(paths.items(), key=lambda item: -item[1])[:PDFS_KEPT]
+        cache.set(_key("pdfs", tournament_id), dict(newest), timeout=SEEN_SECONDS)
+    _quietly(remember)
+
+
+# ---- the jobs ------------------------------------------------------------------------------------------------
+
+def _coalesced(kind: str, tournament_id: int, work: Callable[[], object]) -> None:
+    """Run `work` while the tournament is queued for `kind`, one runner at a time: a job that finds another runner
+    leaves its changes to it (that runner goes round again while the queued mark is back)."""
+    queued, running = _key(f"{kind}-queued", tournament_id), _key(f"{kind}-running", tournament_id)
+    while True:
+        if not cache.add(running, time.time(), timeout=RUN_SECONDS):
+            return
+        try:
+            while True:
+                cache.touch(running, RUN_SECONDS)
+                cache.delete(queued)  # changes from now on are another round
+                work()
+                if cache.get(queued) is None:
+                    break
+        finally:
+            cache.delete(running)
+        if cache.get(queued) is None:  # a change that came as this runner let go, and found it still running
+            return
+
+
+def run_refresh(tournament_id: int) -> None:
+    """The pages' job: see the module docstring."""
+    _coalesced("pages", tournament_id, lambda: refresh_pages(tournament_id))
+
+
+def run_pdf_warming(tournament_id: int) -> None:
+    """The PDFs' job: lay out the likely PDFs of the announced version that are not in the cache yet."""
+    _coalesced("pdfs", tournament_id, lambda: warm_pdfs(tournament_id))
+
+
+def refresh_pages(tournament_id: int) -> bool:
+    """Render the tournament's live pages for its newest version and announce it; True when it announced one."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    version = results_version(tournament_id)
+    if tournament is None or version is None or version == announced_version(tournament_id):
+        return False
+    started, since = timezone.now(), cache.get(_key("since", tournament_id))
+    tournament_standings(tournament)  # what every page builds on, computed once for all of them
+    rank_history(tournament)
+    searchable_names(tournament)
+    host, languages = _reader_host(), _languages(tournament_id)
+    for language in languages:
+        with translation.override(language):
+            for path, htmx in _live_paths(tournament):
+                _get(path, version, host, htmx)
+    announce(tournament_id, version, started)
+    for player in _just_played(tournament, since):  # after the announcement: they must not delay it
+        if cache.get(_key("pages-queued", tournament_id)) is not None:
+            break  # newer results: their pages first
+        for language in languages:
+            with translation.override(language):
+                _get(reverse("public-player", args=[tournament.slug, player]), version, host)
+    return True
+
+
+def announce(tournament_id: int, version: str, started) -> None:
+    """The version's pages are ready: readers are shown it from now on; what changed after `started` is new to
+    the next round."""
+    cache.set_many({_key("announced", tournament_id): version, _key("since", tournament_id): started}, timeout=None)
+
+
+def warm_pdfs(tournament_id: int) -> None:
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    version = announced_version(tournament_id)
+    if tournament is None or version is None:
+        return
+    host = _reader_host()
+    for path in _likely_pdfs(tournament):
+        if cache.get(_key("pages-queued", tournament_id)) is not None:
+            return  # newer results are coming: their pages first, then their PDFs
+        _get(path, version, host)
+
+
+# ---- what is rendered ----------------------------------------------------------------------------------------
+
+def _languages(tournament_id: int) -> list[str]:
+    """The site's default language and those readers used lately, in the order of settings.LANGUAGES."""
+    recent = _quietly(lambda: cache.get(_key("languages", tournament_id)), None) or {}
+    return [code for code, _name in settings.LANGUAGES
+            if code == settings.LANGUAGE_CODE or recent.get(code, 0) > time.time() - SEEN_SECONDS]
+
+
+def _reader_host() -> str:
+    """The address readers reach the site at (pages may print it: the projector does); before any reader came,
+    the first host the settings allow by name."""
+    host = _quietly(lambda: cache.get(HOST_KEY))
+    if host:
+        return host
+    named = [h for h in settings.ALLOWED_HOSTS if h and "*" not in h and not h.startswith(".")]
+    return named[0] if named else "localhost"
+
+
+def _warm_games(tournament: Tournament) -> list[int]:
+    games = tournament.games.order_by("number")
+    playing = list(games.filter(status=Game.Status.PUBLISHED).values_list("number", flat=True)[:WARM_GAMES])
+    return playing or list(games.filter(status=Game.Status.FINISHED).values_list("number", flat=True).reverse()[:1])
+
+
+def _live_paths(tournament: Tournament) -> list[tuple[str, bool]]:
+    """(path, as htmx) of the pages readers keep open, each as the page and as the fragment its live region asks
+    for; in the active language."""
+    slug = tournament.slug
+    standings = reverse("public-standings", args=[slug])
+    paths = [(reverse("public-tournament", args=[slug]), False), (reverse("public-tournament", args=[slug]), True),
+             (standings, False), (standings + "?page=1", True), (reverse("public-screen", args=[slug]), False)]
+    for number in _warm_games(tournament):
+        game = reverse("public-game", args=[slug, number])
+        paths += [(game, False), (game, True)]
+    return paths
+
+
+def _just_played(tournament: Tournament, since) -> list[int]:
+    """The players whose table was signed off or corrected since the last round: the first to look at their own
+    page. None before the first round (nothing is known to be new)."""
+    if since is None:
+        return []
+    return list(Seat.objects.filter(table__sheet__status=RecordSheet.Status.SIGNED_OFF,
+                                    table__sheet__updated_at__gte=since, game__tournament=tournament)
+                .order_by("entry__player_id").values_list("entry__player_id", flat=True)[:JUST_PLAYED])
+
+
+def _likely_pdfs(tournament: Tournament) -> list[str]:
+    """The standings and the seating of the games in play in the default language and paper, and every PDF
+    address readers asked for lately, as long as it still names a game in play."""
+    slug = tournament.slug
+    games = set(tournament.games.filter(status=Game.Status.PUBLISHED).values_list("number", flat=True))
+    with translation.override(settings.LANGUAGE_CODE):
+        paths = [reverse("public-standings-pdf", args=[slug]),
+                 *(reverse("public-seating-pdf", args=[slug, n]) for n in sorted(games)[:1])]
+    asked = _quietly(lambda: cache.get(_key("pdfs", tournament.pk)), None) or {}
+    for path in asked:
+        if "/games/" in path and not any(f"/games/{n}/" in path for n in games):
+            continue
+        if path not in paths:
+            paths.append(path)
+    return paths
+
+
+_handler: BaseHandler | None = None
+
+
+def _get(path: str, version: str, host: str, htmx: bool = False) -> int:
+    """GET `path` as an anonymous reader would, through the whole middleware stack in this process, showing
+    `version` (the page caches store it under that version); the status code. The response is not closed:
+    closing sends `request_finished`, which would close the job's database connection."""
+    global _handler
+    if _handler is None:
+        _handler = BaseHandler()
+        _handler.load_middleware()
+    route, _, query = path.partition("?")
+    environ = {"REQUEST_METHOD": "GET", "PATH_INFO": route, "QUERY_STRING": query, "SERVER_NAME": host,
+               "SERVER_PORT": "443", "HTTP_HOST": host, "wsgi.url_scheme": "https", "wsgi.input": io.BytesIO(),
+               "REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_PROTO": "https"}
+    if htmx:
+        environ["HTTP_HX_REQUEST"] = "true"
+    request = WSGIRequest(environ)
+    request.results_version = version  # type: ignore[attr-defined]  # what ranking.live shows and stores under
+    request.from_refresh = True  # type: ignore[attr-defined]
+    try:
+        response = _handler.get_response(request)
+    except Exception:  # noqa: BLE001 - one page failing must not keep the others (and the announcement) back
+        logger.exception("Refreshing %s failed", path)
+        return 500
+    if response.status_code != 200:
+        logger.warning("Refreshing %s answered %s", path, response.status_code)
+    return response.status_code
