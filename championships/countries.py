@@ -1,11 +1,12 @@
 """Countries are created on first use from the ISO 3166 list, so no fixture has to be kept."""
-import unicodedata
 from functools import lru_cache
 
 from django.core.exceptions import ValidationError
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django_countries import countries
+
+from core.names import fold
 
 from .models import Country
 
@@ -31,20 +32,16 @@ def _codes_by_name() -> dict[str, str]:
     for language in LANGUAGE_CODES:
         with translation.override(language):
             for code, name in countries:
-                found.setdefault(_folded(str(name)), code)
+                found.setdefault(fold(str(name)), code)
     for code, _name in countries:
-        found.setdefault(_folded(code), code)
-        found.setdefault(_folded(countries.alpha3(code)), code)
+        found.setdefault(fold(code), code)
+        found.setdefault(fold(countries.alpha3(code)), code)
     return found
-
-
-def _folded(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def country_code_for(text: str) -> str | None:
     """The alpha-2 code a person meant by a code (AE, ARE) or a name in any site language; None if unknown."""
-    return _codes_by_name().get(_folded(text)) if text.strip() else None
+    return _codes_by_name().get(fold(text)) if text.strip() else None
 
 
 def country_choices() -> list[tuple[str, str]]:

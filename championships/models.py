@@ -7,6 +7,7 @@ from django.db.models.lookups import Exact
 from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
+from core.names import FOLD_MAX, SORT_KEY_MAX, fold, sort_key
 from core.text import NameField, no_hidden_characters
 from engines.rulesets import RULESETS
 
@@ -52,8 +53,41 @@ class Country(models.Model):
         return self.local_name
 
 
+class PlayerQuerySet(models.QuerySet):
+    """Bulk writes keep each player's search name and sort key (`Player.name_keys`) in step with the name."""
+
+    def bulk_create(self, objs, *args, **kwargs):
+        objs = list(objs)
+        for player in objs:
+            player.name_keys()
+        return super().bulk_create(objs, *args, **kwargs)
+
+    def bulk_update(self, objs, fields, *args, **kwargs):
+        objs, fields = list(objs), list(fields)
+        if "name" in fields:
+            for player in objs:
+                player.name_keys()
+            fields += [f for f in NAME_KEYS if f not in fields]
+        return super().bulk_update(objs, fields, *args, **kwargs)
+
+    def update(self, **kwargs):
+        if "name" in kwargs and not set(NAME_KEYS) <= kwargs.keys():  # bulk_update sets all three
+            if not isinstance(kwargs["name"], str):
+                raise TypeError("A player's name is set to a text, so that its search name and sort key follow.")
+            kwargs.update(search_name=fold(kwargs["name"]), sort_key=sort_key(kwargs["name"]))
+        return super().update(**kwargs)
+
+
+NAME_KEYS = ("search_name", "sort_key")
+"""Player fields derived from the name (core/names.py)."""
+
+
 class Player(models.Model):
     name = NameField(_("name"), max_length=200)
+    search_name = models.CharField(max_length=FOLD_MAX, db_index=True, editable=False, default="")
+    """The name as every search compares it (`core.names.fold`), kept by the model and its queryset."""
+    sort_key = models.BinaryField(max_length=SORT_KEY_MAX, db_index=True, editable=False, default=b"")
+    """The name's collation key (`core.names.sort_key`): every list by name orders by it."""
     email = models.EmailField(_("email"), blank=True)
     date_of_birth = models.DateField(_("date of birth"), null=True, blank=True)
     country = models.ForeignKey(Country, models.PROTECT, null=True, blank=True, verbose_name=_("country"))
@@ -66,8 +100,10 @@ class Player(models.Model):
         help_text=_("The staff account of this person, if any: staff may not play where they officiate."),
     )
 
+    objects = PlayerQuerySet.as_manager()
+
     class Meta:
-        ordering = ["name"]
+        ordering = ["sort_key", "pk"]
         constraints = [
             models.UniqueConstraint(
                 fields=["email"], condition=~Q(email=""), name="player_email_unique_when_given",
@@ -77,6 +113,18 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def name_keys(self) -> None:
+        """Derive the search name and sort key from the name."""
+        self.search_name, self.sort_key = fold(self.name), sort_key(self.name)
+
+    def save_base(self, *args, **kwargs):
+        """Every save derives them: `save()` and `create()` come here, and so do the raw saves of a backup's
+        restore and of loaddata, whose files may lack them or carry others. Bulk writes: PlayerQuerySet."""
+        self.name_keys()
+        if kwargs.get("update_fields") is not None and "name" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], *NAME_KEYS}
+        return super().save_base(*args, **kwargs)
 
 
 class Relationship(models.Model):

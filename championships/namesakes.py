@@ -10,8 +10,9 @@ Names are compared as the import compares them (`roster.name_key`).
 """
 from collections.abc import Iterable
 
+from core.names import fold
+
 from .models import Player
-from .roster import name_key
 
 
 def entry_numbers(entries: Iterable[tuple[int, str]]) -> dict[int, int]:
@@ -21,7 +22,7 @@ def entry_numbers(entries: Iterable[tuple[int, str]]) -> dict[int, int]:
     """
     groups: dict[str, list[int]] = {}
     for pk, name in sorted(entries):
-        groups.setdefault(name_key(name), []).append(pk)
+        groups.setdefault(fold(name), []).append(pk)
     return {pk: n for pks in groups.values() if len(pks) > 1 for n, pk in enumerate(pks, start=1)}
 
 
@@ -32,7 +33,7 @@ def staff_details(players: Iterable[Player]) -> dict[int, str]:
     """
     groups: dict[str, dict[int, Player]] = {}
     for player in players:
-        groups.setdefault(name_key(player.name), {})[player.pk] = player
+        groups.setdefault(fold(player.name), {})[player.pk] = player
     details: dict[int, str] = {}
     for by_pk in groups.values():
         same = list(by_pk.values())

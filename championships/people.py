@@ -140,7 +140,7 @@ def enter_selected(tournament: Tournament, player_ids: Iterable[int], *, user) -
     """Enter the chosen players of the organizer's tournaments (`permissions.visible_players`; anyone else is
     entered by `enter_found`); one refused (age, staff) refuses all, naming them."""
     require_organizer(user, tournament)
-    players = visible_players(user).filter(pk__in=set(player_ids)).order_by("name")
+    players = visible_players(user).filter(pk__in=set(player_ids)).order_by("sort_key", "pk")
     already = set(tournament.entries.values_list("player_id", flat=True))
     entries, refused = [], []
     for player in players:

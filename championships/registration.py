@@ -19,13 +19,14 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.names import fold
 from engines.csv_input import InputProblem, Record
 
 from .eligibility import age_on, staff_roles
 from .models import Declaration, Entry, Player, StaffRole, Tournament
 from .permissions import officiated_tournaments
 from .relationships import declaration_scope
-from .roster import RosterLine, RosterRow, check_records, name_key
+from .roster import RosterLine, RosterRow, check_records
 
 KEEP, UPDATE = "keep", "update"
 DECISIONS = (KEEP, UPDATE)
@@ -124,14 +125,13 @@ class Registered:
 
     def __init__(self, rows: list[RosterRow], user):
         emails = {row.email for row in rows if row.email}
-        keys = {name_key(row.name) for row in rows} | {name_key(f) for row in rows for f in row.friends_or_family}
-        self.players = list(Player.objects.select_related("country")
-                            .annotate(lower=Lower("name"), lower_email=Lower("email"))
-                            .filter(Q(lower_email__in=emails) | Q(lower__in={k.lower() for k in keys})))
+        keys = {fold(row.name) for row in rows} | {fold(f) for row in rows for f in row.friends_or_family}
+        self.players = list(Player.objects.select_related("country").annotate(lower_email=Lower("email"))
+                            .filter(Q(lower_email__in=emails) | Q(search_name__in=keys)))
         self.by_email = {p.email.lower(): p for p in self.players if p.email}
         self.by_name: dict[str, list[Player]] = {}
         for player in self.players:
-            self.by_name.setdefault(name_key(player.name), []).append(player)
+            self.by_name.setdefault(player.search_name, []).append(player)
         entries = Entry.objects.filter(player__in=self.players)
         if user.is_superuser:
             self.own, self.foreign = {p.pk for p in self.players}, set()
@@ -147,7 +147,7 @@ class Registered:
         """The player the row stands for (None: a new one), or why that cannot be told."""
         if row.email:
             return self.by_email.get(row.email), None
-        same = self.by_name.get(name_key(row.name), [])
+        same = self.by_name.get(fold(row.name), [])
         if row.date_of_birth:
             exact = [p for p in same if p.date_of_birth == row.date_of_birth]
             if len(exact) > 1:
@@ -172,7 +172,7 @@ class Registered:
 
     def friend(self, name: str) -> list[Player]:
         """Players of the organizer's own tournaments with that name (a friend is named, not an email given)."""
-        return [p for p in self.by_name.get(name_key(name), []) if p.pk in self.own]
+        return [p for p in self.by_name.get(fold(name), []) if p.pk in self.own]
 
 
 def _changes(player: Player, row: RosterRow) -> dict[str, tuple[str, str]]:
@@ -199,7 +199,7 @@ def preview_roster(records: list[Record], tournament: Tournament, *, user, decis
     lines = check_records(records, list(read_problems))
     rows = [item.row for item in lines if item.row]
     registered = Registered(rows, user)
-    in_file = {name_key(row.name) for row in rows}
+    in_file = {fold(row.name) for row in rows}
     staff_ids, staff_emails = _staff(tournament)
     entered = set(Entry.objects.filter(tournament=tournament, player__in=registered.players)
                   .values_list("player_id", flat=True))
@@ -233,11 +233,11 @@ def preview_roster(records: list[Record], tournament: Tournament, *, user, decis
             if player.pk in entered:
                 preview.entered.add(item.line)
                 item.notes.append(_("Already entered in %(tournament)s.") % {"tournament": tournament.name})
-        elif registered.by_name.get(name_key(row.name)) and problem is None:
+        elif registered.by_name.get(fold(row.name)) and problem is None:
             item.notes.append(_("Another player named %(name)s is registered: this row registers a new player, told "
                                 "apart by email or date of birth.") % {"name": row.name})
         for friend in row.friends_or_family:
-            key = name_key(friend)
+            key = fold(friend)
             if key in in_file:
                 continue
             known = registered.friend(friend)
@@ -280,13 +280,13 @@ def _pairs_to_declare(preview: RosterPreview, tournament: Tournament) -> int:
     for item in preview.lines:
         if item.row is not None:
             match = preview.matches.get(item.line)
-            who[item.line] = by_key[name_key(item.row.name)] = match.player.pk if match else ("line", item.line)
+            who[item.line] = by_key[fold(item.row.name)] = match.player.pk if match else ("line", item.line)
     for item in preview.lines:
         if item.row is None:
             continue
         one = who[item.line]
         for friend in item.row.friends_or_family:
-            key = name_key(friend)
+            key = fold(friend)
             other = by_key.get(key) or (preview.friends[key].pk if key in preview.friends else None)
             if other is not None and other != one:
                 pairs.add(frozenset((one, other)))

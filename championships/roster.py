@@ -7,7 +7,6 @@ Columns: name (required), email, date_of_birth (YYYY-MM-DD, or a date cell in a 
 The file's shape is checked here, without the database; `championships.registration` then checks
 each row against the players already registered and the tournament they are entered in.
 """
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -15,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.utils.translation import gettext as _
 
+from core.names import fold
 from core.text import clean_line, has_control
 from core.uploads import MAX_UPLOAD_BYTES
 from core.xlsx import Limits, first_sheet
@@ -70,11 +70,6 @@ class RosterLine:
     @property
     def ok(self) -> bool:
         return not self.problems
-
-
-def name_key(name: str) -> str:
-    """How names are compared: case, width and spacing ignored ("Ann  Lee" is "ann lee")."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
 def read_upload(filename: str, data: bytes) -> tuple[list[Record], list[InputProblem]]:
@@ -184,13 +179,13 @@ def check_records(records: list[Record], problems: list[InputProblem] = ()) -> l
         if item.row is None:
             continue
         for friend in item.row.friends_or_family:
-            if name_key(friend) == name_key(item.row.name):
+            if fold(friend) == fold(item.row.name):
                 item.problems.append(InputProblem(item.line, _("a player cannot name themselves"),
                                                   "friends_or_family"))
-            elif len(names.get(name_key(friend), ())) > 1:
+            elif len(names.get(fold(friend), ())) > 1:
                 item.problems.append(InputProblem(
                     item.line, _("%(n)d players in the list are named %(name)s: declare this relationship from "
-                                 "the relationships page") % {"n": len(names[name_key(friend)]), "name": friend},
+                                 "the relationships page") % {"n": len(names[fold(friend)]), "name": friend},
                     "friends_or_family"))
     return lines
 
@@ -246,7 +241,7 @@ def _check_line(item: RosterLine, names: dict[str, list[RosterRow]], emails: dic
     if not name:
         return
     row = RosterRow(line, name, email, born, country, friends)
-    same = names.setdefault(name_key(name), [])
+    same = names.setdefault(fold(name), [])
     twin = next((other for other in same if not told_apart(row, other)), None)
     if twin is not None:
         found.append(InputProblem(line, _("%(name)s is already on line %(line)d: give each an email or a date of "
@@ -263,11 +258,11 @@ def parse_roster(text: str) -> list[RosterRow]:
     """
     records, read_problems = read_text(text, ("name",), ragged=True)
     lines = check_records([(line, _renamed(cells)) for line, cells in records], read_problems)
-    known = {name_key(item.row.name) for item in lines if item.row}
+    known = {fold(item.row.name) for item in lines if item.row}
     problems = [p for item in lines for p in item.problems]
     for item in lines:
         for friend in item.row.friends_or_family if item.row else ():
-            if name_key(friend) not in known:
+            if fold(friend) not in known:
                 problems.append(InputProblem(item.line, _("%(name)s is not in the file") % {"name": friend},
                                              "friends_or_family"))
     if problems:

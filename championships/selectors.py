@@ -4,8 +4,9 @@ from datetime import date
 
 from django.db.models import QuerySet
 
+from core.names import fold
+
 from .models import Championship, Player, Tournament
-from .roster import name_key
 
 
 def tournament_list() -> QuerySet[Tournament]:
@@ -41,7 +42,8 @@ def home_page() -> HomePage:
 
 
 def find_player(*, email: str = "", name: str = "", born: date | None = None) -> Player | None:
-    """The one registered player with this exact email (any case), or this exact name and date of birth.
+    """The one registered player with this exact email (any case), or this name (as every name is compared,
+    `core.names.fold`) and date of birth.
 
     How an organizer finds a player of another championship to enter: what they must already know, never a
     list to browse (docs/interfaces.md, Roles). Namesakes born the same day are found by email only.
@@ -51,6 +53,5 @@ def find_player(*, email: str = "", name: str = "", born: date | None = None) ->
         return Player.objects.filter(email__iexact=email).first()
     if not (name.strip() and born):
         return None
-    same = [p for p in Player.objects.filter(date_of_birth=born, name__iexact=" ".join(name.split()))
-            if name_key(p.name) == name_key(name)]
+    same = list(Player.objects.filter(date_of_birth=born, search_name=fold(name))[:2])
     return same[0] if len(same) == 1 else None

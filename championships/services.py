@@ -12,6 +12,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from audit.services import record_change, record_change_in
+from core.names import fold
 
 from .countries import country_for_code
 from .eligibility import check_can_enter, check_can_officiate
@@ -24,7 +25,7 @@ from .permissions import (
 )
 from .registration import Registered
 from .relationships import declare_relationship
-from .roster import RosterRow, name_key
+from .roster import RosterRow
 
 
 def unique_slug(model, base: str, also_taken=()) -> str:
@@ -166,10 +167,10 @@ def register_players(rows: list[RosterRow], *, user, tournament: Tournament, mat
                        **({"country": row.country} if row.country else {})}
             player = change_player(player.pk, user=user, tournament=tournament, **details)
         by_line[row.line] = player
-        by_name.setdefault(name_key(row.name), player)  # namesakes in one file are never named as friends
+        by_name.setdefault(fold(row.name), player)  # namesakes in one file are never named as friends
     for row in rows:
         for friend in row.friends_or_family:
-            other = by_name.get(name_key(friend)) or friends[name_key(friend)]
+            other = by_name.get(fold(friend)) or friends[fold(friend)]
             declare_relationship(by_line[row.line], other, user=user, tournament=tournament)
     return by_line
 

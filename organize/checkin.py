@@ -21,6 +21,7 @@ from django.utils.translation import ngettext
 from audit.services import record_change
 from championships.models import Entry, Stage, Tournament
 from championships.permissions import require_organizer
+from core.names import fold
 from results.limits import length_errors
 from results.models import Penalty
 from results.penalties import MAX_MINUTES_LATE, admission_closed, lateness_rule, record_lateness, withdraw_penalty
@@ -378,13 +379,15 @@ def counts(tournament: Tournament) -> CheckInCounts:
 
 
 def entries(tournament: Tournament, query: str = "", status: str = ""):
-    """The tournament's entries for the check-in list, filtered by name or email and status, by name; `played`
-    says whether the player has played (a check-in is then history, `undo`)."""
-    rows = (Entry.objects.filter(tournament=tournament).select_related("player__country").order_by("player__name")
+    """The tournament's entries for the check-in list, filtered by name (as every search compares names,
+    `core.names.fold`: "tomas" finds "Tomás", "علي" finds "علی") or email and by status, by name; `played` says
+    whether the player has played (a check-in is then history, `undo`)."""
+    rows = (Entry.objects.filter(tournament=tournament).select_related("player__country")
+            .order_by("player__sort_key", "pk")
             .annotate(played=Exists(played_seats().filter(entry=OuterRef("pk")))))
     query = query.strip()[:100]
     if query:
-        rows = rows.filter(Q(player__name__icontains=query) | Q(player__email__icontains=query))
+        rows = rows.filter(Q(player__search_name__contains=fold(query)) | Q(player__email__icontains=query))
     if status in Entry.Status.values:
         rows = rows.filter(status=status)
     return rows

@@ -116,6 +116,6 @@ def notice_summary(tournament: Tournament) -> NoticeSummary:
     start = official_start(tournament)
     active = tournament.entries.filter(status__in=ACTIVE_STATUSES)
     notified = list(StartTimeNotice.objects.filter(entry__tournament=tournament, start=start)
-                    .select_related("entry__player").order_by("entry__player__name")) if start else []
+                    .select_related("entry__player").order_by("entry__player__sort_key", "pk")) if start else []
     with_email = active.exclude(player__email="").count()
     return NoticeSummary(start, notified, max(with_email - len(notified), 0), active.count() - with_email)

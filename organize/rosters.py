@@ -12,6 +12,7 @@ from championships.models import Entry, Player, Relationship, Tournament
 from championships.namesakes import staff_details
 from championships.permissions import visible_players
 from championships.relationships import declared_for
+from core.names import fold
 
 PER_PAGE = 50
 
@@ -19,15 +20,16 @@ PER_PAGE = 50
 def players(tournament: Tournament, user, query: str = "", only: str = "") -> QuerySet[Player]:
     """The players of the user's tournaments, marked if entered in this one.
 
-    `only`: "entered" or "not_entered" in this tournament.
+    `only`: "entered" or "not_entered" in this tournament. Names are searched as everywhere (`core.names.fold`)
+    and listed in the collation's order (`Player.sort_key`).
     """
     rows = (visible_players(user).select_related("country")
             .annotate(entered=Exists(Entry.objects.filter(tournament=tournament, player=OuterRef("pk"))))
-            .order_by("name", "pk"))
+            .order_by("sort_key", "pk"))
     query = query.strip()[:100]
     if query:
-        rows = rows.filter(Q(name__icontains=query) | Q(email__icontains=query) | Q(country__code__iexact=query)
-                           | Q(country__name__icontains=query))
+        rows = rows.filter(Q(search_name__contains=fold(query)) | Q(email__icontains=query)
+                           | Q(country__code__iexact=query) | Q(country__name__icontains=query))
     if only == "entered":
         rows = rows.filter(entered=True)
     elif only == "not_entered":
@@ -42,10 +44,10 @@ def relationships(tournament: Tournament, query: str = "") -> QuerySet[Relations
     rows = (Relationship.objects.select_related("player_a__country", "player_b__country")
             .annotate(declared_here=declared_for(tournament))
             .filter(Q(declared_here=True) | Q(player_a__in=entered, player_b__in=entered)))
-    query = query.strip()[:100]
+    query = fold(query.strip()[:100])
     if query:
-        rows = rows.filter(Q(player_a__name__icontains=query) | Q(player_b__name__icontains=query))
-    return rows.order_by("player_a__name", "player_b__name", "pk")
+        rows = rows.filter(Q(player_a__search_name__contains=query) | Q(player_b__search_name__contains=query))
+    return rows.order_by("player_a__sort_key", "player_b__sort_key", "pk")
 
 
 def relations_of(tournament: Tournament, player_ids: list[int]) -> dict[int, list[tuple[str, str]]]:
@@ -74,7 +76,7 @@ def player_rows(tournament: Tournament, page_players) -> list[PlayerRow]:
 def entered_players(tournament: Tournament) -> list[tuple[int, str]]:
     """(player id, name) of everyone entered, for the relationship form's choices; namesakes told apart."""
     players = [e.player for e in Entry.objects.filter(tournament=tournament).select_related("player__country")
-               .order_by("player__name", "player_id")]
+               .order_by("player__sort_key", "player_id")]
     details = staff_details(players)
     return [(p.pk, f"{p.name} ({details[p.pk]})" if p.pk in details else p.name) for p in players]
 
@@ -92,8 +94,8 @@ def tell_apart(rows, *players_of) -> None:
 def entries(tournament: Tournament, query: str = "") -> QuerySet[Entry]:
     rows = (Entry.objects.filter(tournament=tournament).select_related("player__country", "source_tournament")
             .annotate(seated=Exists(Entry.objects.filter(pk=OuterRef("pk"), seats__isnull=False)))
-            .order_by("player__name", "pk"))
+            .order_by("player__sort_key", "pk"))
     query = query.strip()[:100]
     if query:
-        rows = rows.filter(Q(player__name__icontains=query) | Q(player__email__icontains=query))
+        rows = rows.filter(Q(player__search_name__contains=fold(query)) | Q(player__email__icontains=query))
     return rows

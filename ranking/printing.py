@@ -6,8 +6,6 @@ from dataclasses import dataclass
 from championships.models import Tournament
 from scheduling.models import Game, Seat
 
-from .public import normalise
-
 
 @dataclass(frozen=True)
 class PrintedSeat:
@@ -27,17 +25,18 @@ class SeatingSheet:
     game: Game
     tables: list[PrintedTable]
     alphabetical: list[tuple[str, int, int]]
-    """(name, table, position) by name as people look for it (case, accents and vowel marks ignored)."""
+    """(name, table, position) in the collation's order (`Player.sort_key`): "Émile" next to "Emile"."""
 
 
 def seating_sheet(tournament: Tournament, game: Game) -> SeatingSheet:
     """Every table of the game with its players in play order, and the same players by name (one query)."""
     seats = (Seat.objects.filter(game=game).order_by("table__number", "position")
-             .values_list("table__number", "position", "entry__player__name"))
+             .values_list("table__number", "position", "entry__player__name", "entry__player__sort_key"))
     tables: dict[int, list[PrintedSeat]] = defaultdict(list)
     names = []
-    for table, position, name in seats:
+    for table, position, name, key in seats:
         tables[table].append(PrintedSeat(position, name))
-        names.append((name, table, position))
-    names.sort(key=lambda n: (normalise(n[0]), n[0]))
-    return SeatingSheet(game, [PrintedTable(number, row) for number, row in tables.items()], names)
+        names.append((bytes(key), name, table, position))
+    names.sort()
+    return SeatingSheet(game, [PrintedTable(number, row) for number, row in tables.items()],
+                        [(name, table, position) for _key, name, table, position in names])

@@ -4,7 +4,6 @@ Standings and the rank after each game come from the standings cache (`standings
 page shows changes with the tournament's results version, which the views use as the ETag.
 """
 import contextlib
-import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -13,6 +12,7 @@ from django.core.cache import cache
 from django.db.models import Count, Prefetch
 
 from championships.models import ACTIVE_STATUSES, Championship, Entry, Stage, Tournament
+from core.names import fold
 from engines.metrics import Unit
 from engines.ranking.engine import SeatResult, TableResult, score_table
 from engines.rulesets import ruleset_for
@@ -41,22 +41,6 @@ WAITING_LIST = 4
 """Players shown after a qualifier's last qualified player: who would take a place that is given back."""
 MAX_PLACES = 6
 """The most decimals a tiebreak value is shown with (differences beyond this are not shown, only ranked)."""
-
-_SCRIPT_VARIANTS = str.maketrans({
-    "\u0640": None,  # Arabic tatweel (a stretching stroke, not a letter)
-    "\u064a": "\u06cc", "\u0649": "\u06cc",  # Arabic yeh and alef maksura read as the Persian yeh
-    "\u0643": "\u06a9",  # Arabic kaf as the Persian keheh
-    "\u0629": "\u0647",  # teh marbuta as heh, as many type it
-})
-
-
-def normalise(text: str) -> str:
-    """Compare names the way people type them: case, accents, Arabic and Hebrew vowel marks and the
-    Arabic/Persian letter variants ignored (NFKD, combining marks dropped, casefold)."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(stripped.casefold().translate(_SCRIPT_VARIANTS).split())
-
 
 # ---- overview -------------------------------------------------------------------------------------------------
 
@@ -121,7 +105,8 @@ class WherePage:
 
 
 def where(tournament: Tournament, query: str) -> WherePage:
-    """Players whose name contains the query (accents, case and vowel marks ignored) and where they sit: in the
+    """Players whose name contains the query (as every search compares names, `core.names.fold`: accents, case,
+    vowel marks and Arabic/Persian letter variants ignored) and where they sit: in the
     game in play and the next one; while no game is in play, in every game played, and after the last game
     with their final place."""
     query = query.strip()[:QUERY_MAX]
@@ -129,7 +114,7 @@ def where(tournament: Tournament, query: str) -> WherePage:
     played = not games
     if played:
         games = list(tournament.games.filter(status=Game.Status.FINISHED).order_by("number"))
-    wanted = normalise(query)
+    wanted = fold(query)
     if not wanted:
         return WherePage(query, games, [], False, played and bool(games))
     over = played and bool(games) and (tournament.status == Tournament.Status.FINISHED or tournament_done(
@@ -164,11 +149,11 @@ def _per_version(tournament: Tournament, name: str, compute):
 
 
 def searchable_names(tournament: Tournament) -> list[tuple[str, int, str, int]]:
-    """(normalised name, entry id, name, player id) of every entry, by name; cached per results version
-    (entries and renamed players replace it), so a search compares strings and normalises nothing."""
-    return _per_version(tournament, "where-names", lambda: [
-        (normalise(name), entry, name, player) for entry, name, player in
-        tournament.entries.order_by("player__name").values_list("pk", "player__name", "player_id")])
+    """(search name, entry id, name, player id) of every entry, by name (`Player.search_name`, `.sort_key`); cached
+    per results version (entries and renamed players replace it), so a search compares strings in one list."""
+    return _per_version(tournament, "where-search-names", lambda: list(
+        tournament.entries.order_by("player__sort_key", "pk")
+        .values_list("player__search_name", "pk", "player__name", "player_id")))
 
 
 # ---- a game ---------------------------------------------------------------------------------------------------
@@ -488,9 +473,8 @@ def screen_page(tournament: Tournament) -> ScreenPage:
     game = tournament.games.filter(status=Game.Status.PUBLISHED).order_by("number").first()
     names = []
     if game is not None:
-        names = sorted(((name, table, position) for name, table, position in
-                        Seat.objects.filter(game=game).values_list("entry__player__name", "table__number",
-                                                                   "position")),
-                       key=lambda s: normalise(s[0]))
+        names = [(name, table, position) for name, table, position, _key in sorted(
+            Seat.objects.filter(game=game).values_list("entry__player__name", "table__number", "position",
+                                                       "entry__player__sort_key"), key=lambda s: bytes(s[3]))]
     seating = [names[i:i + NAMES_PER_SLIDE] for i in range(0, len(names), NAMES_PER_SLIDE)]
     return ScreenPage(standings, slides, game, seating, recent_announcements(tournament)[:5])

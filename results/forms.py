@@ -125,7 +125,7 @@ class PenaltyForm(forms.Form):
 
     def __init__(self, *args, tournament, **kwargs):
         super().__init__(*args, initial={"request_key": uuid.uuid4()}, **kwargs)
-        entries = tournament.entries.select_related("player").order_by("player__name")
+        entries = tournament.entries.select_related("player").order_by("player__sort_key", "pk")
         for name in ("entry", "partner"):
             self.fields[name].queryset = entries
             self.fields[name].label_from_instance = lambda entry: entry.player.name

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from audit.models import AuditEntry
 from championships.models import ACTIVE_STATUSES, Entry, Relationship, Stage, Tournament
+from core.names import fold
 from engines.rulesets import ruleset_for
 from engines.seating import engine as seating
 
@@ -252,9 +253,11 @@ def stage_page(stage: Stage, *, game_number: int | None = None, table_page: int 
     for game_id, table, position, entry, seed in rows:
         tables[game_id].setdefault(table, []).append((position, entry, seed))
     seated = {r[3] for r in rows}
-    people = {pk: (player, name, code, country) for pk, player, name, code, country in Entry.objects.filter(
-        tournament_id=stage.tournament_id).values_list("pk", "player_id", "player__name", "player__country__code",
-                                                       "player__country_id") if pk in seated}
+    people = {pk: (player, name, code, country, search, bytes(key))
+              for pk, player, name, code, country, search, key in Entry.objects.filter(
+                  tournament_id=stage.tournament_id).values_list(
+                  "pk", "player_id", "player__name", "player__country__code", "player__country_id",
+                  "player__search_name", "player__sort_key") if pk in seated}
     ruleset = ruleset_for(stage.tournament.ruleset)
     report = None
     if games:
@@ -263,6 +266,7 @@ def stage_page(stage: Stage, *, game_number: int | None = None, table_page: int 
         report = seating.assess(problem, [tuple(tuple(e for _p, e, _s in seats) for _n, seats in
                                                 sorted(tables[g.pk].items())) for g in games])
     name = {pk: p[1] for pk, p in people.items()}
+    names = _Names(name, {pk: p[4] for pk, p in people.items()}, {pk: p[5] for pk, p in people.items()})
     paged = len(rows) > 4 * TABLES_PER_PAGE
     chosen = next((g for g in games if g.number == game_number), None) or next(
         (g for g in games if g.status == Game.Status.PLANNED), games[0] if games else None)
@@ -297,11 +301,11 @@ def stage_page(stage: Stage, *, game_number: int | None = None, table_page: int 
         views.append(view)
         shown.append(view)
     again = _met_again(report)
-    found = _search(query, games, tables, name, report, again)
+    found = _search(query, games, tables, names, report, again)
     opponents = []
     if report and len(people) <= OPPONENTS_LIST_MAX:
-        opponents = sorted(((name[p], [name[o] for o in others], sorted(name[o] for o in again.get(p, ())))
-                            for p, others in report.opponents.items()), key=lambda row: row[0])
+        opponents = [(name[p], [name[o] for o in report.opponents[p]], names.sorted(again.get(p, ())))
+                     for p in names.ordered(report.opponents)]
     conflicts = [Pairing(name[a], name[b], game=game) for game, (a, b) in (report.friend_conflicts if report else [])]
     repeated = [Pairing(name[a], name[b], times=times) for (a, b), times in (report.repeated_pairs if report else [])]
     can_replan = len(games) < stage.games or any(g.status == Game.Status.PLANNED for g in games)
@@ -332,22 +336,38 @@ def _proven_bounds(stage: Stage) -> dict[str, int]:
             if isinstance(after.get(key), int) and not isinstance(after.get(key), bool)}
 
 
-def _search(query: str, games: Sequence[Game], tables: dict[int, dict[int, list]], name: dict[int, str],
+@dataclass(frozen=True)
+class _Names:
+    """The stage's players' names by entry, with their search names and sort keys (`core.names`)."""
+
+    name: dict[int, str]
+    search: dict[int, str]
+    key: dict[int, bytes]
+
+    def ordered(self, entries: Iterable[int]) -> list[int]:
+        return sorted(entries, key=lambda pk: (self.key[pk], pk))
+
+    def sorted(self, entries: Iterable[int]) -> list[str]:
+        return [self.name[pk] for pk in self.ordered(entries)]
+
+
+def _search(query: str, games: Sequence[Game], tables: dict[int, dict[int, list]], names: _Names,
             report: seating.QualityReport | None, again: dict[int, set[int]]) -> list[PlayerFound]:
-    """Players whose name contains the query: where they sit in each game, whom they meet and meet again."""
-    needle = query.strip().casefold()
+    """Players whose name contains the query (as every search compares names, `core.names.fold`): where they sit
+    in each game, whom they meet and meet again."""
+    needle = fold(query)
     if not needle or report is None:
         return []
-    matches = sorted((n, pk) for pk, n in name.items() if needle in n.casefold())[:SEARCH_MAX]
-    wanted = {pk for _n, pk in matches}
+    matches = names.ordered(pk for pk, search in names.search.items() if needle in search)[:SEARCH_MAX]
+    wanted = set(matches)
     where: dict[int, list] = {pk: [] for pk in wanted}
     for game in games:
         for number, seats in tables[game.pk].items():
             for position, entry, _seed in seats:
                 if entry in wanted:
                     where[entry].append((game.number, number, position, 1 + (number - 1) // TABLES_PER_PAGE))
-    return [PlayerFound(n, where[pk], sorted(name[o] for o in report.opponents.get(pk, ())),
-                        sorted(name[o] for o in again.get(pk, ()))) for n, pk in matches]
+    return [PlayerFound(names.name[pk], where[pk], names.sorted(report.opponents.get(pk, ())),
+                        names.sorted(again.get(pk, ()))) for pk in matches]
 
 
 def stages_overview(tournament: Tournament):

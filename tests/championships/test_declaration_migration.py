@@ -22,7 +22,8 @@ def test_existing_pairs_are_declared_where_both_play_else_where_either_plays():
     home, home2, away = make_tournament(), make_tournament(), make_tournament()
     club = make_tournament(kind="club")
     type(club).objects.filter(pk=club.pk).update(championship=None)  # a club tournament outside any championship
-    ann, bob, cy, dee, eve, fay = (make_player(name) for name in ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay"))
+    ann, bob, cy, dee, eve, fay, gus, hal = (make_player(name) for name in ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay",
+                                                                            "Gus", "Hal"))  # today's model: made first
     try:
         old = migrate(BEFORE)
         Entry, Relationship = old.get_model("championships", "Entry"), old.get_model("championships", "Relationship")
@@ -34,7 +35,7 @@ def test_existing_pairs_are_declared_where_both_play_else_where_either_plays():
         pairs = {}
         for one, other in ((ann, bob), (ann, cy), (dee, eve), (cy, fay), (eve, fay)):
             pairs[one.name + other.name] = Relationship.objects.create(player_a_id=one.pk, player_b_id=other.pk).pk
-        lonely = Relationship.objects.create(player_a_id=make_player("Gus").pk, player_b_id=make_player("Hal").pk).pk
+        lonely = Relationship.objects.create(player_a_id=gus.pk, player_b_id=hal.pk).pk
     finally:  # forward to the latest migrations, also after a failure: the next tests need that schema
         migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from audit.models import AuditEntry
 from championships.models import Tournament
-from ranking.public import normalise
+from core.names import fold
 from results.announcements import post_announcement, remove_announcement
 from results.models import ANNOUNCEMENT_MAX, Announcement
 from tests.factories import make_entries, make_game, make_official, make_player, make_tournament, make_user, play
@@ -54,7 +54,7 @@ def html(response) -> str:
     ("יונתן", "יונתן כהן"), ("ﬁ", "fi"),
 ])
 def test_names_compare_without_accents_case_or_vowel_marks(typed, name):
-    assert normalise(typed) in normalise(name)
+    assert fold(typed) in fold(name)
 
 
 def test_where_finds_a_part_of_a_name_with_table_and_position_in_the_current_and_next_game(client, day):
