@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
+from .actions import Action
 from .models import AuditEntry
 from .services import record_change_in
 
@@ -54,17 +55,17 @@ class AuditedAdminMixin:
         super().save_model(request, obj, form, change)
 
     def log_addition(self, request, obj, message):
-        record_change_in(request.user, self.audit_tournaments(obj), "admin.added", obj, after=_plain(obj))
+        record_change_in(request.user, self.audit_tournaments(obj), Action.ADMIN_ADDED, obj, after=_plain(obj))
         return super().log_addition(request, obj, message)
 
     def log_change(self, request, obj, message):
-        record_change_in(request.user, self.audit_tournaments(obj), "admin.changed", obj,
+        record_change_in(request.user, self.audit_tournaments(obj), Action.ADMIN_CHANGED, obj,
                          before=getattr(request, "audit_before", None), after=_plain(obj))
         return super().log_change(request, obj, message)
 
     def log_deletions(self, request, queryset):
         for obj in queryset:
-            record_change_in(request.user, self.audit_tournaments(obj), "admin.deleted", obj, before=_plain(obj))
+            record_change_in(request.user, self.audit_tournaments(obj), Action.ADMIN_DELETED, obj, before=_plain(obj))
         return super().log_deletions(request, queryset)
 
 

@@ -7,9 +7,9 @@ from django.utils.translation import gettext_lazy as _
 class AuditEntry(models.Model):
     """One change made by an organizer, a referee or an admin user; never edited, never deleted.
 
-    `action` reads "<kind>.<what>" (sheet.signed_off, seating.swapped, entry.checked_in, admin.change…),
-    so the activity log filters by kind. The tournament is empty for changes that belong to no one
-    tournament (a player's record, a championship).
+    `action` is the value of a member of `audit.actions.Action` and reads "<kind>.<what>" (sheet.signed_off,
+    seating.swapped, entry.checked_in, admin.changed…), so the activity log filters by kind. The tournament is
+    empty for changes that belong to no one tournament (a player's record, a championship).
     """
 
     tournament = models.ForeignKey("championships.Tournament", models.CASCADE, null=True, blank=True,

@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from audit.actions import Action
 from audit.services import record_change
 from engines.csv_input import Record
 
@@ -169,7 +170,7 @@ def remove_entries(tournament: Tournament, entry_ids: Iterable[int], *, user) ->
         raise ValidationError(_("Already seated, so they can only withdraw (from the check-in page): %(names)s.")
                               % {"names": ", ".join(seated)})
     for entry in entries:
-        record_change(user, tournament.pk, "entry.removed", entry,
+        record_change(user, tournament.pk, Action.ENTRY_REMOVED, entry,
                       before={"player": entry.player.name, "status": entry.status})
         try:
             with transaction.atomic():

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext as _
 
+from audit.actions import Action
 from audit.services import record_change_in
 
 from .models import Declaration, Entry, Player, Relationship, Tournament
@@ -61,7 +62,7 @@ def declare_relationship(one: Player, other: Player, kind: str = Relationship.Ki
         relationship.kind = kind
         relationship.save(update_fields=["kind"])
     if declared or changed:
-        record_change_in(user, _logged_in(relationship, tournament), "relationship.declared", relationship,
+        record_change_in(user, _logged_in(relationship, tournament), Action.RELATIONSHIP_DECLARED, relationship,
                          after={"players": [low.name, high.name], "kind": relationship.kind})
     return relationship
 
@@ -83,7 +84,7 @@ def remove_declaration(relationship_id: int, *, user, tournament: Tournament) ->
     logged_in = _logged_in(relationship, tournament)
     declaration.delete()
     elsewhere = relationship.declarations.exists()
-    record_change_in(user, logged_in, "relationship.removed", relationship,
+    record_change_in(user, logged_in, Action.RELATIONSHIP_REMOVED, relationship,
                      before={"players": [relationship.player_a.name, relationship.player_b.name],
                              "kind": relationship.kind},
                      after={"declared_elsewhere": True} if elsewhere else None)

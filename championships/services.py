@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from audit.actions import Action
 from audit.services import record_change, record_change_in
 from core.names import fold
 
@@ -62,7 +63,8 @@ def enter_player(player: Player, tournament: Tournament, *, user, **fields) -> E
         raise ValidationError(_("%(player)s is already entered in %(tournament)s.")
                               % {"player": player.name, "tournament": tournament.name})
     entry = Entry.objects.create(player=player, tournament=tournament, **fields)
-    record_change(user, tournament.pk, "entry.registered", entry, after={"player": player.name, "status": entry.status})
+    record_change(user, tournament.pk, Action.ENTRY_REGISTERED, entry,
+                  after={"player": player.name, "status": entry.status})
     return entry
 
 
@@ -83,7 +85,7 @@ def assign_staff(member: AbstractBaseUser, role: str, *, user, tournament: Tourn
         user=member, role=role, tournament=tournament, championship=championship,
     )
     if created:
-        record_change(user, tournament.pk if tournament else None, "staff.assigned", staff_role,
+        record_change(user, tournament.pk if tournament else None, Action.STAFF_ASSIGNED, staff_role,
                       after={"user": member.get_username(), "role": role,
                              "championship": championship.name if championship else None})
     return staff_role
@@ -130,7 +132,7 @@ def change_player(player_id: int, *, user, tournament: Tournament, **fields) -> 
     if after:
         player.save(update_fields=list(after))
         where = set(Entry.objects.filter(player=player).values_list("tournament_id", flat=True)) | {tournament.pk}
-        record_change_in(user, where, "player.updated", player, before=before, after=after)
+        record_change_in(user, where, Action.PLAYER_UPDATED, player, before=before, after=after)
     return player
 
 
@@ -160,7 +162,7 @@ def register_players(rows: list[RosterRow], *, user, tournament: Tournament, mat
         if player is None:
             player = Player.objects.create(name=row.name, email=row.email, date_of_birth=row.date_of_birth,
                                            country=country_for_code(row.country) if row.country else None)
-            record_change(user, tournament.pk, "player.registered", player,
+            record_change(user, tournament.pk, Action.PLAYER_REGISTERED, player,
                           after={"name": player.name, "email": player.email, "country": row.country or None})
         elif row.line in updates:
             details = {"name": row.name, **({"date_of_birth": row.date_of_birth} if row.date_of_birth else {}),

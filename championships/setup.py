@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from audit.actions import Action
 from audit.services import record_change
 
 from .countries import country_for_code
@@ -45,7 +46,7 @@ def create_championship(plan: ChampionshipPlan, *, user) -> Championship:
             for order, stage in enumerate(spec.stages, start=1)
         )
     StaffRole.objects.create(user=user, role=StaffRole.Role.ORGANIZER, championship=championship)
-    record_change(user, None, "championship.created", championship,
+    record_change(user, None, Action.CHAMPIONSHIP_CREATED, championship,
                   after={"preset": plan.preset, "name": championship.name, "year": plan.year,
                          "tournaments": [t.name for t in plan.tournaments]})
     return championship
@@ -70,12 +71,12 @@ def advance_status(tournament_id: int, status: str, *, user, why: str) -> bool:
     before = tournament.status
     tournament.status = status
     tournament.save(update_fields=["status"])
-    record_change(user, tournament.pk, "tournament.status", tournament, before={"status": before},
+    record_change(user, tournament.pk, Action.TOURNAMENT_STATUS, tournament, before={"status": before},
                   after={"status": status, "automatic": True}, reason=why)
     return True
 
 
-def _set_status(tournament_id: int, status: str, *, user, reason: str, action: str) -> Tournament:
+def _set_status(tournament_id: int, status: str, *, user, reason: str, action: Action) -> Tournament:
     reason = reason.strip()
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament_id)
@@ -100,11 +101,11 @@ def _set_status(tournament_id: int, status: str, *, user, reason: str, action: s
 def close_tournament(tournament_id: int, *, user, reason: str) -> Tournament:
     """The organizer ends the tournament by hand (finished), for example when a game is abandoned."""
     return _set_status(tournament_id, Tournament.Status.FINISHED, user=user, reason=reason,
-                       action="tournament.closed")
+                       action=Action.TOURNAMENT_CLOSED)
 
 
 def reopen_tournament(tournament_id: int, *, user, reason: str) -> Tournament:
     """Back to in progress if a game has been published, else to registration open."""
     from_games = Tournament.objects.filter(pk=tournament_id, games__status__in=["published", "finished"]).exists()
     status = Tournament.Status.RUNNING if from_games else Tournament.Status.REGISTRATION
-    return _set_status(tournament_id, status, user=user, reason=reason, action="tournament.reopened")
+    return _set_status(tournament_id, status, user=user, reason=reason, action=Action.TOURNAMENT_REOPENED)

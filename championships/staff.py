@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from audit.actions import Action
 from audit.services import record_change
 
 from .models import Championship, StaffRole, Tournament
@@ -80,7 +81,7 @@ def invite_staff(identifier: str, role: str, *, user, tournament: Tournament | N
             raise ValidationError({"identifier": _("The account “%(who)s” is disabled.")
                                    % {"who": member.get_username()}})
         if created:
-            record_change(user, tournament.pk if tournament else None, "staff.account_created", member,
+            record_change(user, tournament.pk if tournament else None, Action.STAFF_ACCOUNT_CREATED, member,
                           after={"user": member.get_username(), "email": member.email})
         staff_role = assign_staff(member, role, user=user, tournament=tournament, championship=championship)
     return Invitation(staff_role, member, created)
@@ -97,7 +98,7 @@ def remove_staff(role_id: int, *, user) -> StaffRole:
             require_championship_organizer(user, staff_role.championship)
         if staff_role.user_id == user.pk and staff_role.role == StaffRole.Role.ORGANIZER:
             raise ValidationError(_("You cannot remove your own organizer role: ask another organizer."))
-        record_change(user, staff_role.tournament_id, "staff.removed", staff_role,
+        record_change(user, staff_role.tournament_id, Action.STAFF_REMOVED, staff_role,
                       before={"user": staff_role.user.get_username(), "role": staff_role.role,
                               "championship": staff_role.championship.name if staff_role.championship else None})
         staff_role.delete()

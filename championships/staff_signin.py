@@ -7,6 +7,7 @@ account that is not staff of a tournament they organize.
 """
 from django.db import transaction
 
+from audit.actions import Action
 from audit.services import record_change
 from core.signin import lift_pause, paused_usernames
 
@@ -31,5 +32,5 @@ def lift_signin_pause(role_id: int, *, user) -> StaffRole:
             require_championship_organizer(user, role.championship)
         username = role.user.get_username()
         lift_pause(username)
-        record_change(user, role.tournament_id, "staff.unlocked", role, after={"user": username})
+        record_change(user, role.tournament_id, Action.STAFF_UNLOCKED, role, after={"user": username})
     return role

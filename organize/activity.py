@@ -5,22 +5,23 @@ stages and players they are about are looked up here, a few queries per page of 
 its length. This module sits above every app, so it may read all of them.
 """
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from django.apps import apps
-from django.db.models import QuerySet
+from django.db.models import QuerySet, TextChoices
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from audit.actions import Action, Kind
 from audit.models import AuditEntry
 from championships.models import Entry, Player, Relationship, StaffRole, Stage, Tournament
 from results.models import Penalty, RecordSheet
 from scheduling.boards import LIMIT_LABELS
 from scheduling.models import Game, Table
 
-from .activity_labels import DETAIL_LABELS, HIDDEN_DETAILS, KIND_LABELS, NO_DETAILS, OBJECT_LABELS
+from .activity_labels import DETAIL_LABELS, HIDDEN_DETAILS, OBJECT_LABELS
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class ActivityRow:
 
     @property
     def kind_label(self) -> str:
-        return str(KIND_LABELS.get(self.entry.kind, self.entry.kind))
+        return str(Kind(self.entry.kind).label) if self.entry.kind in Kind.values else self.entry.kind
 
     @property
     def description(self) -> str:
@@ -81,12 +82,12 @@ class _Context:
         entry_ids, player_ids = set(), set()
         for e in entries:
             ids[e.object_type].add(e.object_id)
-            if e.action == "seating.play_order":
+            if e.action == Action.SEATING_PLAY_ORDER:
                 for side in (e.before, e.after):
                     entry_ids.update(pk for pk in (side or {}).get("order", []) if isinstance(pk, int))
-            if e.kind == "player":
+            if e.kind == Kind.PLAYER:
                 player_ids.add(e.object_id)
-            if e.kind == "admin":
+            if e.kind == Kind.ADMIN:
                 for side in (e.before, e.after):
                     if isinstance((side or {}).get("player_id"), int):
                         player_ids.add(side["player_id"])
@@ -187,216 +188,157 @@ def _clock_text(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
+@dataclass(frozen=True)
+class _Facts:
+    """An entry with its before and after as dicts, and what the batch of entries refers to."""
+
+    entry: AuditEntry
+    before: dict
+    after: dict
+    context: _Context
+
+
+@dataclass(frozen=True)
+class _Telling:
+    """Which of the action's sentences tells the entry (its variant), what fills the blanks, where it happened."""
+
+    variant: str = ""
+    values: dict = field(default_factory=dict)
+    game: int | None = None
+    """The game it happened at, when the entry's object (a penalty, an entry) does not say."""
+
+
+def _tell(variant: str = "", *, game: int | None = None, **values) -> _Telling:
+    return _Telling(variant, values, game)
+
+
+def _player(f: _Facts) -> _Telling:
+    return _tell(player=f.after.get("player", "?"))
+
+
+def _user(f: _Facts) -> _Telling:
+    return _tell(user=f.after.get("user", "?"))
+
+
+def _status(f: _Facts) -> _Telling:
+    return _tell(status=_Plain(_choice_label(Tournament.Status, f.after.get("status"))))
+
+
+def _admin(f: _Facts) -> _Telling:
+    return _tell(object=f.context.admin_object(f.entry))
+
+
+def _draw(f: _Facts) -> _Telling:
+    return _tell(order=list(f.after.get("order", [])))
+
+
+def _penalty(f: _Facts, variant: str = "", **values) -> _Telling:
+    """A penalty's sentence names the player; it happened at the game the penalty was given for."""
+    return _tell(variant, game=f.after.get("game"), player=f.after.get("player", "?"), **values)
+
+
+def _timed_turns(f: _Facts) -> _Telling:
+    left = _Plain(_clock_text(f.after.get("turn_seconds") or 0))
+    if f.after.get("finish_seconds"):
+        return _tell("finish", left=left, finish=_Plain(_clock_text(f.after["finish_seconds"])))
+    if f.after.get("placement_seconds"):
+        return _tell("placement", left=left, placement=_Plain(_clock_text(f.after["placement_seconds"])))
+    return _tell(left=left)
+
+
+_TELLERS: dict[Action, Callable[[_Facts], _Telling]] = {
+    Action.SEATING_GENERATED: lambda f: (_tell("games", games=list(f.after["games"])) if f.after.get("games")
+                                        else _tell()),
+    Action.SEATING_SWAPPED: lambda f: _tell(**dict(zip(("first", "second"), (list(f.before) + ["?", "?"])[:2]))),
+    Action.SEATING_STATUS_REPAIRED: lambda f: _tell("finished" if f.after.get("status") == Game.Status.FINISHED
+                                                    else "reopened"),
+    Action.SEATING_PLAY_ORDER: lambda f: _tell(order=[f.context.entry_name(pk) for pk in f.after.get("order", [])]),
+    Action.BOARD_CHANGED: lambda f: _tell("typed" if f.after.get("typed") else "random",
+                                          board=f.after.get("board", "?")),
+    Action.BOARD_LIMITS: lambda f: (
+        _tell(limits=_Plain("; ".join(str(LIMIT_LABELS.get(k, k)) for k in f.after["limits"])))
+        if f.after.get("limits") else _tell("off")),
+    Action.CLOCK_START: lambda f: _tell(minutes=_Plain((f.after.get("seconds") or 0) // 60)),
+    Action.CLOCK_PAUSE: lambda f: _tell(left=_Plain(_clock_text(f.after.get("paused_remaining") or 0))),
+    Action.TURNS_ON: _timed_turns,
+    Action.SHEET_ENTERED: lambda f: _tell("" if not f.before else "cleared" if f.after.get("signatures_cleared")
+                                          else "changed"),
+    Action.SHEET_SIGNATURE_DRAWN: _player,
+    Action.SHEET_SIGNATURE_TAP: _player,
+    Action.SHEET_SIGNATURE_OVERRULED: _player,
+    Action.SHEET_BANKER: lambda f: (_tell("referee") if f.after.get("banker") == "referee"
+                                    else _tell(player=f.after.get("banker") or "?")),
+    Action.PENALTY_LATENESS: lambda f: _penalty(f, "minutes" if f.after.get("minutes") else "",
+                                                vp=f.after.get("vp", 0), minutes=_Plain(f.after.get("minutes"))),
+    Action.PENALTY_WARNING: _penalty,
+    Action.PENALTY_COLLUSION: lambda f: _penalty(f, other=f.after.get("other", "?")),
+    Action.PENALTY_VP_DEDUCTION: lambda f: _penalty(f, vp=f.after.get("vp", 0)),
+    Action.PENALTY_DISQUALIFICATION: lambda f: _penalty(
+        f, f.after["ground"] if f.after.get("ground") in Penalty.Ground.values else ""),
+    Action.PENALTY_WITHDRAWN: lambda f: _penalty(
+        f, kind=_Plain(_choice_label(Penalty.Kind, f.after.get("withdrawn_kind")))),
+    Action.PENALTY_COLLUSION_RULING: lambda f: _penalty(f, "disqualified" if f.after.get("disqualified") else "kept",
+                                                        n=_Plain(f.after.get("collusion_warnings", "?"))),
+    Action.DRAW_CARDS: _draw,
+    Action.DRAW_LOTS: _draw,
+    Action.QUALIFICATION_ADVANCED: lambda f: _tell(
+        qualifier=f.context.tournaments.get(f.entry.object_id, (f"#{f.entry.object_id}",))[0],
+        players=_qualified(f.after.get("qualified"))),
+    Action.QUALIFICATION_REPLACED: lambda f: (
+        _tell(player=f.before.get("player", "?"), replacement=f.after["replacement"]) if f.after.get("replacement")
+        else _tell("nobody", player=f.before.get("player", "?"))),
+    Action.ENTRY_REGISTERED: _player,
+    Action.ENTRY_CHECKED_IN: lambda f: (
+        _tell("late", player=f.after.get("player", "?"), minutes=_Plain(f.after["minutes_late"]))
+        if f.after.get("minutes_late") else _player(f)),
+    Action.ENTRY_CHECK_IN_UNDONE: _player,
+    Action.ENTRY_NOT_ADMITTED_UNDONE: _player,
+    Action.ENTRY_NO_SHOW_UNDONE: _player,
+    Action.ENTRY_WITHDRAWAL_UNDONE: _player,
+    Action.ENTRY_NO_SHOW: _player,
+    Action.ENTRY_WITHDRAWN: _player,
+    Action.ENTRY_REMOVED: lambda f: _tell(player=f.before.get("player", "?")),
+    Action.ENTRY_NOT_ADMITTED: lambda f: _tell(player=f.after.get("player", "?"), game=f.after.get("game"),
+                                               minutes=_Plain(f.after.get("minutes_late", "?"))),
+    Action.PLAYER_REGISTERED: lambda f: _tell(player=f.after.get("name", "?")),
+    Action.PLAYER_UPDATED: lambda f: _tell(player=f.after.get("name") or f.context.player_name(f.entry)),
+    Action.RELATIONSHIP_DECLARED: lambda f: _tell(players=list(f.after.get("players", [])),
+                                                  kind=_Plain(_choice_label(Relationship.Kind, f.after.get("kind")))),
+    Action.RELATIONSHIP_REMOVED: lambda f: _tell("elsewhere" if f.after.get("declared_elsewhere") else "",
+                                                 players=list(f.before.get("players", []))),
+    Action.STAFF_ASSIGNED: lambda f: _tell(str(f.after.get("role")), user=f.after.get("user", "?")),
+    Action.STAFF_REMOVED: lambda f: _tell(user=f.before.get("user", "?"),
+                                          role=_Plain(_choice_label(StaffRole.Role, f.before.get("role")))),
+    Action.STAFF_UNLOCKED: _user,
+    Action.STAFF_ACCOUNT_CREATED: _user,
+    Action.ANNOUNCEMENT_POSTED: lambda f: _tell(text=f.after.get("text", "")),
+    Action.ANNOUNCEMENT_REMOVED: lambda f: _tell(text=f.before.get("text", "")),
+    Action.TOURNAMENT_STATUS: _status,
+    Action.TOURNAMENT_REOPENED: _status,
+    Action.CHAMPIONSHIP_CREATED: lambda f: _tell(name=f.after.get("name", "?")),
+    Action.ADMIN_ADDED: _admin,
+    Action.ADMIN_CHANGED: _admin,
+    Action.ADMIN_DELETED: _admin,
+}
+"""What fills each action's sentence, by action; an action whose sentences have no blanks needs none."""
+
+
 def _describe(entry: AuditEntry, context: _Context) -> ActivityRow:
-    before, after = entry.before or {}, entry.after or {}
-    action, where = entry.action, context.where(entry)
-    said = None
-    if action == "seating.generated":
-        said = (_Said(_("Seating generated for games %(games)s"), games=list(after["games"]))
-                if after.get("games") else _Said(_("Seating generated")))
-    elif action == "seating.swapped":
-        first, second = (list(before) + ["?", "?"])[:2]
-        said = _Said(_("Seats of %(first)s and %(second)s swapped"), first=first, second=second)
-    elif action == "seating.published":
-        said = _Said(_("Seating published"))
-    elif action == "seating.unpublished":
-        said = _Said(_("Seating taken back to be planned again"))
-    elif action == "seating.status_repaired":
-        said = (_Said(_("Game status repaired from its record sheets: every table is signed off, the game is finished"))
-                if after.get("status") == Game.Status.FINISHED else
-                _Said(_("Game status repaired from its record sheets: a table is not signed off, the game is "
-                        "published again")))
-    elif action == "seating.play_order":
-        said = _Said(_("Play order recorded: %(order)s"),
-                     order=[context.entry_name(pk) for pk in after.get("order", [])])
-    elif action == "seating.seeded":
-        said = _Said(_("Tables seated by rank"))
-    elif action == "sheet.entered":
-        if not before:
-            said = _Said(_("Scores entered"))
-        elif after.get("signatures_cleared"):
-            said = _Said(_("Scores changed; the signatures given were cleared"))
-        else:
-            said = _Said(_("Scores changed"))
-    elif action == "sheet.signature.drawn":
-        said = _Said(_("%(player)s signed (drawn signature)"), player=after.get("player", "?"))
-    elif action == "sheet.signature.tap":
-        said = _Said(_("%(player)s confirmed the result by tap"), player=after.get("player", "?"))
-    elif action == "sheet.signature.overruled":
-        said = _Said(_("%(player)s refused to sign; the referee overruled the refusal"),
-                     player=after.get("player", "?"))
-    elif action == "sheet.signed_off":
-        said = _Said(_("Result signed off and locked"))
-    elif action == "sheet.corrected":
-        said = _Said(_("Signed-off result corrected"))
-    elif action == "sheet.banker":
-        said = (_Said(_("Banker recorded: the referee")) if after.get("banker") == "referee"
-                else _Said(_("Banker recorded: %(player)s"), player=after.get("banker") or "?"))
-    elif action == "board.changed":
-        said = (_Said(_("Board replaced by a typed code: %(board)s"), board=after.get("board", "?"))
-                if after.get("typed") else _Said(_("Board replaced by a new random board: %(board)s"),
-                                                 board=after.get("board", "?")))
-    elif action == "board.limits":
-        said = (_Said(_("Fairness limits for random boards: %(limits)s"),
-                      limits=_Plain("; ".join(str(LIMIT_LABELS.get(k, k)) for k in after["limits"])))
-                if after.get("limits") else _Said(_("Fairness limits for random boards switched off")))
-    elif action == "clock.start":
-        said = _Said(_("Map-study clock started: %(minutes)s minutes"),
-                     minutes=_Plain((after.get("seconds") or 0) // 60))
-    elif action == "clock.pause":
-        said = _Said(_("Map-study clock paused with %(left)s left"),
-                     left=_Plain(_clock_text(after.get("paused_remaining") or 0)))
-    elif action == "clock.resume":
-        said = _Said(_("Map-study clock resumed"))
-    elif action == "clock.end":
-        said = _Said(_("Map study ended early (all players agreed)"))
-    elif action == "clock.reset":
-        said = _Said(_("Map-study clock reset"))
-    elif action == "turns.on" and after.get("finish_seconds"):
-        said = _Said(_("Timed turns imposed: %(finish)s to finish the slow turn, then %(left)s a turn"),
-                     finish=_Plain(_clock_text(after["finish_seconds"])),
-                     left=_Plain(_clock_text(after.get("turn_seconds") or 0)))
-    elif action == "turns.on" and after.get("placement_seconds"):
-        said = _Said(_("Timed turns imposed: %(left)s a turn, %(placement)s a placement"),
-                     left=_Plain(_clock_text(after.get("turn_seconds") or 0)),
-                     placement=_Plain(_clock_text(after["placement_seconds"])))
-    elif action == "turns.on":
-        said = _Said(_("Timed turns imposed: %(left)s a turn"),
-                     left=_Plain(_clock_text(after.get("turn_seconds") or 0)))
-    elif action == "turns.off":
-        said = _Said(_("Timed turns lifted"))
-    elif entry.kind == "penalty":
-        said = _penalty(action.partition(".")[2], after)
-        if said is not None and after.get("game"):
-            where = _game(after["game"])
-    elif action == "announcement.posted":
-        said = _Said(_("Announcement posted: %(text)s"), text=after.get("text", ""))
-    elif action == "announcement.removed":
-        said = _Said(_("Announcement taken down: %(text)s"), text=before.get("text", ""))
-    elif action == "draw.cards":
-        said = _Said(_("Development card draw, best first: %(order)s"), order=list(after.get("order", [])))
-    elif action == "draw.lots":
-        said = _Said(_("Drawing of lots, best first: %(order)s"), order=list(after.get("order", [])))
-    elif action == "qualification.advanced":
-        said = _Said(_("Qualifiers of %(qualifier)s sent to the finals: %(players)s"),
-                     qualifier=context.tournaments.get(entry.object_id, (f"#{entry.object_id}",))[0],
-                     players=_qualified(after.get("qualified")))
-    elif action == "qualification.replaced":
-        player = before.get("player", "?")
-        said = (_Said(_("%(player)s cannot attend the finals; %(replacement)s takes the place"),
-                      player=player, replacement=after["replacement"])
-                if after.get("replacement") else
-                _Said(_("%(player)s cannot attend the finals; nobody was left to take the place"), player=player))
-    elif action == "entry.registered":
-        said = _Said(_("%(player)s entered"), player=after.get("player", "?"))
-    elif action == "entry.checked_in":
-        said = (_Said(_("%(player)s checked in, %(minutes)s minutes late"), player=after.get("player", "?"),
-                      minutes=_Plain(after["minutes_late"]))
-                if after.get("minutes_late") else _Said(_("%(player)s checked in"), player=after.get("player", "?")))
-    elif action == "entry.check_in_undone":
-        said = _Said(_("Check-in of %(player)s undone"), player=after.get("player", "?"))
-    elif action == "entry.not_admitted_undone":
-        said = _Said(_("“Not admitted” of %(player)s undone"), player=after.get("player", "?"))
-    elif action == "entry.no_show_undone":
-        said = _Said(_("“Did not come” of %(player)s undone"), player=after.get("player", "?"))
-    elif action == "entry.withdrawal_undone":
-        said = _Said(_("Withdrawal of %(player)s undone"), player=after.get("player", "?"))
-    elif action == "entry.no_show":
-        said = _Said(_("%(player)s did not come"), player=after.get("player", "?"))
-    elif action == "entry.withdrawn":
-        said = _Said(_("%(player)s withdrew"), player=after.get("player", "?"))
-    elif action == "entry.removed":
-        said = _Said(_("%(player)s taken out of the tournament"), player=before.get("player", "?"))
-    elif action == "entry.not_admitted":
-        said = _Said(_("%(player)s not admitted: %(minutes)s minutes late, more than 15"),
-                     player=after.get("player", "?"), minutes=_Plain(after.get("minutes_late", "?")))
-        if after.get("game"):
-            where = _game(after["game"])
-    elif action == "player.registered":
-        said = _Said(_("%(player)s registered"), player=after.get("name", "?"))
-    elif action == "player.updated":
-        said = _Said(_("Details of %(player)s changed"), player=after.get("name") or context.player_name(entry))
-    elif action == "relationship.declared":
-        said = _Said(_("%(players)s declared friends or family (%(kind)s)"), players=list(after.get("players", [])),
-                     kind=_Plain(_kind_label(after.get("kind"))))
-    elif action == "relationship.removed":
-        players = list(before.get("players", []))
-        said = (_Said(_("This championship's declaration of %(players)s removed; another championship's keeps them "
-                        "apart"), players=players)
-                if after.get("declared_elsewhere") else
-                _Said(_("%(players)s no longer declared friends or family"), players=players))
-    elif action == "staff.assigned":
-        role = after.get("role")
-        if role == "organizer":
-            said = _Said(_("%(user)s appointed organizer"), user=after.get("user", "?"))
-        elif role == "referee":
-            said = _Said(_("%(user)s appointed referee"), user=after.get("user", "?"))
-    elif action == "staff.removed":
-        said = _Said(_("%(user)s no longer %(role)s"), user=before.get("user", "?"),
-                     role=_Plain(StaffRole.Role(before["role"]).label if before.get("role") in StaffRole.Role.values
-                                 else "?"))
-    elif action == "staff.unlocked":
-        said = _Said(_("Sign-in pause of %(user)s lifted"), user=after.get("user", "?"))
-    elif action == "staff.account_created":
-        said = _Said(_("Account %(user)s created and sent a set-password link"), user=after.get("user", "?"))
-    elif action == "tournament.status":
-        said = _Said(_("Tournament status: %(status)s"), status=_Plain(_status_label(after.get("status"))))
-    elif action == "tournament.closed":
-        said = _Said(_("Tournament closed by hand"))
-    elif action == "tournament.reopened":
-        said = _Said(_("Tournament reopened: %(status)s"), status=_Plain(_status_label(after.get("status"))))
-    elif action == "admin.added":
-        said = _Said(_("Added in the admin: %(object)s"), object=context.admin_object(entry))
-    elif action == "admin.changed":
-        said = _Said(_("Changed in the admin: %(object)s"), object=context.admin_object(entry))
-    elif action == "admin.deleted":
-        said = _Said(_("Deleted in the admin: %(object)s"), object=context.admin_object(entry))
-    if said is None:
-        return ActivityRow(entry, action, format_html("<code>{}</code>", action),
+    """The entry told by its action's sentence from the registry; an action this version does not know by its code."""
+    action = Action.stored(entry.action)
+    if action is None:
+        return ActivityRow(entry, entry.action, format_html("<code>{}</code>", entry.action),
                            f"{entry.object_type} #{entry.object_id}", known=False, details=_details(entry, context))
-    plain = action in NO_DETAILS or entry.kind == "penalty"  # a penalty's sentence, place and reason say it all
-    return ActivityRow(entry, said.text, said.html, where, details=[] if plain else _details(entry, context))
+    facts = _Facts(entry, entry.before or {}, entry.after or {}, context)
+    telling = _TELLERS[action](facts) if action in _TELLERS else _tell()
+    said = _Said(str(action.sentences.get(telling.variant, action.label)), **telling.values)
+    where = _game(telling.game) if telling.game else context.where(entry)
+    return ActivityRow(entry, said.text, said.html, where, details=_details(entry, context) if action.details else [])
 
 
-def _penalty(kind: str, after: dict) -> _Said | None:
-    player = after.get("player", "?")
-    if kind == "lateness":
-        if after.get("minutes"):
-            return _Said(_("Late arrival (%(minutes)s minutes): %(player)s loses %(vp)s VP"), player=player,
-                         minutes=_Plain(after["minutes"]), vp=after.get("vp", 0))
-        return _Said(_("Late arrival: %(player)s loses %(vp)s VP"), player=player, vp=after.get("vp", 0))
-    if kind == "warning":
-        return _Said(_("Warning for %(player)s"), player=player)
-    if kind == "collusion":
-        return _Said(_("Collusion warning for %(player)s and %(other)s"), player=player,
-                     other=after.get("other", "?"))
-    if kind == "vp_deduction":
-        return _Said(_("VP deduction: %(player)s loses %(vp)s VP"), player=player, vp=after.get("vp", 0))
-    if kind == "disqualification":
-        if after.get("ground") == "rules":
-            return _Said(_("%(player)s disqualified for breaking the game's rules"), player=player)
-        if after.get("ground") == "conduct":
-            return _Said(_("%(player)s disqualified for breaching the code of conduct"), player=player)
-        return _Said(_("%(player)s disqualified"), player=player)
-    if kind == "withdrawn":
-        return _Said(_("Penalty withdrawn (%(kind)s): %(player)s"), player=player,
-                     kind=_Plain(Penalty.Kind(after["withdrawn_kind"]).label
-                                 if after.get("withdrawn_kind") in Penalty.Kind.values else "?"))
-    if kind == "collusion_ruling":
-        if after.get("disqualified"):
-            return _Said(_("Repeated collusion (%(n)s warnings): %(player)s disqualified by the referee's ruling"),
-                         player=player, n=_Plain(after.get("collusion_warnings", "?")))
-        return _Said(_("Repeated collusion (%(n)s warnings): the referee ruled not to disqualify %(player)s"),
-                     player=player, n=_Plain(after.get("collusion_warnings", "?")))
-    return None
-
-
-def _kind_label(kind) -> str:
-    return str(Relationship.Kind(kind).label) if kind in Relationship.Kind.values else "?"
-
-
-def _status_label(status) -> str:
-    return str(Tournament.Status(status).label) if status in Tournament.Status.values else "?"
+def _choice_label(choices: type[TextChoices], value) -> str:
+    """The value's label in the current language, "?" for a value the choices do not (or no longer) have."""
+    return str(choices(value).label) if value in choices.values else "?"
 
 
 def _qualified(rows) -> list:
@@ -408,8 +350,8 @@ def _qualified(rows) -> list:
 def _details(entry: AuditEntry, context: _Context) -> list[Detail]:
     """The before/after of an entry as label: value lines; for a change, only what changed, with what it was."""
     before, after = entry.before, entry.after
-    admin = entry.kind == "admin"
-    if entry.action == "seating.swapped":
+    admin = entry.kind == Kind.ADMIN
+    if entry.action == Action.SEATING_SWAPPED:
         return [Detail(str(name), _seat(place), _seat(before.get(name)) if isinstance(before, dict) else None)
                 for name, place in (after or {}).items()]
     if not isinstance(before, dict) or not isinstance(after, dict):
@@ -425,7 +367,7 @@ def _details(entry: AuditEntry, context: _Context) -> list[Detail]:
             continue
         new, old = after.get(key), before.get(key)
         if key in before and key in after and new == old:
-            if admin or entry.action == "sheet.corrected":
+            if admin or entry.action == Action.SHEET_CORRECTED:
                 continue
             details.append(Detail(_label(key, admin), _value(key, new, entry, context)))
         else:
@@ -458,7 +400,7 @@ def _value(key: str, value, entry: AuditEntry | None, context: _Context | None) 
             _Said(_("%(player)s: %(vp)s VP (winner)") if s.get("winner") else _("%(player)s: %(vp)s VP"),
                   player=s.get("player", "?"), vp=_Plain("—" if s.get("vp") is None else s["vp"])).html
             for s in value if isinstance(s, dict)))
-    if key == "order" and entry is not None and entry.action == "seating.play_order":
+    if key == "order" and entry is not None and entry.action == Action.SEATING_PLAY_ORDER:
         return _html([context.entry_name(pk) for pk in value])
     if key == "qualified" and isinstance(value, list):
         return _html(_qualified(value))

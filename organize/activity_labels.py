@@ -1,23 +1,6 @@
-"""How the activity log names kinds of change, detail fields and objects, in the reader's language."""
+"""How the activity log names detail fields and objects, in the reader's language (kinds of change and their
+sentences are in the registry, audit/actions.py)."""
 from django.utils.translation import gettext_lazy
-
-KIND_LABELS = {
-    "seating": gettext_lazy("Seating"),
-    "sheet": gettext_lazy("Record sheets"),
-    "penalty": gettext_lazy("Penalties"),
-    "draw": gettext_lazy("Tiebreak draws"),
-    "qualification": gettext_lazy("Qualification"),
-    "entry": gettext_lazy("Entries"),
-    "player": gettext_lazy("Players"),
-    "relationship": gettext_lazy("Friends and family"),
-    "staff": gettext_lazy("Staff"),
-    "tournament": gettext_lazy("Tournament status"),
-    "admin": gettext_lazy("Edits in the admin"),
-    "announcement": gettext_lazy("Announcements"),
-    "board": gettext_lazy("Boards"),
-    "clock": gettext_lazy("Map-study clock"),
-    "turns": gettext_lazy("Timed turns"),
-}
 
 DETAIL_LABELS = {
     "games": gettext_lazy("Games"),
@@ -68,12 +51,3 @@ OBJECT_LABELS = {
 
 HIDDEN_DETAILS = {"entry", "seat", "player", "kind", "reason", "user", "role"}
 """Internal ids, and what the description or the reason column already says."""
-
-NO_DETAILS = {"seating.published", "seating.unpublished", "seating.status_repaired", "entry.registered",
-              "entry.checked_in", "entry.check_in_undone", "entry.not_admitted_undone",
-              "entry.no_show_undone", "entry.withdrawal_undone", "entry.no_show", "entry.withdrawn", "entry.removed",
-              "entry.not_admitted", "staff.assigned", "staff.removed", "staff.account_created", "staff.unlocked",
-              "tournament.closed", "announcement.posted", "announcement.removed", "clock.start", "clock.pause",
-              "clock.resume", "clock.reset", "clock.end", "turns.on", "turns.off", "board.limits",
-              "relationship.declared", "relationship.removed"}
-"""Actions whose description says everything their before/after hold."""

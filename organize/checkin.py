@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from audit.actions import Action
 from audit.services import record_change
 from championships.models import Entry, Stage, Tournament
 from championships.permissions import require_organizer
@@ -90,7 +91,7 @@ def check_in(tournament: Tournament, entry_id: int, *, user, minutes_late: int =
             entry.refresh_from_db(fields=["minutes_late"])
         entry.status, entry.checked_in_at = Entry.Status.CHECKED_IN, timezone.now()
         entry.save(update_fields=["status", "checked_in_at"])
-        record_change(user, tournament.pk, "entry.checked_in", entry, before={"status": Entry.Status.REGISTERED},
+        record_change(user, tournament.pk, Action.ENTRY_CHECKED_IN, entry, before={"status": Entry.Status.REGISTERED},
                       after={"player": entry.player.name, "status": entry.status, "minutes_late": minutes_late})
         announce_after_commit(tournament.pk)
     return CheckIn(entry, penalised=lateness is not None)
@@ -138,10 +139,10 @@ class Undone:
 
 
 UNDO_ACTIONS = {
-    Entry.Status.CHECKED_IN: "entry.check_in_undone",
-    Entry.Status.NOT_ADMITTED: "entry.not_admitted_undone",
-    Entry.Status.NO_SHOW: "entry.no_show_undone",
-    Entry.Status.WITHDRAWN: "entry.withdrawal_undone",
+    Entry.Status.CHECKED_IN: Action.ENTRY_CHECK_IN_UNDONE,
+    Entry.Status.NOT_ADMITTED: Action.ENTRY_NOT_ADMITTED_UNDONE,
+    Entry.Status.NO_SHOW: Action.ENTRY_NO_SHOW_UNDONE,
+    Entry.Status.WITHDRAWN: Action.ENTRY_WITHDRAWAL_UNDONE,
 }
 """The desk's states an organizer can undo, and the audit action of each."""
 
@@ -254,7 +255,7 @@ def mark_no_show(tournament: Tournament, entry_ids: list[int], *, user) -> int:
                    .filter(tournament=tournament, pk__in=entry_ids, status=Entry.Status.REGISTERED).order_by("pk"))
     for entry in entries:
         entry.status = Entry.Status.NO_SHOW
-        record_change(user, tournament.pk, "entry.no_show", entry, before={"status": Entry.Status.REGISTERED},
+        record_change(user, tournament.pk, Action.ENTRY_NO_SHOW, entry, before={"status": Entry.Status.REGISTERED},
                       after={"player": entry.player.name, "status": entry.status})
     Entry.objects.bulk_update(entries, ["status"])
     if entries:
@@ -289,7 +290,7 @@ def withdraw(tournament: Tournament, entry_id: int, *, user, reason: str) -> Wit
         before = {"status": entry.status}
         entry.status = Entry.Status.WITHDRAWN
         entry.save(update_fields=["status"])
-        record_change(user, tournament.pk, "entry.withdrawn", entry, before=before,
+        record_change(user, tournament.pk, Action.ENTRY_WITHDRAWN, entry, before=before,
                       after={"player": entry.player.name, "status": entry.status}, reason=reason)
         announce_after_commit(tournament.pk)
     return _replan(Withdrawal(entry), user)

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from audit.actions import Action
 from audit.services import record_change
 from championships.eligibility import check_can_enter
 from championships.models import GONE_STATUSES, Entry, Stage, Tournament
@@ -115,7 +116,7 @@ def advance_qualifiers(qualifier_id: int, *, user) -> list[Entry]:
                 % {"finals": finals.name, "left": left, "capacity": finals.capacity, "n": n, "t": qualifier.name})
         ranks = {s.player: s.rank for s in standings}
         created = [_enter_finalist(finals, results.entries[pk], ranks[pk], qualifier) for pk in chosen]
-        record_change(user, finals.pk, "qualification.advanced", qualifier,
+        record_change(user, finals.pk, Action.QUALIFICATION_ADVANCED, qualifier,
               after={"qualified": [(e.player.name, e.source_rank) for e in created]})
     return created
 
@@ -152,7 +153,7 @@ def replace_finalist(finalist_id: int, *, user) -> Entry | None:
             ranks = {s.player: s.rank for s in standings}
             substitute = _enter_finalist(finals, results.entries[chosen], ranks[chosen], qualifier,
                                          replaces=finalist)
-        record_change(user, finals.pk, "qualification.replaced", finalist,
+        record_change(user, finals.pk, Action.QUALIFICATION_REPLACED, finalist,
               before={"player": finalist.player.name},
               after={"replacement": substitute.player.name if substitute else None})
     return substitute
@@ -242,7 +243,7 @@ def seat_seeded_stage(stage_id: int, *, user) -> Game:
             raise ValidationError(_tie_message(tie.players, results, why_tie_matters(tie, stage)))
         players, tables = seeded.players, seeded.tables
         game = replace_with_seeded_game(stage, tables, players if seeded.seeded else ())
-        record_change(user, stage.tournament_id, "seating.seeded", game,
+        record_change(user, stage.tournament_id, Action.SEATING_SEEDED, game,
               after={"tables": [[results.entries[p].player.name for p in table] for table in tables]})
     return game
 

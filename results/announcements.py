@@ -3,6 +3,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from audit.actions import Action
 from audit.services import record_change
 from championships.models import Tournament
 from championships.permissions import require_official
@@ -22,7 +23,7 @@ def post_announcement(tournament_id: int, text: str, *, user) -> Announcement:
         tournament = Tournament.objects.get(pk=tournament_id)
         require_official(user, tournament)
         announcement = Announcement.objects.create(tournament=tournament, text=text, author=user)
-        record_change(user, tournament.pk, "announcement.posted", announcement, after={"text": text})
+        record_change(user, tournament.pk, Action.ANNOUNCEMENT_POSTED, announcement, after={"text": text})
     return announcement
 
 
@@ -34,6 +35,6 @@ def remove_announcement(announcement_id: int, *, user) -> None:
         if announcement is None:
             return
         require_official(user, announcement.tournament)
-        record_change(user, announcement.tournament_id, "announcement.removed", announcement,
+        record_change(user, announcement.tournament_id, Action.ANNOUNCEMENT_REMOVED, announcement,
                       before={"text": announcement.text})
         announcement.delete()

@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from audit.actions import Action
 from audit.services import record_change
 from championships.models import Tournament
 from championships.permissions import require_official
@@ -120,7 +121,7 @@ def record_banker(sheet_id: int, entry_id: int | None, *, user, was: str) -> Rec
         before = _audited(None if current.by_rule else current)
         _store(sheet, wanted)
         sheet.save(update_fields=["banker", "referee_banked", "updated_at"])
-        record_change(user, sheet.table.game.tournament_id, "sheet.banker", sheet, before=before,
+        record_change(user, sheet.table.game.tournament_id, Action.SHEET_BANKER, sheet, before=before,
                       after=_audited(wanted))
     return sheet
 

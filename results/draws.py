@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from audit.actions import Action
 from audit.services import record_change
 from championships.models import Entry, Stage, Tournament
 from championships.permissions import require_official
@@ -14,6 +15,9 @@ from championships.permissions import require_official
 from .limits import length_errors
 from .models import TiebreakDraw, TiebreakDrawPlace
 from .signals import announce_after_commit
+
+ACTIONS: dict[str, Action] = {TiebreakDraw.Method.CARDS: Action.DRAW_CARDS, TiebreakDraw.Method.LOTS: Action.DRAW_LOTS}
+"""The change recorded for each way of drawing."""
 
 
 def record_draw(tournament: Tournament, entry_ids: list[int], *, user, method: str, note: str = "",
@@ -39,7 +43,7 @@ def record_draw(tournament: Tournament, entry_ids: list[int], *, user, method: s
         TiebreakDrawPlace.objects.bulk_create(
             TiebreakDrawPlace(draw=draw, entry_id=entry, place=place) for place, entry in enumerate(entry_ids, 1)
         )
-        record_change(user, tournament.pk, f"draw.{method}", draw,
+        record_change(user, tournament.pk, ACTIONS[method], draw,
               after={"order": [names[e] for e in entry_ids], "note": draw.note})
         announce_after_commit(tournament.pk)
     return draw

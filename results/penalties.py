@@ -29,6 +29,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from audit.actions import Action
 from audit.services import record_change
 from championships.models import ACTIVE_STATUSES, Entry
 from championships.permissions import require_official, require_organizer
@@ -43,6 +44,12 @@ from .signals import announce_after_commit
 DEDUCTING = (Penalty.Kind.LATENESS, Penalty.Kind.VP_DEDUCTION)
 MAX_MINUTES_LATE = 24 * 60
 SIGNED_BY_ALL = (RecordSheet.Status.SIGNED, RecordSheet.Status.SIGNED_OFF)
+ACTIONS: dict[str, Action] = {
+    Penalty.Kind.LATENESS: Action.PENALTY_LATENESS, Penalty.Kind.WARNING: Action.PENALTY_WARNING,
+    Penalty.Kind.COLLUSION: Action.PENALTY_COLLUSION, Penalty.Kind.VP_DEDUCTION: Action.PENALTY_VP_DEDUCTION,
+    Penalty.Kind.DISQUALIFICATION: Action.PENALTY_DISQUALIFICATION,
+}
+"""The change recorded for each kind of penalty."""
 
 
 class ReusedRequestKey(ValidationError):
@@ -270,7 +277,7 @@ def _create(entries: dict[int, Entry], entry: Entry, *, user, kind: str, vp: int
         entry.status = Entry.Status.DISQUALIFIED
         entry.save(update_fields=["status"])
         extra["status"] = entry.status
-    record_change(user, tournament.pk, f"penalty.{kind}", penalty, before=before,
+    record_change(user, tournament.pk, ACTIONS[kind], penalty, before=before,
                   after=penalty_json(penalty, **extra), reason=penalty.reason)
     announce_after_commit(tournament.pk)
     return penalty
@@ -367,7 +374,7 @@ def record_lateness(entry_id: int, minutes: int, *, user, game: Game | None = No
         entry.status = Entry.Status.NOT_ADMITTED
         entry.minutes_late = minutes
         entry.save(update_fields=["status", "minutes_late"])
-        record_change(user, entry.tournament_id, "entry.not_admitted", entry, before=before,
+        record_change(user, entry.tournament_id, Action.ENTRY_NOT_ADMITTED, entry, before=before,
                       after={"player": entry.player.name, "status": entry.status, "minutes_late": minutes},
                       reason=reason)
         announce_after_commit(entry.tournament_id)
@@ -418,7 +425,7 @@ def rule_on_collusion(warning_id: int, *, user, disqualify: bool, reason: str) -
                                        extra={"collusion_warnings": count})
         ruling = CollusionRuling.objects.create(warning=warning, disqualification=disqualification, reason=reason,
                                                 decided_by=user)
-        record_change(user, entry.tournament_id, "penalty.collusion_ruling", ruling, after={
+        record_change(user, entry.tournament_id, Action.PENALTY_COLLUSION_RULING, ruling, after={
             "entry": entry.pk, "player": entry.player.name, "collusion_warnings": count, "disqualified": disqualify,
             "game": warning.game.number if warning.game else None}, reason=reason)
     return ruling
@@ -462,7 +469,7 @@ def withdraw_penalty(penalty_id: int, *, user, reason: str) -> Penalty:
             entry.save(update_fields=["status"])
             after["status"] = entry.status
         penalty.refresh_from_db()
-        record_change(user, penalty.tournament_id, "penalty.withdrawn", penalty, before=before,
+        record_change(user, penalty.tournament_id, Action.PENALTY_WITHDRAWN, penalty, before=before,
                       after=penalty_json(penalty, **after, withdrawn_kind=penalty.kind), reason=reason)
         announce_after_commit(penalty.tournament_id)
     return penalty

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from audit.actions import Action
 from audit.services import record_change
 from championships.models import StaffRole, Stage, Tournament
 from championships.permissions import require_official, require_organizer
@@ -57,7 +58,7 @@ def publish_game(game_id: int, *, user) -> Game:
         scheduling.mark_published(game)
         dealt = {} if game.board_code else boards.deal_boards(game)
         _open_sheets(game)
-        record_change(user, game.tournament_id, "seating.published", game,
+        record_change(user, game.tournament_id, Action.SEATING_PUBLISHED, game,
                       before={"status": Game.Status.PLANNED}, after={"status": game.status, **dealt})
         advance_status(game.tournament_id, Tournament.Status.RUNNING, user=user,
                        why=_("Game %(n)d was published.") % {"n": game.number})
@@ -78,7 +79,7 @@ def unpublish_game(game_id: int, *, user) -> Game:
                                   % {"n": game.number})
         sheets.delete()
         scheduling.mark_planned(game)
-        record_change(user, game.tournament_id, "seating.unpublished", game,
+        record_change(user, game.tournament_id, Action.SEATING_UNPUBLISHED, game,
                       before={"status": Game.Status.PUBLISHED}, after={"status": game.status})
     return game
 
@@ -110,7 +111,7 @@ def reconcile_game_status(game_id: int, *, user) -> Game:
         else:
             scheduling.mark_published(game)
         game.status = wanted
-        record_change(user, game.tournament_id, "seating.status_repaired", game,
+        record_change(user, game.tournament_id, Action.SEATING_STATUS_REPAIRED, game,
                       before={"status": before}, after={"status": wanted})
         announce_after_commit(game.tournament_id)
     return game
@@ -147,6 +148,6 @@ def record_play_order(table_id: int, entry_ids: list[int], *, user) -> None:
         sheet.scores.all().delete()
         scheduling.reorder_table(table, entry_ids)
         open_sheet(table)
-        record_change(user, table.game.tournament_id, "seating.play_order", table, before={"order": before},
+        record_change(user, table.game.tournament_id, Action.SEATING_PLAY_ORDER, table, before={"order": before},
                       after={"order": list(entry_ids)})
         announce_after_commit(table.game.tournament_id)  # the public game page shows the new order

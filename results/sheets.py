@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from audit.actions import Action
 from audit.services import record_change
 from championships.models import Entry, Stage, Tournament
 from championships.permissions import require_official, require_organizer
@@ -57,6 +58,11 @@ class StaleSheet(Exception):
 
 
 MAX_GAME_MINUTES = 6 * 60
+SIGNATURE_ACTIONS: dict[str, Action] = {
+    Signature.Method.DRAWN: Action.SHEET_SIGNATURE_DRAWN, Signature.Method.TAP: Action.SHEET_SIGNATURE_TAP,
+    Signature.Method.OVERRULED: Action.SHEET_SIGNATURE_OVERRULED,
+}
+"""The change recorded for each way of signing."""
 
 
 def _locked_sheet(sheet_id: int) -> RecordSheet:
@@ -175,7 +181,7 @@ def save_entry(sheet_id: int, data: SheetInput, *, user, base_version: int) -> R
         _new_revision(sheet, SheetRevision.Kind.ENTERED, user, after)
         sheet.status = RecordSheet.Status.SIGNING
         sheet.save()
-        record_change(user, tournament.pk, "sheet.entered", sheet, before=before,
+        record_change(user, tournament.pk, Action.SHEET_ENTERED, sheet, before=before,
               after={**after, "signatures_cleared": signatures})
     return sheet
 
@@ -183,6 +189,8 @@ def save_entry(sheet_id: int, data: SheetInput, *, user, base_version: int) -> R
 def sign(sheet_id: int, entry_id: int, *, user, method: str, version: int, image: str = "",
          decision: str = "") -> RecordSheet:
     """A player's signature (drawn or tapped) on the version they saw, or the referee overruling a refusal."""
+    if method not in SIGNATURE_ACTIONS:
+        raise ValidationError({"method": _("Unknown way of signing.")})
     with transaction.atomic():
         sheet = _locked_sheet(sheet_id)
         tournament = sheet.table.game.tournament
@@ -211,7 +219,7 @@ def sign(sheet_id: int, entry_id: int, *, user, method: str, version: int, image
         if seated <= set(sheet.signatures.values_list("entry_id", flat=True)):
             sheet.status = RecordSheet.Status.SIGNED
             sheet.save(update_fields=["status", "updated_at"])
-        record_change(user, tournament.pk, f"sheet.signature.{method}", sheet,
+        record_change(user, tournament.pk, SIGNATURE_ACTIONS[method], sheet,
               after={"entry": entry_id, "player": Entry.objects.get(pk=entry_id).player.name,
                      "version": version, "decision": signature.decision})
     return sheet
@@ -239,7 +247,7 @@ def sign_off(sheet_id: int, *, user, version: int) -> RecordSheet:
         data = snapshot(sheet)
         _new_revision(sheet, SheetRevision.Kind.SIGNED_OFF, user, data)
         sheet.save()
-        record_change(user, tournament.pk, "sheet.signed_off", sheet, after=data)
+        record_change(user, tournament.pk, Action.SHEET_SIGNED_OFF, sheet, after=data)
         # Lock order: the sheet, then its game. Every sign-off of the game takes the game's lock before
         # deciding whether it was the last, so two last tables signed off at once cannot both see the
         # other still open (each check runs after the other has committed).
@@ -294,7 +302,8 @@ def correct(sheet_id: int, data: SheetInput, *, user, reason: str, base_version:
         after = snapshot(sheet, scores)
         _new_revision(sheet, SheetRevision.Kind.CORRECTED, user, after, reason.strip())
         sheet.save()
-        record_change(user, tournament.pk, "sheet.corrected", sheet, before=before, after=after, reason=reason.strip())
+        record_change(user, tournament.pk, Action.SHEET_CORRECTED, sheet, before=before, after=after,
+                      reason=reason.strip())
         announce_after_commit(tournament.pk)
     return sheet
 

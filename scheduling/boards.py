@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from audit.actions import Action
 from audit.services import record_change
 from championships.models import Championship
 from championships.permissions import require_championship_organizer, require_organizer
@@ -94,7 +95,7 @@ def change_board(game_id: int, *, user, code: str = "") -> Game:
                   **({"tables": {t.number: t.board_code for t in game.tables.all()}}
                      if game.stage.boards_per_table else {})}
         after = deal_boards(game, code=code)
-        record_change(user, game.tournament_id, "board.changed", game, before=before,
+        record_change(user, game.tournament_id, Action.BOARD_CHANGED, game, before=before,
                       after={**after, "typed": bool(code)})
     return game
 
@@ -113,5 +114,5 @@ def set_board_limits(championship_id: int, limits: list[str], *, user) -> Champi
         before = {"limits": championship.board_limits}
         championship.board_limits = wanted
         championship.save(update_fields=["board_limits"])
-        record_change(user, None, "board.limits", championship, before=before, after={"limits": wanted})
+        record_change(user, None, Action.BOARD_LIMITS, championship, before=before, after={"limits": wanted})
     return championship

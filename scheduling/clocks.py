@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from audit.actions import Action
 from audit.services import record_change
 from championships.permissions import require_official
 from championships.presets import PRESETS
@@ -21,7 +22,9 @@ from engines.rulesets import ruleset_for
 
 from .models import Game, Table
 
-ACTIONS = ("start", "pause", "resume", "reset", "end")
+ACTIONS = {"start": Action.CLOCK_START, "pause": Action.CLOCK_PAUSE, "resume": Action.CLOCK_RESUME,
+           "reset": Action.CLOCK_RESET, "end": Action.CLOCK_END}
+"""The clock's buttons and the change each one records."""
 
 
 def clock_text(seconds: int) -> str:
@@ -137,7 +140,7 @@ def change_clock(game_id: int, action: str, *, user) -> Game:
                 return game
             game.study_seconds = game.study_ends_at = game.study_paused_remaining = game.study_stopped_at = None
         game.save(update_fields=["study_seconds", "study_ends_at", "study_paused_remaining", "study_stopped_at"])
-        record_change(user, game.tournament_id, f"clock.{action}", game, before=before, after=_state(game))
+        record_change(user, game.tournament_id, ACTIONS[action], game, before=before, after=_state(game))
     return game
 
 
@@ -225,5 +228,6 @@ def set_timed_turns(table_id: int, on: bool, *, user, seconds: int | None = None
         after = {"turn_seconds": seconds, "placement_seconds": placement_seconds}
         if on and rules.finish_seconds and before["turn_seconds"] is None:
             after["finish_seconds"] = rules.finish_seconds
-        record_change(user, game.tournament_id, "turns.on" if on else "turns.off", table, before=before, after=after)
+        record_change(user, game.tournament_id, Action.TURNS_ON if on else Action.TURNS_OFF, table, before=before,
+                      after=after)
     return table

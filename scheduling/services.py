@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from audit.actions import Action
 from audit.services import record_change
 from championships.models import Stage
 from championships.permissions import require_organizer
@@ -96,7 +97,7 @@ def generate_seating(stage_id: int, *, user, seed: int = 0, budget: int | None =
         Game.objects.filter(pk__in=[g.pk for g in plan.planned]).delete()
         games = write_games(stage, result.schedule.games, free_game_numbers(stage, plan.played))
         report = result.report
-        record_change(user, stage.tournament_id, "seating.generated", stage, after={
+        record_change(user, stage.tournament_id, Action.SEATING_GENERATED, stage, after={
             "games": [g.number for g in games], "seed": seed, "friend_conflicts": len(report.friend_conflicts),
             "repeat_pairings": report.repeat_pairings, "position_repeats": report.position_repeats,
             "same_country_tablemates": report.same_country_tablemates, "repeat_bound": report.repeat_bound,
@@ -143,7 +144,7 @@ def _swap(game: Game, first_entry: int, second_entry: int, *, user, layout: str 
         Seat(table_id=other.table_id, position=other.position, game=game, entry_id=first_entry, seed=one.seed),
         Seat(table_id=one.table_id, position=one.position, game=game, entry_id=second_entry, seed=other.seed),
     ])
-    record_change(user, game.tournament_id, "seating.swapped", game, before=before, after={
+    record_change(user, game.tournament_id, Action.SEATING_SWAPPED, game, before=before, after={
         one.entry.player.name: [other.table.number, other.position],
         other.entry.player.name: [one.table.number, one.position]})
 

@@ -6,13 +6,13 @@ from django.core.paginator import Paginator
 from django.shortcuts import render
 from django.utils import timezone
 
-from audit.selectors import KINDS, activity
+from audit.actions import Kind
+from audit.selectors import activity
 from championships.models import Tournament
 from championships.permissions import organized_tournament
 from core.csv_export import csv_response
 
 from ..activity import described, described_in_chunks
-from ..activity_labels import KIND_LABELS
 
 PER_PAGE = 50
 
@@ -20,7 +20,7 @@ PER_PAGE = 50
 def _tournament_and_kind(request, slug: str) -> tuple[Tournament, str]:
     tournament = organized_tournament(request.user, slug)
     kind = request.GET.get("kind", "")
-    return tournament, kind if kind in KINDS else ""
+    return tournament, kind if kind in Kind.values else ""
 
 
 @login_required
@@ -29,7 +29,7 @@ def activity_log(request, slug: str):
     page = Paginator(activity(tournament.pk, kind), PER_PAGE).get_page(request.GET.get("page"))
     return render(request, "organize/activity.html", {
         "tournament": tournament, "page": page, "rows": described(page.object_list), "kind": kind,
-        "kind_label": KIND_LABELS.get(kind, ""), "kinds": [(k, KIND_LABELS[k]) for k in KINDS],
+        "kind_label": Kind(kind).label if kind else "", "kinds": Kind.choices,
         "is_organizer": True})
 
 

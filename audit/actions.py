@@ -1,0 +1,208 @@
+"""Every change the audit trail records, in one registry: its stored name, its kind, and the words that tell it.
+
+`record_change` takes only these members, so the activity log (organize/activity.py) knows how to tell each
+entry. A member's value is what `AuditEntry.action` stores: it never changes once released, or older entries
+and backups would no longer read (tests/audit/test_actions.py keeps the released ones). Its first part is its
+kind ("sheet.signed_off" is of kind "sheet"), which the activity log filters by.
+
+Each member carries a short `label` (a sentence with no blanks) and its `sentences`: templates whose %(name)s
+blanks the activity log fills from the entry's before/after and the objects it refers to. Where one change is
+told differently depending on its data, the sentences are variants keyed by a word ("" is the usual one); a
+variant the log asks for and the member lacks is told by its label.
+"""
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from django.db import models
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+
+class Kind(models.TextChoices):
+    """What a change is about, in the order the activity log's filter offers them."""
+
+    SEATING = "seating", _("Seating")
+    BOARD = "board", _("Boards")
+    CLOCK = "clock", _("Map-study clock")
+    TURNS = "turns", _("Timed turns")
+    SHEET = "sheet", _("Record sheets")
+    PENALTY = "penalty", _("Penalties")
+    DRAW = "draw", _("Tiebreak draws")
+    QUALIFICATION = "qualification", _("Qualification")
+    ENTRY = "entry", _("Entries")
+    PLAYER = "player", _("Players")
+    RELATIONSHIP = "relationship", _("Friends and family")
+    STAFF = "staff", _("Staff")
+    ANNOUNCEMENT = "announcement", _("Announcements")
+    TOURNAMENT = "tournament", _("Tournament status")
+    CHAMPIONSHIP = "championship", _("Championships")
+    ADMIN = "admin", _("Edits in the admin")
+
+
+@dataclass(frozen=True)
+class Told:
+    """How an action is told: its label, its sentences by variant, and whether its before/after add anything."""
+
+    label: Promise
+    sentences: dict[str, Promise] = field(default_factory=dict)
+    details: bool = True
+    """False when the sentence (with the place and the reason) already says all the entry's data holds."""
+
+
+def told(label: Promise, sentence: Promise | None = None, *, usual: bool = True, details: bool = True,
+         **variants: Promise) -> Told:
+    """The usual sentence ("") is the label itself unless given; `usual=False` when every entry is a variant."""
+    return Told(label, ({"": sentence or label} if usual else {}) | variants, details)
+
+
+class Action(StrEnum):
+    """An audited change; `Action.SHEET_SIGNED_OFF == "sheet.signed_off"` is what the database stores."""
+
+    kind: Kind
+    label: Promise
+    sentences: dict[str, Promise]
+    details: bool
+
+    def __new__(cls, value: str, words: Told):
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.kind = Kind(value.partition(".")[0])
+        member.label, member.sentences, member.details = words.label, words.sentences, words.details
+        return member
+
+    @classmethod
+    def stored(cls, value: str) -> "Action | None":
+        """The member an entry's stored `action` names; None for one this version does not know."""
+        return cls._value2member_map_.get(value)  # type: ignore[return-value]
+
+    SEATING_GENERATED = "seating.generated", told(
+        _("Seating generated"), games=_("Seating generated for games %(games)s"))
+    SEATING_SWAPPED = "seating.swapped", told(_("Seats swapped"), _("Seats of %(first)s and %(second)s swapped"))
+    SEATING_PUBLISHED = "seating.published", told(_("Seating published"), details=False)
+    SEATING_UNPUBLISHED = "seating.unpublished", told(_("Seating taken back to be planned again"), details=False)
+    SEATING_STATUS_REPAIRED = "seating.status_repaired", told(
+        _("Game status repaired from its record sheets"), usual=False, details=False,
+        finished=_("Game status repaired from its record sheets: every table is signed off, the game is finished"),
+        reopened=_("Game status repaired from its record sheets: a table is not signed off, the game is "
+                   "published again"))
+    SEATING_PLAY_ORDER = "seating.play_order", told(_("Play order recorded"), _("Play order recorded: %(order)s"))
+    SEATING_SEEDED = "seating.seeded", told(_("Tables seated by rank"))
+
+    BOARD_CHANGED = "board.changed", told(
+        _("Board replaced"), usual=False, typed=_("Board replaced by a typed code: %(board)s"),
+        random=_("Board replaced by a new random board: %(board)s"))
+    BOARD_LIMITS = "board.limits", told(
+        _("Fairness limits for random boards"), _("Fairness limits for random boards: %(limits)s"), details=False,
+        off=_("Fairness limits for random boards switched off"))
+
+    CLOCK_START = "clock.start", told(
+        _("Map-study clock started"), _("Map-study clock started: %(minutes)s minutes"), details=False)
+    CLOCK_PAUSE = "clock.pause", told(
+        _("Map-study clock paused"), _("Map-study clock paused with %(left)s left"), details=False)
+    CLOCK_RESUME = "clock.resume", told(_("Map-study clock resumed"), details=False)
+    CLOCK_END = "clock.end", told(_("Map study ended early (all players agreed)"), details=False)
+    CLOCK_RESET = "clock.reset", told(_("Map-study clock reset"), details=False)
+
+    TURNS_ON = "turns.on", told(
+        _("Timed turns imposed"), _("Timed turns imposed: %(left)s a turn"), details=False,
+        finish=_("Timed turns imposed: %(finish)s to finish the slow turn, then %(left)s a turn"),
+        placement=_("Timed turns imposed: %(left)s a turn, %(placement)s a placement"))
+    TURNS_OFF = "turns.off", told(_("Timed turns lifted"), details=False)
+
+    SHEET_ENTERED = "sheet.entered", told(
+        _("Scores entered"), changed=_("Scores changed"),
+        cleared=_("Scores changed; the signatures given were cleared"))
+    SHEET_SIGNATURE_DRAWN = "sheet.signature.drawn", told(
+        _("Signed (drawn signature)"), _("%(player)s signed (drawn signature)"))
+    SHEET_SIGNATURE_TAP = "sheet.signature.tap", told(
+        _("Result confirmed by tap"), _("%(player)s confirmed the result by tap"))
+    SHEET_SIGNATURE_OVERRULED = "sheet.signature.overruled", told(
+        _("Refusal to sign overruled"), _("%(player)s refused to sign; the referee overruled the refusal"))
+    SHEET_SIGNED_OFF = "sheet.signed_off", told(_("Result signed off and locked"))
+    SHEET_CORRECTED = "sheet.corrected", told(_("Signed-off result corrected"))
+    SHEET_BANKER = "sheet.banker", told(
+        _("Banker recorded"), _("Banker recorded: %(player)s"), referee=_("Banker recorded: the referee"))
+
+    PENALTY_LATENESS = "penalty.lateness", told(
+        _("Late arrival"), _("Late arrival: %(player)s loses %(vp)s VP"), details=False,
+        minutes=_("Late arrival (%(minutes)s minutes): %(player)s loses %(vp)s VP"))
+    PENALTY_WARNING = "penalty.warning", told(_("Warning"), _("Warning for %(player)s"), details=False)
+    PENALTY_COLLUSION = "penalty.collusion", told(
+        _("Collusion warning"), _("Collusion warning for %(player)s and %(other)s"), details=False)
+    PENALTY_VP_DEDUCTION = "penalty.vp_deduction", told(
+        _("VP deduction"), _("VP deduction: %(player)s loses %(vp)s VP"), details=False)
+    PENALTY_DISQUALIFICATION = "penalty.disqualification", told(
+        _("Disqualification"), _("%(player)s disqualified"), details=False,
+        rules=_("%(player)s disqualified for breaking the game's rules"),
+        conduct=_("%(player)s disqualified for breaching the code of conduct"))
+    PENALTY_WITHDRAWN = "penalty.withdrawn", told(
+        _("Penalty withdrawn"), _("Penalty withdrawn (%(kind)s): %(player)s"), details=False)
+    PENALTY_COLLUSION_RULING = "penalty.collusion_ruling", told(
+        _("Ruling on repeated collusion"), usual=False, details=False,
+        disqualified=_("Repeated collusion (%(n)s warnings): %(player)s disqualified by the referee's ruling"),
+        kept=_("Repeated collusion (%(n)s warnings): the referee ruled not to disqualify %(player)s"))
+
+    DRAW_CARDS = "draw.cards", told(
+        _("Development card draw"), _("Development card draw, best first: %(order)s"))
+    DRAW_LOTS = "draw.lots", told(_("Drawing of lots"), _("Drawing of lots, best first: %(order)s"))
+
+    QUALIFICATION_ADVANCED = "qualification.advanced", told(
+        _("Qualifiers sent to the finals"), _("Qualifiers of %(qualifier)s sent to the finals: %(players)s"))
+    QUALIFICATION_REPLACED = "qualification.replaced", told(
+        _("Finalist replaced"), _("%(player)s cannot attend the finals; %(replacement)s takes the place"),
+        nobody=_("%(player)s cannot attend the finals; nobody was left to take the place"))
+
+    ENTRY_REGISTERED = "entry.registered", told(_("Player entered"), _("%(player)s entered"), details=False)
+    ENTRY_CHECKED_IN = "entry.checked_in", told(
+        _("Checked in"), _("%(player)s checked in"), details=False,
+        late=_("%(player)s checked in, %(minutes)s minutes late"))
+    ENTRY_CHECK_IN_UNDONE = "entry.check_in_undone", told(
+        _("Check-in undone"), _("Check-in of %(player)s undone"), details=False)
+    ENTRY_NOT_ADMITTED_UNDONE = "entry.not_admitted_undone", told(
+        _("“Not admitted” undone"), _("“Not admitted” of %(player)s undone"), details=False)
+    ENTRY_NO_SHOW_UNDONE = "entry.no_show_undone", told(
+        _("“Did not come” undone"), _("“Did not come” of %(player)s undone"), details=False)
+    ENTRY_WITHDRAWAL_UNDONE = "entry.withdrawal_undone", told(
+        _("Withdrawal undone"), _("Withdrawal of %(player)s undone"), details=False)
+    ENTRY_NO_SHOW = "entry.no_show", told(_("Did not come"), _("%(player)s did not come"), details=False)
+    ENTRY_WITHDRAWN = "entry.withdrawn", told(_("Withdrew"), _("%(player)s withdrew"), details=False)
+    ENTRY_REMOVED = "entry.removed", told(
+        _("Taken out of the tournament"), _("%(player)s taken out of the tournament"), details=False)
+    ENTRY_NOT_ADMITTED = "entry.not_admitted", told(
+        _("Not admitted"), _("%(player)s not admitted: %(minutes)s minutes late, more than 15"), details=False)
+
+    PLAYER_REGISTERED = "player.registered", told(_("Player registered"), _("%(player)s registered"))
+    PLAYER_UPDATED = "player.updated", told(_("Player's details changed"), _("Details of %(player)s changed"))
+
+    RELATIONSHIP_DECLARED = "relationship.declared", told(
+        _("Friends or family declared"), _("%(players)s declared friends or family (%(kind)s)"), details=False)
+    RELATIONSHIP_REMOVED = "relationship.removed", told(
+        _("Friends or family declaration removed"), _("%(players)s no longer declared friends or family"),
+        details=False, elsewhere=_("This championship's declaration of %(players)s removed; another "
+                                   "championship's keeps them apart"))
+
+    STAFF_ASSIGNED = "staff.assigned", told(
+        _("Staff appointed"), usual=False, details=False, organizer=_("%(user)s appointed organizer"),
+        referee=_("%(user)s appointed referee"))
+    STAFF_REMOVED = "staff.removed", told(_("Staff removed"), _("%(user)s no longer %(role)s"), details=False)
+    STAFF_UNLOCKED = "staff.unlocked", told(
+        _("Sign-in pause lifted"), _("Sign-in pause of %(user)s lifted"), details=False)
+    STAFF_ACCOUNT_CREATED = "staff.account_created", told(
+        _("Account created"), _("Account %(user)s created and sent a set-password link"), details=False)
+
+    ANNOUNCEMENT_POSTED = "announcement.posted", told(
+        _("Announcement posted"), _("Announcement posted: %(text)s"), details=False)
+    ANNOUNCEMENT_REMOVED = "announcement.removed", told(
+        _("Announcement taken down"), _("Announcement taken down: %(text)s"), details=False)
+
+    TOURNAMENT_STATUS = "tournament.status", told(_("Tournament status"), _("Tournament status: %(status)s"))
+    TOURNAMENT_CLOSED = "tournament.closed", told(_("Tournament closed by hand"), details=False)
+    TOURNAMENT_REOPENED = "tournament.reopened", told(
+        _("Tournament reopened"), _("Tournament reopened: %(status)s"))
+
+    CHAMPIONSHIP_CREATED = "championship.created", told(
+        _("Championship created"), _("Championship %(name)s created"))
+
+    ADMIN_ADDED = "admin.added", told(_("Added in the admin"), _("Added in the admin: %(object)s"))
+    ADMIN_CHANGED = "admin.changed", told(_("Changed in the admin"), _("Changed in the admin: %(object)s"))
+    ADMIN_DELETED = "admin.deleted", told(_("Deleted in the admin"), _("Deleted in the admin: %(object)s"))
