@@ -18,7 +18,7 @@ from xml.parsers import expat
 
 from django.utils.translation import gettext as _
 from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format
-from openpyxl.utils.datetime import MAC_EPOCH, WINDOWS_EPOCH, from_excel, from_ISO8601
+from openpyxl.utils.datetime import MAC_EPOCH, WINDOWS_EPOCH, from_excel
 
 from engines.csv_input import InputError, InputProblem
 
@@ -325,9 +325,11 @@ class _SheetReader:
             return text
         if kind == "b":
             return text.strip() == "1"
-        if kind == "d":
-            written: datetime | date | time | timedelta = from_ISO8601(text)
-            return written
+        if kind == "d":  # a date written as ISO 8601 text
+            try:
+                return datetime.fromisoformat(text)
+            except ValueError:
+                return text
         number = float(text) if any(c in text for c in ".eE") else int(text)
         if style in self.dates:
             try:
