@@ -30,6 +30,7 @@ class Kind(models.TextChoices):
     DRAW = "draw", _("Tiebreak draws")
     QUALIFICATION = "qualification", _("Qualification")
     ENTRY = "entry", _("Entries")
+    REGISTRATION = "registration", _("Registrations by players")
     PLAYER = "player", _("Players")
     RELATIONSHIP = "relationship", _("Friends and family")
     STAFF = "staff", _("Staff")
@@ -116,6 +117,10 @@ class Action(StrEnum):
         _("Signed (drawn signature)"), _("%(player)s signed (drawn signature)"))
     SHEET_SIGNATURE_TAP = "sheet.signature.tap", told(
         _("Result confirmed by tap"), _("%(player)s confirmed the result by tap"))
+    SHEET_SIGNATURE_PHONE = "sheet.signature.phone", told(
+        _("Result confirmed on the player's phone"), _("%(player)s confirmed the result on their phone"))
+    SHEET_OBJECTION = "sheet.objection", told(
+        _("A player says the result is wrong"), _("%(player)s says the entered result is wrong"))
     SHEET_SIGNATURE_OVERRULED = "sheet.signature.overruled", told(
         _("Refusal to sign overruled"), _("%(player)s refused to sign; the referee overruled the refusal"))
     SHEET_SIGNED_OFF = "sheet.signed_off", told(_("Result signed off and locked"))
@@ -155,7 +160,12 @@ class Action(StrEnum):
     ENTRY_REGISTERED = "entry.registered", told(_("Player entered"), _("%(player)s entered"), details=False)
     ENTRY_CHECKED_IN = "entry.checked_in", told(
         _("Checked in"), _("%(player)s checked in"), details=False,
-        late=_("%(player)s checked in, %(minutes)s minutes late"))
+        late=_("%(player)s checked in, %(minutes)s minutes late"),
+        self=_("%(player)s checked in by themselves (QR code)"),
+        late_self=_("%(player)s checked in by themselves (QR code), %(minutes)s minutes late"))
+    ENTRY_SELF_CHECK_IN_OPENED = "entry.self_check_in_opened", told(
+        _("Self check-in opened"), _("Self check-in by QR code opened until %(until)s"), details=False)
+    ENTRY_SELF_CHECK_IN_CLOSED = "entry.self_check_in_closed", told(_("Self check-in closed"), details=False)
     ENTRY_CHECK_IN_UNDONE = "entry.check_in_undone", told(
         _("Check-in undone"), _("Check-in of %(player)s undone"), details=False)
     ENTRY_NOT_ADMITTED_UNDONE = "entry.not_admitted_undone", told(
@@ -173,6 +183,30 @@ class Action(StrEnum):
 
     PLAYER_REGISTERED = "player.registered", told(_("Player registered"), _("%(player)s registered"))
     PLAYER_UPDATED = "player.updated", told(_("Player's details changed"), _("Details of %(player)s changed"))
+    PLAYER_LINK_ROTATED = "player.link_rotated", told(
+        _("Private link replaced"), _("Private link of %(player)s replaced: the old one no longer opens anything"),
+        details=False)
+    PLAYER_LINK_SENT = "player.link_sent", told(
+        _("Private link sent again"), _("Private link of %(player)s sent again (asked for on /me/)"), details=False)
+
+    REGISTRATION_SUBMITTED = "registration.submitted", told(
+        _("Registration received"), _("%(player)s registered on the tournament's page (email not yet confirmed)"))
+    REGISTRATION_CONFIRMED = "registration.confirmed", told(
+        _("Registration confirmed by email"), usual=False, details=False,
+        entered=_("%(player)s confirmed their registration and took a place"),
+        waiting=_("%(player)s confirmed their registration: no place free, on the waiting list"),
+        pending=_("%(player)s confirmed their registration: awaiting approval"))
+    REGISTRATION_APPROVED = "registration.approved", told(
+        _("Registration approved"), usual=False, details=False,
+        entered=_("Registration of %(player)s approved: entered"),
+        waiting=_("Registration of %(player)s approved: no place free, on the waiting list"))
+    REGISTRATION_REFUSED = "registration.refused", told(
+        _("Registration refused"), _("Registration of %(player)s refused"), details=False)
+    REGISTRATION_PROMOTED = "registration.promoted", told(
+        _("Place given from the waiting list"), _("%(player)s took a place that was freed (waiting list)"),
+        details=False)
+    REGISTRATION_CANCELLED = "registration.cancelled", told(
+        _("Registration cancelled by the player"), _("%(player)s cancelled their registration"), details=False)
 
     RELATIONSHIP_DECLARED = "relationship.declared", told(
         _("Friends or family declared"), _("%(players)s declared friends or family (%(kind)s)"), details=False)
@@ -197,6 +231,10 @@ class Action(StrEnum):
 
     TOURNAMENT_STATUS = "tournament.status", told(_("Tournament status"), _("Tournament status: %(status)s"))
     TOURNAMENT_CLOSED = "tournament.closed", told(_("Tournament closed by hand"), details=False)
+    TOURNAMENT_REGISTRATION = "tournament.registration", told(
+        _("Registration by players changed"), usual=False,
+        opened=_("Registration by players opened"), closed=_("Registration by players closed"),
+        changed=_("Registration by players: settings changed"))
     TOURNAMENT_REOPENED = "tournament.reopened", told(
         _("Tournament reopened"), _("Tournament reopened: %(status)s"))
 

@@ -14,7 +14,10 @@ class AuditEntry(models.Model):
 
     tournament = models.ForeignKey("championships.Tournament", models.CASCADE, null=True, blank=True,
                                    related_name="audit_entries")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, null=True, blank=True, related_name="+")
+    player = models.ForeignKey("championships.Player", models.SET_NULL, null=True, blank=True, related_name="+")
+    """Who acted when it was a player from their own phone (no account): then `user` is empty. Neither: a visitor
+    (a registration not confirmed yet)."""
     at = models.DateTimeField(auto_now_add=True)
     action = models.CharField(_("action"), max_length=40)
     object_type = models.CharField(max_length=40)
@@ -30,6 +33,13 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.user} {self.action} {self.object_type}#{self.object_id}"
+
+    @property
+    def who(self) -> str:
+        """The account's username, else the name of the player who acted from their phone; "" for a visitor."""
+        if self.user_id is not None:
+            return self.user.get_username()
+        return self.player.name if self.player_id is not None else ""
 
     @property
     def kind(self) -> str:

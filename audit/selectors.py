@@ -9,7 +9,7 @@ def activity(tournament_id: int, kind: str | None = None) -> QuerySet[AuditEntry
 
     A kind ("sheet", a value of `audit.actions.Kind`) is the first part of the stored action, so the filter also
     keeps an entry whose action this version no longer knows."""
-    entries = AuditEntry.objects.filter(tournament_id=tournament_id).select_related("user")
+    entries = AuditEntry.objects.filter(tournament_id=tournament_id).select_related("user", "player")
     if kind:
         entries = entries.filter(action__startswith=f"{kind}.")
     return entries.order_by("-at", "-id")

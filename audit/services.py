@@ -6,20 +6,22 @@ from .models import AuditEntry
 
 
 def record_change(user, tournament_id: int | None, action: Action, obj: models.Model, *, before=None, after=None,
-                  reason: str = "") -> AuditEntry:
+                  reason: str = "", player=None) -> AuditEntry:
     """One entry: who (`user`), where (`tournament_id`, None for a player or championship), what and why.
 
-    `action` is a member of the registry, never a string: the activity log can tell only what it has there."""
+    `action` is a member of the registry, never a string: the activity log can tell only what it has there.
+    A player acting from their own phone has no account: `user` is None and `player` says who (both None: a
+    visitor, such as someone registering who has not confirmed their email yet)."""
     if not isinstance(action, Action):
         raise TypeError(f"record_change takes a member of audit.actions.Action, not {action!r}: add one there")
     return AuditEntry.objects.create(
-        tournament_id=tournament_id, user=user, action=action.value, object_type=obj._meta.model_name,
+        tournament_id=tournament_id, user=user, player=player, action=action.value, object_type=obj._meta.model_name,
         object_id=obj.pk, before=before, after=after, reason=reason,
     )
 
 
 def record_change_in(user, tournament_ids, action: Action, obj: models.Model, *, before=None, after=None,
-                     reason: str = "") -> None:
+                     reason: str = "", player=None) -> None:
     """The same change in the activity log of each tournament it touches (a shared player's record, a pair)."""
     for tournament_id in sorted({pk for pk in tournament_ids if pk is not None}) or [None]:
-        record_change(user, tournament_id, action, obj, before=before, after=after, reason=reason)
+        record_change(user, tournament_id, action, obj, before=before, after=after, reason=reason, player=player)

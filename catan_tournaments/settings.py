@@ -40,10 +40,12 @@ INSTALLED_APPS = [
     "results",
     "ranking",
     "organize",
+    "web.players",
     "demo",
 ]
 
 MIDDLEWARE = [
+    "core.compression.CompressionMiddleware",  # text bodies gzip'd when asked; outermost, so it sees the final body
     "django.middleware.security.SecurityMiddleware",
     "core.security.SecurityHeadersMiddleware",  # CSP, Permissions-Policy, no-store on staff pages
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -129,7 +131,7 @@ CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
 CELERY_REDIS_SOCKET_TIMEOUT = 5
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True  # the worker itself keeps trying until the broker is back
 CELERY_TASK_TRACK_STARTED = True
-CELERY_IMPORTS = ["catan_tournaments.tasks"]
+CELERY_IMPORTS = ["catan_tournaments.tasks", "core.mail"]
 # Beat answers no remote control, so its health check reads a heartbeat file that each pass of its loop touches
 # (catan_tournaments/beat.py); a pass comes at least this often (seconds), even with nothing due.
 CELERY_BEAT_SCHEDULER = "catan_tournaments.beat:HeartbeatScheduler"
@@ -213,6 +215,18 @@ EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or ""
 EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS"))
 EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL"))
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="tournaments@localhost")
+# Every email goes out from the job queue (core/mail.py); one attempt waits at most this many seconds for the mail
+# server, then the job tries again later.
+EMAIL_TIMEOUT = env.float("EMAIL_TIMEOUT", default=10)
+# The site's address in links that emails sent by background jobs carry (a start-time notice's private link);
+# emails sent while answering a request use that request's address.
+SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
+
+# Players' own pages (web/players): a private link sent again from /me/ at most this often per hour, per client
+# address and per email typed; registrations on a tournament's page at most this often per hour per address.
+PLAYER_LINKS_PER_ADDRESS = env.int("PLAYER_LINKS_PER_ADDRESS", default=10)
+PLAYER_LINKS_PER_EMAIL = env.int("PLAYER_LINKS_PER_EMAIL", default=3)
+REGISTRATIONS_PER_ADDRESS = env.int("REGISTRATIONS_PER_ADDRESS", default=20)
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = not DEBUG
@@ -238,7 +252,8 @@ PERMISSIONS_POLICY = (
     "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), "
     "payment=(), usb=()"
 )
-NO_STORE_PATH_PREFIXES = ["/referee/", "/organize/", "/accounts/", "/admin/"]  # staff pages: Cache-Control: no-store
+# Staff pages and the players' own pages (/me/…): Cache-Control: no-store.
+NO_STORE_PATH_PREFIXES = ["/referee/", "/organize/", "/accounts/", "/admin/", "/me/"]
 
 # Error reports: with SENTRY_DSN set, unhandled errors of the web app and the Celery tasks, and ERROR log lines, go
 # to Sentry (sentry-sdk switches its Django and Celery integrations on by itself; SENTRY_ENVIRONMENT and
@@ -254,10 +269,12 @@ if SENTRY_DSN:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"forbidden_without_traceback": {"()": "core.logging.ForbiddenWithoutTraceback"}},
+    "filters": {"forbidden_without_traceback": {"()": "core.logging.ForbiddenWithoutTraceback"},
+                "redact_private_paths": {"()": "core.logging.RedactPrivatePaths"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "loggers": {
-        "django.request": {"filters": ["forbidden_without_traceback"]},
+        "django.request": {"filters": ["forbidden_without_traceback", "redact_private_paths"]},
+        "django.server": {"filters": ["redact_private_paths"]},
         # WeasyPrint narrates every layout step at INFO; only its warnings (a missing font or image) matter.
         "weasyprint": {"level": "WARNING"},
         "fontTools": {"level": "WARNING"},

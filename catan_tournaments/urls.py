@@ -16,6 +16,7 @@ urlpatterns += i18n_patterns(
     path("accounts/", include("catan_tournaments.routes.accounts")),
     path("referee/", include("catan_tournaments.routes.referee")),
     path("organize/", include("catan_tournaments.routes.organize")),
+    path("", include("web.players.urls")),
     path("", include("catan_tournaments.routes.public")),
     prefix_default_language=False,
 )

@@ -3,7 +3,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Case, F, Q, Value, When
-from django.db.models.lookups import Exact
+from django.db.models.functions import Length, Lower
+from django.db.models.lookups import Exact, LessThanOrEqual
 from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
@@ -13,6 +14,9 @@ from engines.rulesets import RULESETS
 
 RULESET_CHOICES = [(ruleset.key, _(ruleset.name)) for ruleset in RULESETS.values()]
 """Read from the one ruleset registry; the names are translated in the catalogs."""
+
+FRIENDS_MAX = 1000
+"""The most a registration's friends-or-family list may hold (a few names, one a line)."""
 
 RESERVED_SLUGS = frozenset({"new", "championships"})
 """Words the organizer's URLs use next to slugs (`/organize/new/`, `/organize/championships/…`): no slug may be one."""
@@ -94,6 +98,10 @@ class Player(models.Model):
     media_opt_out = models.BooleanField(
         _("opts out of photos and videos"), default=False,
         help_text=_("The player asked not to appear in photos or videos."),
+    )
+    language = models.CharField(
+        _("language for emails"), max_length=7, blank=True,
+        help_text=_("The language the player registered in; the site's own when empty."),
     )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="player",
@@ -250,6 +258,15 @@ class Tournament(models.Model):
     capacity = models.PositiveIntegerField(
         _("number of places"), null=True, blank=True, help_text=_("Empty for open entry."),
     )
+    self_registration = models.BooleanField(
+        _("players register themselves"), default=False,
+        help_text=_("Players register on the tournament's page and confirm by email (championships/signup.py)."),
+    )
+    registration_closes = models.DateTimeField(_("registration closes at"), null=True, blank=True)
+    registration_approval = models.BooleanField(
+        _("the organizer approves each registration"), default=False,
+        help_text=_("Otherwise a confirmed registration takes a free place at once."),
+    )
 
     class Meta:
         ordering = TOURNAMENT_ORDER
@@ -330,6 +347,10 @@ class Entry(models.Model):
     player = models.ForeignKey(Player, models.PROTECT, related_name="entries")
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.REGISTERED)
     checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+    checked_in_by_self = models.BooleanField(
+        _("checked in by themselves"), default=False,
+        help_text=_("From the check-in QR code on the player's own phone, not at the desk."),
+    )
     minutes_late = models.PositiveSmallIntegerField(_("minutes late"), default=0)
     source_tournament = models.ForeignKey(
         Tournament, models.SET_NULL, null=True, blank=True, related_name="qualified_entries",
@@ -393,3 +414,75 @@ class StaffRole(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} · {self.get_role_display()} · {self.tournament or self.championship}"
+
+
+class PlayerLink(models.Model):
+    """One private link of a player (`/me/<token>/`, championships/links.py). Only a digest of its token is stored,
+    so a copy of the database opens nobody's page; each email that carries a link makes one, a few are kept, and the
+    organizer's rotation removes them all."""
+
+    player = models.ForeignKey(Player, models.CASCADE, related_name="links")
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.player} · {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class Registration(models.Model):
+    """A player's own registration for a tournament (championships/signup.py): typed on the tournament's page,
+    confirmed by the emailed link, then entered, waiting for a place, awaiting the organizer, refused or cancelled.
+
+    The details are kept as typed; the player record they become is linked on confirmation (an existing one by its
+    email, unchanged but for details it lacks)."""
+
+    class Status(models.TextChoices):
+        UNCONFIRMED = "unconfirmed", _("email not confirmed")
+        PENDING = "pending", _("awaiting approval")
+        WAITING = "waiting", _("on the waiting list")
+        ENTERED = "entered", _("entered")
+        REFUSED = "refused", _("refused")
+        CANCELLED = "cancelled", _("cancelled")
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="registrations")
+    player = models.ForeignKey(Player, models.PROTECT, null=True, blank=True, related_name="registrations")
+    entry = models.OneToOneField(Entry, models.SET_NULL, null=True, blank=True, related_name="registration")
+    name = NameField(_("name"), max_length=200)
+    email = models.EmailField(_("email"))
+    date_of_birth = models.DateField(_("date of birth"), null=True, blank=True)
+    country = models.ForeignKey(Country, models.PROTECT, null=True, blank=True, verbose_name=_("country"))
+    city = NameField(_("city"), max_length=100, blank=True)
+    friends = models.TextField(_("friends or family playing"), blank=True)
+    media_opt_out = models.BooleanField(_("opts out of photos and videos"), default=False)
+    language = models.CharField(_("language"), max_length=7, blank=True)
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.UNCONFIRMED)
+    confirm_digest = models.CharField(max_length=64, unique=True)
+    """The digest of the emailed confirmation token (the token itself is never stored)."""
+    created_at = models.DateTimeField(_("registered at"), auto_now_add=True)
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
+    """Also the waiting list's order."""
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, null=True, blank=True, related_name="+")
+    reason = models.CharField(_("reason"), max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "confirmed_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(Lower("email"), "tournament", condition=~Q(status__in=["refused", "cancelled"]),
+                                    name="registration_once_per_email"),
+            models.CheckConstraint(condition=Q(confirmed_at__isnull=False) | Q(status__in=["unconfirmed", "refused",
+                                                                                          "cancelled"]),
+                                   name="registration_confirmed_before_decided"),
+            models.CheckConstraint(condition=~Q(status__in=["pending", "waiting", "entered"]) | Q(player__isnull=False),
+                                   name="registration_confirmed_has_player"),
+            models.CheckConstraint(condition=LessThanOrEqual(Length("friends"), FRIENDS_MAX),
+                                   name="registration_friends_length"),
+            no_hidden_characters("name", "registration_name_visible"),
+            no_hidden_characters("city", "registration_city_visible"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} · {self.tournament} · {self.get_status_display()}"

@@ -266,6 +266,8 @@ _TELLERS: dict[Action, Callable[[_Facts], _Telling]] = {
     Action.SHEET_SIGNATURE_DRAWN: _player,
     Action.SHEET_SIGNATURE_TAP: _player,
     Action.SHEET_SIGNATURE_OVERRULED: _player,
+    Action.SHEET_SIGNATURE_PHONE: _player,
+    Action.SHEET_OBJECTION: _player,
     Action.SHEET_BANKER: lambda f: (_tell("referee") if f.after.get("banker") == "referee"
                                     else _tell(player=f.after.get("banker") or "?")),
     Action.PENALTY_LATENESS: lambda f: _penalty(f, "minutes" if f.after.get("minutes") else "",
@@ -288,9 +290,10 @@ _TELLERS: dict[Action, Callable[[_Facts], _Telling]] = {
         _tell(player=f.before.get("player", "?"), replacement=f.after["replacement"]) if f.after.get("replacement")
         else _tell("nobody", player=f.before.get("player", "?"))),
     Action.ENTRY_REGISTERED: _player,
-    Action.ENTRY_CHECKED_IN: lambda f: (
-        _tell("late", player=f.after.get("player", "?"), minutes=_Plain(f.after["minutes_late"]))
-        if f.after.get("minutes_late") else _player(f)),
+    Action.ENTRY_CHECKED_IN: lambda f: _tell(
+        "_".join(word for word, said in (("late", f.after.get("minutes_late")), ("self", f.after.get("self"))) if said),
+        player=f.after.get("player", "?"), minutes=_Plain(f.after.get("minutes_late") or 0)),
+    Action.ENTRY_SELF_CHECK_IN_OPENED: lambda f: _tell(until=_Plain(f.after.get("until", "?"))),
     Action.ENTRY_CHECK_IN_UNDONE: _player,
     Action.ENTRY_NOT_ADMITTED_UNDONE: _player,
     Action.ENTRY_NO_SHOW_UNDONE: _player,
@@ -302,6 +305,14 @@ _TELLERS: dict[Action, Callable[[_Facts], _Telling]] = {
                                                minutes=_Plain(f.after.get("minutes_late", "?"))),
     Action.PLAYER_REGISTERED: lambda f: _tell(player=f.after.get("name", "?")),
     Action.PLAYER_UPDATED: lambda f: _tell(player=f.after.get("name") or f.context.player_name(f.entry)),
+    Action.PLAYER_LINK_ROTATED: _player,
+    Action.PLAYER_LINK_SENT: _player,
+    Action.REGISTRATION_SUBMITTED: _player,
+    Action.REGISTRATION_CONFIRMED: lambda f: _tell(str(f.after.get("status", "")), player=f.after.get("player", "?")),
+    Action.REGISTRATION_APPROVED: lambda f: _tell(str(f.after.get("status", "")), player=f.after.get("player", "?")),
+    Action.REGISTRATION_REFUSED: _player,
+    Action.REGISTRATION_PROMOTED: _player,
+    Action.REGISTRATION_CANCELLED: _player,
     Action.RELATIONSHIP_DECLARED: lambda f: _tell(players=list(f.after.get("players", [])),
                                                   kind=_Plain(_choice_label(Relationship.Kind, f.after.get("kind")))),
     Action.RELATIONSHIP_REMOVED: lambda f: _tell("elsewhere" if f.after.get("declared_elsewhere") else "",
@@ -315,6 +326,7 @@ _TELLERS: dict[Action, Callable[[_Facts], _Telling]] = {
     Action.ANNOUNCEMENT_REMOVED: lambda f: _tell(text=f.before.get("text", "")),
     Action.TOURNAMENT_STATUS: _status,
     Action.TOURNAMENT_REOPENED: _status,
+    Action.TOURNAMENT_REGISTRATION: lambda f: _tell(str(f.after.get("variant", "changed"))),
     Action.CHAMPIONSHIP_CREATED: lambda f: _tell(name=f.after.get("name", "?")),
     Action.ADMIN_ADDED: _admin,
     Action.ADMIN_CHANGED: _admin,

@@ -2,39 +2,32 @@
 
 `send_start_time_notices` runs every quarter of an hour (Celery beat, or the `send_start_time_notices` command
 from cron): within the day before a tournament's official start, every active participant with an email gets
-it once; if the organizer moves the start (date or time), the next run sends the new one. Each email is logged
-as a `StartTimeNotice` row written before sending (unique per entry and start, so two runs at once cannot
-both send it) and removed again if sending fails, so the next run tries again.
+it once, in the language they registered in, with their private link (`championships.links`); if the organizer
+moves the start (date or time), the next run sends the new one. Each email is logged as a `StartTimeNotice` row
+written before it is queued (unique per entry and start, so two runs at once cannot both send it) and removed again
+if the email finally fails (`core.mail`), so a later run tries again.
 """
-import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from championships.links import private_link
 from championships.models import ACTIVE_STATUSES, Entry, Tournament
-from core.text import one_line
+from core.mail import queue_email
 from engines.rulesets import ruleset_for
+from scheduling.calendar import official_start
 
 from .models import StartTimeNotice
-
-logger = logging.getLogger(__name__)
 
 NOTICE_AHEAD = timedelta(days=1)
 
 
-def official_start(tournament: Tournament) -> datetime | None:
-    if tournament.date is None or tournament.official_start is None:
-        return None
-    return timezone.make_aware(datetime.combine(tournament.date, tournament.official_start))
-
-
-def _message(entry: Entry, start: datetime, moved: bool) -> tuple[str, str]:
+def _message(entry: Entry, start: datetime, moved: bool, link: str) -> tuple[str, str]:
     local = timezone.localtime(start)
     values = {"name": entry.player.name, "tournament": entry.tournament.name,
               "date": date_format(local, "DATE_FORMAT"), "time": date_format(local, "TIME_FORMAT"),
@@ -52,6 +45,8 @@ def _message(entry: Entry, start: datetime, moved: bool) -> tuple[str, str]:
     if lateness is not None:
         lines += ["", _("Players up to %(minutes)d minutes late lose %(vp)d VP; later arrivals are not admitted.")
                   % {"minutes": lateness.admitted_minutes, "vp": lateness.vp}]
+    lines += ["", _("Your tables, games and results, on your phone (this link is yours alone: do not share it):"),
+              link]
     return subject, "\n".join(lines)
 
 
@@ -85,18 +80,14 @@ def send_start_time_notices(now: datetime | None = None) -> int:
 
 
 def _send(entry: Entry, start: datetime, moved: bool) -> int:
+    """Queue the notice (1), or nothing if another run has already (0)."""
     try:
         with transaction.atomic():
             notice = StartTimeNotice.objects.create(entry=entry, email=entry.player.email, start=start, moved=moved)
+            with translation.override(entry.player.language or settings.LANGUAGE_CODE):
+                subject, body = _message(entry, start, moved, private_link(entry.player))
+            queue_email(entry.player.email, subject, body, record=notice)
     except IntegrityError:  # another run sent it meanwhile
-        return 0
-    with translation.override(settings.LANGUAGE_CODE):
-        subject, body = _message(entry, start, moved)
-    try:
-        send_mail(one_line(subject), body, None, [entry.player.email])  # Django refuses a line break in it
-    except Exception:  # noqa: BLE001 - one bad address or a mail server hiccup must not stop the others
-        logger.exception("Start-time notice to entry %s not sent; tried again on the next run", entry.pk)
-        notice.delete()
         return 0
     return 1
 

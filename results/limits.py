@@ -7,6 +7,9 @@ TEXT_MAX = 2000
 SIGNATURE_IMAGE_MAX = 60_000
 """The longest drawn signature (an SVG path)."""
 
+OBJECTION_MAX = 500
+"""The longest note a player sends from their phone with an objection to their table's result."""
+
 
 def length_errors(limit: int = TEXT_MAX, **values: str) -> dict[str, list[str]]:
     """Per field, the message for each value longer than `limit` characters (none when all fit)."""

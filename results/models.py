@@ -10,7 +10,7 @@ from championships.models import Entry, Stage, Tournament
 from engines.rulesets import NATIONAL_LATENESS
 from scheduling.models import Game, Seat, Table
 
-from .limits import SIGNATURE_IMAGE_MAX, TEXT_MAX
+from .limits import OBJECTION_MAX, SIGNATURE_IMAGE_MAX, TEXT_MAX
 
 
 class RecordSheet(models.Model):
@@ -84,13 +84,15 @@ class Signature(models.Model):
         DRAWN = "drawn", _("drawn signature")
         TAP = "tap", _("confirmed by tap")
         OVERRULED = "overruled", _("refused; overruled by the referee")
+        PHONE = "phone", _("confirmed on their phone")
 
     sheet = models.ForeignKey(RecordSheet, models.CASCADE, related_name="signatures")
     entry = models.ForeignKey(Entry, models.PROTECT, related_name="signatures")
     method = models.CharField(_("method"), max_length=10, choices=Method.choices)
     image = models.TextField(_("drawn signature (SVG path)"), blank=True)
     decision = models.TextField(_("referee's decision"), blank=True)
-    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, null=True, blank=True, related_name="+")
+    """The referee's tablet that took it; empty for a confirmation from the player's own phone."""
     signed_at = models.DateTimeField(_("signed at"))
     sheet_version = models.PositiveIntegerField(_("sheet version signed"))
 
@@ -105,10 +107,34 @@ class Signature(models.Model):
                                   name="signature_decision_length"),
             models.CheckConstraint(condition=LessThanOrEqual(Length("image"), SIGNATURE_IMAGE_MAX),
                                   name="signature_image_length"),
+            models.CheckConstraint(condition=Q(method="phone") ^ Q(recorded_by__isnull=False),
+                                   name="signature_phone_or_tablet"),
         ]
 
     def __str__(self) -> str:
         return f"{self.entry.player} · {self.get_method_display()}"
+
+
+class Objection(models.Model):
+    """A player's word, from their phone, that the entered result of their table is wrong: shown to the referee on
+    the tablet, who decides (the sign-off stays the control). It is about one version of the sheet."""
+
+    sheet = models.ForeignKey(RecordSheet, models.CASCADE, related_name="objections")
+    entry = models.ForeignKey(Entry, models.PROTECT, related_name="objections")
+    sheet_version = models.PositiveIntegerField(_("sheet version"))
+    note = models.TextField(_("what is wrong"), blank=True)
+    created_at = models.DateTimeField(_("said at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["sheet", "entry", "sheet_version"], name="objection_once_per_version"),
+            models.CheckConstraint(condition=LessThanOrEqual(Length("note"), OBJECTION_MAX),
+                                   name="objection_note_length"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry.player} · {self.sheet} · v{self.sheet_version}"
 
 
 class SheetRevision(models.Model):

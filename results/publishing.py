@@ -1,4 +1,5 @@
-"""Publishing a game opens its record sheets; taking it back closes them; seeded tables record their play order.
+"""Publishing a game opens its record sheets and emails each seated player their table (`results.notices`, in the
+background); taking it back closes them; seeded tables record their play order.
 
 Games, tables and seats are written by `scheduling.services`; this module adds what results need
 (a sheet with one score row per seat) and checks that no result is lost on the way.
@@ -12,6 +13,7 @@ from audit.services import record_change
 from championships.models import StaffRole, Stage, Tournament
 from championships.permissions import require_official, require_organizer
 from championships.setup import advance_status
+from core.background import run_in_background
 from engines.rulesets import ruleset_for
 from scheduling import boards
 from scheduling import services as scheduling
@@ -20,6 +22,7 @@ from scheduling.models import Game, Table
 from .models import RecordSheet, Score
 from .sheets import game_is_complete
 from .signals import announce_after_commit
+from .tasks import send_seating_notices
 
 
 def open_sheet(table: Table) -> RecordSheet:
@@ -62,6 +65,7 @@ def publish_game(game_id: int, *, user) -> Game:
                       before={"status": Game.Status.PLANNED}, after={"status": game.status, **dealt})
         advance_status(game.tournament_id, Tournament.Status.RUNNING, user=user,
                        why=_("Game %(n)d was published.") % {"n": game.number})
+        transaction.on_commit(lambda: run_in_background(send_seating_notices, game.pk), robust=True)
     return game
 
 

@@ -1,15 +1,15 @@
 """Reads for the referee's screens and the seating API: plain view data, loaded in a fixed number of queries."""
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, F, Prefetch, Q
 
 from championships.models import Entry, Stage, Tournament
 from engines.ranking.engine import SeatResult, TableResult, score_table
 from engines.rulesets import ruleset_for
 from scheduling.models import Game, Seat, Table
 
-from .models import Penalty, RecordSheet, Score, SheetRevision, Signature
+from .models import Objection, Penalty, RecordSheet, Score, SheetRevision, Signature
 
 
 def current_game(games: list[Game]) -> Game | None:
@@ -36,7 +36,10 @@ def desk(tournament: Tournament, requested: str | None) -> DeskPage:
         tables = list(
             Table.objects.filter(game=game).order_by("number")
             .prefetch_related(Prefetch("seats", Seat.objects.select_related("entry__player").order_by("position")))
-            .select_related("sheet").annotate(signature_count=Count("sheet__signatures"))
+            .select_related("sheet").annotate(
+                signature_count=Count("sheet__signatures", distinct=True),
+                objection_count=Count("sheet__objections", distinct=True,
+                                      filter=Q(sheet__objections__sheet_version=F("sheet__version"))))
         )
     counts = {status: 0 for status in RecordSheet.Status.values}
     for table in tables:
@@ -52,6 +55,8 @@ class SheetPage:
     """In play order, with seat, entry, player and country loaded."""
     rows: list[tuple[Score, Signature | None]]
     revisions: list[SheetRevision]
+    objections: list[Objection] = field(default_factory=list)
+    """Players who said from their phone that this version's result is wrong."""
 
     @property
     def all_signed(self) -> bool:
@@ -66,7 +71,8 @@ def sheet_page(table: Table) -> SheetPage:
     scores = list(sheet.scores.select_related("seat__entry__player__country").order_by("seat__position"))
     signatures = {s.entry_id: s for s in sheet.signatures.all()}
     return SheetPage(sheet, scores, [(score, signatures.get(score.seat.entry_id)) for score in scores],
-                     list(sheet.revisions.select_related("created_by")))
+                     list(sheet.revisions.select_related("created_by")),
+                     list(sheet.objections.filter(sheet_version=sheet.version).select_related("entry__player")))
 
 
 def table_seeds(seats: list[Seat]) -> dict[int, int | None]:

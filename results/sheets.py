@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import time
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -27,8 +27,8 @@ from scheduling import services as scheduling
 from scheduling.models import Game, Table
 
 from .banker import banker_json, record_by_rule
-from .limits import SIGNATURE_IMAGE_MAX, length_errors
-from .models import RecordSheet, Score, SheetRevision, Signature
+from .limits import OBJECTION_MAX, SIGNATURE_IMAGE_MAX, length_errors
+from .models import Objection, RecordSheet, Score, SheetRevision, Signature
 from .signals import announce_after_commit
 
 
@@ -223,6 +223,71 @@ def sign(sheet_id: int, entry_id: int, *, user, method: str, version: int, image
               after={"entry": entry_id, "player": Entry.objects.get(pk=entry_id).player.name,
                      "version": version, "decision": signature.decision})
     return sheet
+
+
+def _players_seat(sheet: RecordSheet, player) -> int:
+    """The entry of the player at the sheet's table; anyone else is refused."""
+    entry_id = sheet.table.seats.filter(entry__player=player).values_list("entry_id", flat=True).first()
+    if entry_id is None:
+        raise PermissionDenied("Only a player seated at this table may answer for its result.")
+    return entry_id
+
+
+def _open_for_players(sheet: RecordSheet, version: int) -> None:
+    if sheet.is_locked:
+        raise SheetLocked(_("The referee has signed this result off: only a correction by an organizer can change "
+                            "it now. Ask the referee."))
+    if sheet.status not in (RecordSheet.Status.SIGNING, RecordSheet.Status.SIGNED):
+        raise ValidationError(_("No result is entered for this table yet."))
+    if sheet.version != version:
+        raise StaleSheet(sheet)
+
+
+def confirm_on_phone(sheet_id: int, *, player, version: int) -> RecordSheet:
+    """A player confirms their table's entered result from their own phone (their private link): their signature,
+    method "phone", with the time, on the version they saw. The referee's sign-off stays the control; a player
+    who signed already (here or on the tablet) changes nothing."""
+    with transaction.atomic():
+        sheet = _locked_sheet(sheet_id)
+        tournament = sheet.table.game.tournament
+        entry_id = _players_seat(sheet, player)
+        if sheet.signatures.filter(entry_id=entry_id).exists():
+            return sheet
+        _open_for_players(sheet, version)
+        Signature.objects.create(sheet=sheet, entry_id=entry_id, method=Signature.Method.PHONE, recorded_by=None,
+                                 signed_at=timezone.now(), sheet_version=version)
+        seated = set(sheet.table.seats.values_list("entry_id", flat=True))
+        if seated <= set(sheet.signatures.values_list("entry_id", flat=True)):
+            sheet.status = RecordSheet.Status.SIGNED
+            sheet.save(update_fields=["status", "updated_at"])
+        record_change(None, tournament.pk, Action.SHEET_SIGNATURE_PHONE, sheet, player=player,
+                      after={"entry": entry_id, "player": player.name, "version": version})
+    return sheet
+
+
+def object_on_phone(sheet_id: int, *, player, version: int, note: str = "") -> Objection:
+    """A player says, from their phone, that the entered result of their table is wrong (with what, optionally):
+    the referee sees it on the tablet and decides. Refused once they or everyone signed (RULES §3: no protest
+    after every signature) or after the sign-off; saying it twice keeps the first."""
+    note = note.strip()
+    if too_long := length_errors(OBJECTION_MAX, note=note):
+        raise ValidationError(too_long)
+    with transaction.atomic():
+        sheet = _locked_sheet(sheet_id)
+        tournament = sheet.table.game.tournament
+        entry_id = _players_seat(sheet, player)
+        said = Objection.objects.filter(sheet=sheet, entry_id=entry_id, sheet_version=version).first()
+        if said is not None:
+            return said
+        _open_for_players(sheet, version)
+        if sheet.status == RecordSheet.Status.SIGNED:
+            raise SheetLocked(_("Every player has signed: the result can no longer be changed (RULES §3)."))
+        if sheet.signatures.filter(entry_id=entry_id).exists():
+            raise ValidationError(_("You have confirmed this result: tell the referee at once if it is wrong."))
+        objection = Objection.objects.create(sheet=sheet, entry_id=entry_id, sheet_version=version, note=note)
+        record_change(None, tournament.pk, Action.SHEET_OBJECTION, sheet, player=player,
+                      after={"entry": entry_id, "player": player.name, "version": version, "note": note})
+    return objection
 
 
 def sign_off(sheet_id: int, *, user, version: int) -> RecordSheet:

@@ -5,6 +5,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from championships import links
+from championships.models import Registration
+from organize import checkin
 from results.publishing import publish_game
 from scheduling.services import generate_seating
 from tests.factories import make_admin, make_entries, make_official, make_tournament
@@ -24,7 +27,12 @@ def test_no_page_writes_on_get(client):
     publish_game(game.pk, user=make_admin())
     table = game.tables.order_by("number").first()
     late = make_entries(tournament, 1)[0]  # not seated: the desk's late step only shows what confirming would do
-    client.force_login(make_official(tournament, "organizer"))
+    organizer = make_official(tournament, "organizer")
+    client.force_login(organizer)
+    token = links.issue(table.seats.first().entry.player)  # the players' pages (issue 25)
+    window = checkin.open_window(tournament, user=organizer)
+    Registration.objects.create(tournament=tournament, name="Reader", email="reader@example.org",
+                                confirm_digest=links.digest("reads-confirmation-token-0123456789"))
     urls = [
         "/", "/t/reads/standings/", "/t/reads/standings.csv", "/api/tournaments/",
         "/t/reads/", "/t/reads/where/?q=player", "/t/reads/games/1/", "/t/reads/screen/", "/t/reads/version/",
@@ -40,6 +48,10 @@ def test_no_page_writes_on_get(client):
         f"/organize/reads/check-in/{late.pk}/late/?minutes_late=40",
         # a POST-only action opened by GET redirects to the sheet instead of acting
         f"/referee/reads/tables/{table.pk}/sign-off/",
+        "/t/reads/register/", "/t/reads/register/confirm/reads-confirmation-token-0123456789/", "/me/",
+        f"/me/{token}/", f"/ar/me/{token}/", f"/me/{token}/calendar.ics", "/t/reads/calendar.ics",
+        f"/t/reads/check-in/{window.code}/", "/organize/reads/registrations/", "/organize/reads/registrations.csv",
+        "/organize/reads/check-in/qr/",
     ]
     for url in urls:
         with CaptureQueriesContext(connection) as queries:

@@ -19,10 +19,13 @@ from django.db import transaction
 from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.urls.resolvers import LocalePrefixPattern
+from django.utils import timezone
 
 from audit.models import AuditEntry
-from championships.models import Entry, Player, StaffRole
+from championships import links
+from championships.models import Entry, Player, Registration, StaffRole, Tournament
 from championships.services import assign_staff, declare_relationship
+from organize import checkin
 from organize.models import PrintJob
 from ranking.standings import tied_groups, tournament_standings
 from results.announcements import post_announcement
@@ -196,6 +199,29 @@ ACCESS: dict[str, Access] = {
     "print-job": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
     "print-job-download": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
     "print-job-retry": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
+    # registrations by players, private links, self check-in (issue 25): the organizer's side
+    "organize-registrations": Access(ORGANIZERS, ORGANIZERS, lambda w: {"self_registration": "on", "capacity": "12"}),
+    "organize-registrations-csv": Access(ORGANIZERS, ORGANIZERS),
+    "organize-registration-decide": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {
+        "action": "refuse", "reason": "Places are for members."}),
+    "organize-private-link": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"player": w.entry.player_id}),
+    "organize-checkin-window": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"action": "open",
+                                                                                     "minutes": "10"}),
+    "organize-checkin-qr": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    # the players' side: no account, a token is the key (whoever holds it, signed in or not); who may reach which
+    # player's data through a token is tested in tests/players/test_player_pages.py
+    "players-register": Access(ANYONE, ANYONE, lambda w: {
+        "name": "Perm Runner", "email": "perm-runner@example.org", "date_of_birth": "1990-01-01"}),
+    "players-register-confirm": Access(ANYONE, ANYONE, kwargs=lambda w: {"token": w.confirm_token}),
+    "players-check-in": Access(ANYONE, _rule(FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
+    "players-tournament-calendar": Access(ANYONE, NOBODY),
+    "players-me-home": Access(ANYONE, ANYONE, lambda w: {"email": "perm-player-4@example.org"}),
+    "players-me": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),
+    "players-me-calendar": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),
+    "players-me-cancel": Access(NOBODY, ANYONE, kwargs=lambda w: {"token": w.player_token,
+                                                                  "registration_id": w.own_registration_id}),
+    "players-me-sheet": Access(NOBODY, ANYONE, lambda w: {"action": "confirm", "version": w.open_sheet_version},
+                               kwargs=lambda w: {"token": w.player_token}),
 }
 
 # The Django admin, all of it: superusers only (no account here is staff without being a superuser).
@@ -220,10 +246,13 @@ KWARG_SOURCES = {
     "announcement_id": lambda w: w.announcement_id,
     "relationship_id": lambda w: w.relationship_id,
     "job_id": lambda w: w.print_job_id,
+    "registration_id": lambda w: w.registration_id,
+    "code": lambda w: w.check_in_code,
+    "sheet_id": lambda w: w.open_table.sheet.pk,
 }
 # Keyword arguments that name one tournament's objects: another tournament's organizer must not reach them.
 OBJECT_KWARGS = {"stage_id", "game_id", "table_id", "entry_id", "task_id", "penalty_id", "announcement_id", "job_id",
-                 "relationship_id"}
+                 "relationship_id", "registration_id", "sheet_id"}
 
 
 @dataclass
@@ -282,6 +311,11 @@ class World:
     relationship_id: int = 0
     other_entry_player_id: int = 0
     print_job_id: int = 0
+    registration_id: int = 0
+    own_registration_id: int = 0
+    confirm_token: str = ""
+    player_token: str = ""
+    check_in_code: str = ""
     draw_data: dict = field(default_factory=dict)
     clients: dict = field(default_factory=dict)  # one signed-in test client per actor
 
@@ -328,12 +362,22 @@ def _build_world() -> World:
     print_job = PrintJob.objects.create(game=game, kind=PrintJob.Kind.RECORD_SHEETS, requested_by=admin,
                                         base_url="http://testserver/", status=PrintJob.Status.SUCCEEDED, done=1.0,
                                         pdf=b"%PDF-1.7 printed")
+    Tournament.objects.filter(pk=tournament.pk).update(self_registration=True)
+    confirm_token = "perm-matrix-confirmation-token-0123456789abcdef"
+    unconfirmed = Registration.objects.create(
+        tournament=tournament, name="Perm Registrant", email="perm-reg@example.org", date_of_birth=date(1990, 1, 1),
+        confirm_digest=links.digest(confirm_token))
+    own = Registration.objects.create(tournament=other, name=entries[4].player.name, email="perm-player-4@example.org",
+                                      player=entries[4].player, status="waiting", confirmed_at=timezone.now(),
+                                      confirm_digest=links.digest("perm-matrix-own"))
+    window = checkin.open_window(tournament, user=admin, minutes=60)
     return World(tournament=tournament, other=other, stage=game.stage, game=game, open_table=open_table,
                  locked_table=locked_table, open_table_entries=[e.pk for e in entries[4:]],
                  open_sheet_version=open_table.sheet.version, locked_table_entries=[e.pk for e in entries[:4]],
                  locked_sheet_version=locked.version, entry=entries[1], users=users, draw_data=draw_data,
                  announcement_id=announcement.pk, relationship_id=pair.pk, other_entry_player_id=entries[5].player_id,
-                 print_job_id=print_job.pk)
+                 print_job_id=print_job.pk, registration_id=unconfirmed.pk, own_registration_id=own.pk,
+                 confirm_token=confirm_token, player_token=links.issue(entries[4].player), check_in_code=window.code)
 
 
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # signing in is not what is tested here
@@ -435,7 +479,8 @@ def test_who_may_use(world, url):
     assert not wrong, "\n".join(wrong)
 
 
-CROSS_URLS = [url for url in SITE_URLS if OBJECT_KWARGS & set(url.kwargs)]
+CROSS_URLS = [url for url in SITE_URLS if OBJECT_KWARGS & set(url.kwargs) and "slug" in url.kwargs]
+"""The players' URLs under /me/ name no tournament: their token is the key (tests/players/test_player_pages.py)."""
 
 
 @pytest.mark.parametrize("actor", ["organizer_elsewhere", "referee_elsewhere"])
@@ -459,7 +504,8 @@ def test_staff_of_another_tournament_cannot_reach_this_ones_objects_through_thei
 CROSS_READS = ["players/", "players/?only=not_entered", "players/?q=perm", "players.csv",
                "players.csv?only=not_entered", "entries/", "entries/?q=perm", "entries.csv", "relationships/",
                "relationships/?q=Player", "relationships.csv", "check-in/", "check-in.csv", "activity/",
-               "activity.csv", "entries/?email=perm-player-1%40example", "entries/?name=x&born=1990-01-01"]
+               "activity.csv", "entries/?email=perm-player-1%40example", "entries/?name=x&born=1990-01-01",
+               "registrations/", "registrations.csv"]
 
 
 def test_no_write_or_personal_data_read_crosses_a_championship(world):

@@ -13,10 +13,10 @@ from django.urls import reverse
 
 from championships.models import Championship, Player
 from championships.roster import parse_roster
+from core.mail import queue_email
 from core.text import clean_line, one_line
 from engines.csv_input import InputError
 from organize import notices
-from organize.invitations import _send as send_invitation_email
 from tests.factories import make_official, make_player, make_tournament
 from tests.organize.test_console import _adjust_form, creator
 
@@ -57,9 +57,10 @@ def test_a_subject_the_site_composes_is_one_line():
 
 
 @pytest.mark.django_db
-def test_an_invitation_with_a_line_break_in_its_subject_is_still_sent():
+def test_an_invitation_with_a_line_break_in_its_subject_is_still_sent(django_capture_on_commit_callbacks):
     """Django refuses a subject with a line break (BadHeaderError): the invitation was an error page."""
-    send_invitation_email("Your staff account for Dubai\r\nOpen", "Set your password here.", "ana@example.com")
+    with django_capture_on_commit_callbacks(execute=True):
+        queue_email("ana@example.com", "Your staff account for Dubai\r\nOpen", "Set your password here.")
     (sent,) = mail.outbox
     assert sent.subject == "Your staff account for Dubai Open"
 
@@ -101,12 +102,14 @@ def test_a_player_added_with_a_zero_width_space_is_the_same_name(client):
 
 
 @pytest.mark.django_db
-def test_a_start_time_notice_goes_out_whatever_the_tournament_is_called():
+def test_a_start_time_notice_goes_out_whatever_the_tournament_is_called(django_capture_on_commit_callbacks):
     """With a line break in the name every notice failed, and was tried again every quarter of an hour."""
     tournament = make_tournament(date=date(2030, 5, 4), official_start=time(10))
     entry = tournament.entries.create(player=make_player(email="ana@example.com"))
     entry.tournament.name = "Dubai\r\nOpen"  # as stored before names were checked (the migration cleans those)
-    assert notices._send(entry, datetime(2030, 5, 4, 10, tzinfo=notices.timezone.get_current_timezone()), False) == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        assert notices._send(entry, datetime(2030, 5, 4, 10, tzinfo=notices.timezone.get_current_timezone()),
+                             False) == 1
     (sent,) = mail.outbox
     assert sent.subject == "Start time: Dubai Open"
 

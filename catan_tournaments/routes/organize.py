@@ -1,7 +1,7 @@
 """The organizer's pages: seating, publishing, qualification and the activity log of a tournament."""
 from django.urls import path
 
-from organize.views import activity, checkin, console, entries, new, players, print_jobs, printing
+from organize.views import activity, checkin, console, entries, new, players, print_jobs, printing, registrations
 from organize.views import boards as board_limits
 from ranking.views import qualification
 from results.views import boards, exports, penalties, publishing
@@ -57,6 +57,13 @@ urlpatterns = [
     path("<slug:slug>/check-in/", checkin.check_in_page, name="organize-checkin"),
     path("<slug:slug>/check-in.csv", checkin.check_in_csv, name="organize-checkin-csv"),
     path("<slug:slug>/check-in/no-shows/", checkin.mark_no_shows, name="organize-checkin-no-shows"),
+    path("<slug:slug>/check-in/window/", checkin.check_in_window, name="organize-checkin-window"),
+    path("<slug:slug>/check-in/qr/", checkin.check_in_qr, name="organize-checkin-qr"),
+    path("<slug:slug>/registrations/", registrations.registration_list, name="organize-registrations"),
+    path("<slug:slug>/registrations.csv", registrations.registration_csv, name="organize-registrations-csv"),
+    path("<slug:slug>/registrations/<int:registration_id>/", registrations.registration_decide,
+         name="organize-registration-decide"),
+    path("<slug:slug>/private-links/", registrations.private_link, name="organize-private-link"),
     path("<slug:slug>/check-in/<int:entry_id>/", checkin.check_in_entry, name="organize-checkin-entry"),
     path("<slug:slug>/check-in/<int:entry_id>/late/", checkin.late_check_in, name="organize-checkin-late"),
     path("<slug:slug>/print/games/<int:number>/table-cards.pdf", printing.table_cards, name="print-table-cards"),

@@ -40,7 +40,7 @@ def _json(data) -> str:
 @login_required
 def activity_csv(request, slug: str):
     tournament, kind = _tournament_and_kind(request, slug)
-    rows = ([timezone.localtime(row.entry.at).isoformat(), row.entry.user.get_username(), row.entry.action,
+    rows = ([timezone.localtime(row.entry.at).isoformat(), row.entry.who, row.entry.action,
              row.description, row.entry.object_type, row.entry.object_id, _json(row.entry.before),
              _json(row.entry.after), row.entry.reason]
             for row in described_in_chunks(activity(tournament.pk, kind)))

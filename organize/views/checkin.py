@@ -1,4 +1,5 @@
 """The check-in screen: search, one tap for "on time", a confirmed "late", undo with a reason, no-shows, counts."""
+import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -17,6 +18,7 @@ from results.penalties import lateness_rule
 
 from .. import checkin
 from ..people_forms import LateForm, UndoForm, WithdrawForm, search_query
+from ..registration_forms import WindowForm
 
 
 def _filters(source) -> tuple[str, str]:
@@ -44,6 +46,7 @@ def check_in_page(request, slug: str):
     context = {
         **_desk(tournament), "entries": checkin.entries(tournament, query, status)[:checkin.SEARCH_MAX + 1],
         "query": query, "status": status, "statuses": Entry.Status.choices, "search_max": checkin.SEARCH_MAX,
+        **({} if request.htmx else window_context(request, tournament)),
     }
     template = "organize/_checkin_list.html" if request.htmx else "organize/checkin.html"
     return render(request, template, context)
@@ -173,6 +176,53 @@ def check_in_csv(request, slug: str):
     def when(entry):
         return timezone.localtime(entry.checked_in_at).isoformat() if entry.checked_in_at else ""
     rows = ([e.player.name, e.player.country.code if e.player.country else "", e.status, e.get_status_display(),
-             e.minutes_late, when(e)] for e in checkin.entries(tournament, query, status).iterator(chunk_size=500))
+             e.minutes_late, when(e), e.checked_in_by_self]
+            for e in checkin.entries(tournament, query, status).iterator(chunk_size=500))
     return csv_response(f"{tournament.slug}-check-in.csv",
-                        ["name", "country", "status", "status_label", "minutes_late", "checked_in_at"], rows)
+                        ["name", "country", "status", "status_label", "minutes_late", "checked_in_at",
+                         "checked_in_by_self"], rows)
+
+
+def _qr(request, tournament, window) -> str:
+    """The window's check-in address as a QR code (an SVG data URI), as a phone's camera reads it."""
+    url = request.build_absolute_uri(reverse("players-check-in", args=[tournament.slug, window.code]))
+    return segno.make(url, error="m").svg_data_uri(scale=8, border=2)
+
+
+def window_context(request, tournament) -> dict:
+    """The self check-in panel of the desk: the open window with its QR code, or the form to open one."""
+    window = checkin.current_window(tournament)
+    return {"window": window, "window_form": WindowForm(),
+            "window_qr": _qr(request, tournament, window) if window else "",
+            "window_url": request.build_absolute_uri(reverse("players-check-in", args=[tournament.slug, window.code]))
+            if window else ""}
+
+
+@login_required
+@require_POST
+def check_in_window(request, slug: str):
+    """Open a self check-in window (a new code, the old one dead) or close the open one."""
+    tournament = organized_tournament(request.user, slug)
+    if request.POST.get("action") == "close":
+        checkin.close_window(tournament, user=request.user)
+        messages.success(request, _("Self check-in closed: the QR code no longer checks anyone in."))
+    else:
+        form = WindowForm(request.POST)
+        if form.is_valid():
+            window = checkin.open_window(tournament, user=request.user, minutes=form.cleaned_data["minutes"])
+            messages.success(request, _("Self check-in open until %(time)s: players scan the QR code with the phone "
+                                        "on which they opened their private link.")
+                             % {"time": timezone.localtime(window.closes_at).strftime("%H:%M")})
+        else:
+            messages.error(request, " ".join(str(m) for ms in form.errors.values() for m in ms))
+    return redirect(reverse("organize-checkin", args=[slug]) + "#self-check-in")
+
+
+@login_required
+@require_GET
+def check_in_qr(request, slug: str):
+    """The QR code full screen, for the projector or a tablet at the door; it reloads itself (no script needed),
+    so a new window's code replaces the old one."""
+    tournament = organized_tournament(request.user, slug)
+    return render(request, "organize/checkin_qr.html",
+                  {"tournament": tournament, **window_context(request, tournament)})

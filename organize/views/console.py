@@ -25,6 +25,7 @@ from ..printing import printable_games
 from ..selectors import dashboard, next_steps
 
 PEOPLE_PAGES = (("organize-players", gettext_lazy("Players")), ("organize-entries", gettext_lazy("Entries")),
+                ("organize-registrations", gettext_lazy("Registrations by players and private links")),
                 ("organize-checkin", gettext_lazy("Check-in")))
 """The tournament's people pages, linked from its console page."""
 

@@ -81,6 +81,7 @@ def _page(request, table: Table, *, form=None, correction_form=None, signature_e
         "referee_banks": referee_banks(table.game),
         "all_signed": page.all_signed,
         "revisions": page.revisions,
+        "objections": page.objections,
         "methods": Signature.Method,
         "is_organizer": organizer,
     }

@@ -1,0 +1,550 @@
+"""Players register themselves (issue 25): on the tournament's page, confirmed by the emailed link, within the
+places the organizer set, with a waiting list that gives a freed place to the first in line.
+
+- Open while the organizer allows it (`Tournament.self_registration`), until `registration_closes` if set, and
+  before the first game is published. A finals fed by qualifiers is entered by qualification, never this way.
+- Submitting writes an unconfirmed `Registration` and emails a confirmation link; no player exists yet, so a
+  mistyped or someone else's email creates nobody. The answer is the same whoever the email belongs to: an email
+  already registered or entered gets an email saying so (with the private link), not a page that tells a stranger.
+- The same eligibility as an organizer's entry (`eligibility.check_can_enter`: the minimum age on the
+  championship's cut-off, staff may not play, one entry per tournament) is checked on the typed details at once
+  and on the player record when the registration is confirmed and again when it takes a place.
+- Confirming (a POST from the link's page: link scanners only GET) links the player record, an existing one by its
+  email (left as it is but for details it lacks), then: awaiting the organizer when they approve each one; else a
+  free place → entered; else the waiting list, in the order of confirmation.
+- A place frees when an entry leaves before the first game is published (a cancellation, a withdrawal, a no-show,
+  a removal) or the organizer adds places: `fill_places` gives it to the first waiting, with an email.
+Every step is audited: a player's own with the player as actor, a visitor's with no actor.
+"""
+import secrets
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from audit.actions import Action
+from audit.services import record_change
+from core.mail import queue_email
+
+from .countries import country_for_code
+from .eligibility import age_on, check_can_enter, staff_roles
+from .links import absolute, digest, private_link
+from .models import ACTIVE_STATUSES, FRIENDS_MAX, Entry, Player, Registration, Tournament
+from .permissions import require_organizer
+
+CONFIRM_HOURS = 48
+"""How long a confirmation link works; an unconfirmed registration holds no place meanwhile."""
+LIVE = (Registration.Status.UNCONFIRMED, Registration.Status.PENDING, Registration.Status.WAITING,
+        Registration.Status.ENTERED)
+LANGUAGES = {code for code, _name in settings.LANGUAGES}
+
+
+@dataclass(frozen=True)
+class Details:
+    """What a player typed on the registration form (already cleaned by the form)."""
+
+    name: str
+    email: str
+    date_of_birth: date | None
+    country: str = ""
+    city: str = ""
+    friends: str = ""
+    media_opt_out: bool = False
+    language: str = ""
+
+
+def _games_published(tournament: Tournament) -> bool:
+    """A game of the tournament is published (the scheduling app's games, read by their relation's name)."""
+    return Tournament.objects.filter(pk=tournament.pk, games__status__in=["published", "finished"]).exists()
+
+
+def _seating_made(tournament: Tournament) -> bool:
+    return Tournament.objects.filter(pk=tournament.pk, games__isnull=False).exists()
+
+
+def fed_by_qualifiers(tournament: Tournament) -> bool:
+    """A finals whose championship has qualifiers: its players come from them (RULES §1), not from registration."""
+    return (tournament.kind == Tournament.Kind.FINALS and tournament.championship_id is not None
+            and Tournament.objects.filter(championship_id=tournament.championship_id,
+                                          kind=Tournament.Kind.QUALIFIER).exists())
+
+
+def why_closed(tournament: Tournament, now: datetime | None = None) -> str | None:
+    """Why players cannot register now, in words; None while they can."""
+    now = now or timezone.now()
+    if not tournament.self_registration or fed_by_qualifiers(tournament):
+        return _("Players do not register themselves for %(tournament)s: the organizers enter them.") % {
+            "tournament": tournament.name}
+    if tournament.registration_closes and now >= tournament.registration_closes:
+        return _("Registration for %(tournament)s closed on %(when)s.") % {
+            "tournament": tournament.name, "when": _when(tournament.registration_closes)}
+    if tournament.status == Tournament.Status.FINISHED or _games_published(tournament):
+        return _("%(tournament)s has started: registration is closed.") % {"tournament": tournament.name}
+    return None
+
+
+def _when(moment: datetime) -> str:
+    local = timezone.localtime(moment)
+    return f"{date_format(local, 'DATE_FORMAT')} {date_format(local, 'TIME_FORMAT')}"
+
+
+def places_taken(tournament: Tournament) -> int:
+    return Entry.objects.filter(tournament=tournament, status__in=ACTIVE_STATUSES).count()
+
+
+def places_left(tournament: Tournament) -> int | None:
+    """Free places; None for open entry (no capacity)."""
+    if tournament.capacity is None:
+        return None
+    return max(tournament.capacity - places_taken(tournament), 0)
+
+
+def waiting(tournament: Tournament):
+    """The waiting list, first in line first."""
+    return (Registration.objects.filter(tournament=tournament, status=Registration.Status.WAITING)
+            .order_by("confirmed_at", "pk"))
+
+
+def waiting_position(registration: Registration) -> int | None:
+    if registration.status != Registration.Status.WAITING:
+        return None
+    return waiting(registration.tournament).filter(confirmed_at__lt=registration.confirmed_at).count() + 1
+
+
+# ---- emails ---------------------------------------------------------------------------------------------------
+
+def _send(registration: Registration, subject: str, lines: list[str]) -> None:
+    queue_email(registration.email, subject, "\n".join([_("Hello %(name)s,") % {"name": registration.name}, "",
+                                                        *lines]))
+
+
+def _in_language(registration: Registration):
+    return translation.override(registration.language or settings.LANGUAGE_CODE)
+
+
+def _link_lines(player: Player, request) -> list[str]:
+    return ["", _("Your tables, games and results, on your phone (this link is yours alone: do not share it):"),
+            private_link(player, request=request)]
+
+
+def _status_lines(registration: Registration) -> list[str]:
+    values = {"tournament": registration.tournament.name}
+    status = registration.status
+    if status == Registration.Status.ENTERED:
+        return [_("You are entered in %(tournament)s.") % values]
+    if status == Registration.Status.WAITING:
+        return [_("%(tournament)s is full: you are number %(n)d on the waiting list. When a place frees, it is "
+                  "yours and we tell you by email.") % {**values, "n": waiting_position(registration) or 1}]
+    if status == Registration.Status.PENDING:
+        return [_("The organizers of %(tournament)s approve each registration: we tell you by email when they "
+                  "have.") % values]
+    if status == Registration.Status.REFUSED:
+        lines = [_("Your registration for %(tournament)s was refused.") % values]
+        return lines + ([_("Reason: %(reason)s") % {"reason": registration.reason}] if registration.reason else [])
+    return []
+
+
+def tell_status(registration: Registration, *, request=None) -> None:
+    """Email the registration's state, with the private link while it is live."""
+    with _in_language(registration):
+        lines = _status_lines(registration)
+        if registration.player is not None and registration.status in LIVE:
+            lines += _link_lines(registration.player, request)
+        _send(registration, _("Registration: %(tournament)s") % {"tournament": registration.tournament.name}, lines)
+
+
+# ---- registering and confirming -------------------------------------------------------------------------------
+
+def _check_typed(tournament: Tournament, details: Details) -> None:
+    """The eligibility the typed details already show, field by field (the record is checked on confirmation)."""
+    errors = {}
+    championship = tournament.championship
+    if len(details.friends) > FRIENDS_MAX:
+        errors["friends"] = [_("At most %(max)d characters.") % {"max": FRIENDS_MAX}]
+    if championship is not None and championship.age_cutoff is not None:
+        if details.date_of_birth is None:
+            errors["date_of_birth"] = [_("Give your date of birth: it is needed to check the minimum age.")]
+        elif age_on(details.date_of_birth, championship.age_cutoff) < championship.minimum_age:
+            errors["date_of_birth"] = [_("Players must be at least %(age)d on %(cutoff)s.") % {
+                "age": championship.minimum_age, "cutoff": date_format(championship.age_cutoff, "DATE_FORMAT")}]
+    if details.date_of_birth is not None and details.date_of_birth > timezone.localdate():
+        errors["date_of_birth"] = [_("This date is in the future.")]
+    if staff_roles(tournament).filter(user__email__iexact=details.email).exists():
+        errors["email"] = [_("This email belongs to the staff of %(tournament)s, who may not play in it.")
+                           % {"tournament": tournament.name}]
+    if details.country:
+        country_for_code(details.country)  # an unknown code is refused by field
+    if errors:
+        raise ValidationError(errors)
+
+
+def register(tournament_id: int, details: Details, *, request=None) -> Registration | None:
+    """A registration typed on the tournament's page: checked, stored unconfirmed, and a confirmation link emailed.
+
+    An email already registered or entered here gets an email saying so instead (None is returned): the page
+    answers the same either way. Refused with a message by field when registration is closed or the details
+    show the player may not play."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update(of=("self",)).select_related("championship").get(
+            pk=tournament_id)
+        closed = why_closed(tournament)
+        if closed:
+            raise ValidationError(closed)
+        _check_typed(tournament, details)
+        language = details.language if details.language in LANGUAGES else settings.LANGUAGE_CODE
+        known = (Registration.objects.select_related("player", "tournament")
+                 .filter(tournament=tournament, email__iexact=details.email, status__in=LIVE).first())
+        entered = Entry.objects.select_related("player").filter(
+            tournament=tournament, player__email__iexact=details.email).first()
+        if known is not None and known.status != Registration.Status.UNCONFIRMED:
+            tell_status(known, request=request)
+            return None
+        if entered is not None:
+            _tell_entered(entered, tournament, language, request)
+            return None
+        token = secrets.token_urlsafe(32)
+        fields: dict[str, object] = {
+            "name": details.name, "date_of_birth": details.date_of_birth,
+            "country": country_for_code(details.country) if details.country else None, "city": details.city,
+            "friends": details.friends.strip(), "media_opt_out": details.media_opt_out, "language": language,
+            "confirm_digest": digest(token)}
+        if known is not None:  # typed again before confirming: the new details and a new link, the old one dead
+            for name, value in fields.items():
+                setattr(known, name, value)
+            known.created_at = timezone.now()
+            known.save()
+            registration = known
+        else:
+            registration = Registration.objects.create(tournament=tournament, email=details.email, **fields)
+        record_change(None, tournament.pk, Action.REGISTRATION_SUBMITTED, registration,
+                      after={"player": registration.name, "email": registration.email,
+                             "country": details.country or None, "city": registration.city})
+        with _in_language(registration):
+            path = reverse("players-register-confirm", args=[tournament.slug, token])
+            _send(registration, _("Confirm your registration: %(tournament)s") % {"tournament": tournament.name}, [
+                _("You registered for %(tournament)s. Open this link to confirm it (it works for %(hours)d "
+                  "hours):") % {"tournament": tournament.name, "hours": CONFIRM_HOURS},
+                absolute(path, request), "",
+                _("If you did not register, ignore this email: nothing happens without the confirmation.")])
+    return registration
+
+
+def _tell_entered(entry: Entry, tournament: Tournament, language: str, request) -> None:
+    with translation.override(entry.player.language or language):
+        queue_email(entry.player.email, _("Registration: %(tournament)s") % {"tournament": tournament.name},
+                    "\n".join([_("Hello %(name)s,") % {"name": entry.player.name}, "",
+                               _("You are already entered in %(tournament)s.") % {"tournament": tournament.name},
+                               *_link_lines(entry.player, request)]))
+
+
+def registration_for(slug: str, token: str) -> Registration | None:
+    """The registration a confirmation link stands for (None for an unknown, or another tournament's, link)."""
+    if not isinstance(token, str) or not 20 <= len(token) <= 64:
+        return None
+    return (Registration.objects.select_related("tournament__championship", "player")
+            .filter(tournament__slug=slug, confirm_digest=digest(token)).first())
+
+
+def expired(registration: Registration, now: datetime | None = None) -> bool:
+    return (registration.status == Registration.Status.UNCONFIRMED
+            and (now or timezone.now()) > registration.created_at + timedelta(hours=CONFIRM_HOURS))
+
+
+def _player_for(registration: Registration) -> Player:
+    """The player record the confirmed email stands for: an existing one (only what it lacks is filled in, and an
+    opt-out of photos is kept) or a new one."""
+    player = Player.objects.select_for_update(of=("self",)).filter(email__iexact=registration.email).first()
+    if player is None:
+        player = Player.objects.create(name=registration.name, email=registration.email,
+                                       date_of_birth=registration.date_of_birth, country=registration.country,
+                                       media_opt_out=registration.media_opt_out, language=registration.language)
+        record_change(None, registration.tournament_id, Action.PLAYER_REGISTERED, player, player=player,
+                      after={"name": player.name, "email": player.email,
+                             "country": player.country.code if player.country else None})
+        return player
+    filled: dict[str, object] = {}
+    if player.date_of_birth is None and registration.date_of_birth is not None:
+        filled["date_of_birth"] = registration.date_of_birth
+    if player.country_id is None and registration.country_id is not None:
+        filled["country"] = registration.country
+    if not player.language:
+        filled["language"] = registration.language
+    if registration.media_opt_out and not player.media_opt_out:
+        filled["media_opt_out"] = True
+    if filled:
+        for name, value in filled.items():
+            setattr(player, name, value)
+        player.save(update_fields=list(filled))
+        tournaments = set(player.entries.values_list("tournament_id", flat=True)) | {registration.tournament_id}
+        for tournament_id in sorted(tournaments):
+            record_change(None, tournament_id, Action.PLAYER_UPDATED, player, player=player,
+                          after={"name": player.name, **{k: _audited(v) for k, v in filled.items()}})
+    return player
+
+
+def _audited(value):
+    if isinstance(value, date):
+        return value.isoformat()
+    return getattr(value, "code", value)
+
+
+def _refuse(registration: Registration, reason: str, *, user=None, player=None) -> None:
+    registration.status, registration.reason = Registration.Status.REFUSED, reason[:500]
+    registration.decided_at, registration.decided_by = timezone.now(), user
+    registration.save()
+    record_change(user, registration.tournament_id, Action.REGISTRATION_REFUSED, registration, player=player,
+                  after={"player": registration.name, "status": registration.status}, reason=registration.reason)
+
+
+def confirmed_player(registration: Registration) -> Player:
+    """The player of a confirmed registration (the database holds one for every confirmed status)."""
+    if registration.player is None:
+        raise ValidationError(_("This registration is not confirmed yet."))
+    return registration.player
+
+
+def _take_place_or_wait(registration: Registration, tournament: Tournament) -> None:
+    """Enter the player if a place is free (and nobody is waiting before them), else put them on the list."""
+    player = confirmed_player(registration)
+    existing = Entry.objects.filter(tournament=tournament, player=player).first()
+    free = places_left(tournament)
+    if existing is not None:
+        registration.entry, registration.status = existing, Registration.Status.ENTERED
+    elif free is None or (free > 0 and not waiting(tournament).exclude(pk=registration.pk).exists()):
+        registration.entry = Entry.objects.create(tournament=tournament, player=player)
+        registration.status = Registration.Status.ENTERED
+    else:
+        registration.status = Registration.Status.WAITING
+    registration.decided_at = timezone.now()
+
+
+@dataclass(frozen=True)
+class Confirmed:
+    registration: Registration
+    link: str
+    """The private link of the player's page (also emailed); empty when the registration was refused."""
+
+
+def confirm(slug: str, token: str, *, request=None) -> Confirmed:
+    """Confirm a registration from its emailed link (a POST); confirming again shows where it stands.
+
+    Refused (ValidationError) for an unknown or expired link. When the player record may not play here the
+    registration is refused, with the reason, emailed and returned."""
+    confirmed = _confirm(slug, token, request)
+    if confirmed.registration.status == Registration.Status.WAITING:
+        fill_places(confirmed.registration.tournament_id, player=confirmed.registration.player, request=request)
+        confirmed.registration.refresh_from_db()
+    return confirmed
+
+
+def _confirm(slug: str, token: str, request) -> Confirmed:
+    with transaction.atomic():
+        found = registration_for(slug, token)
+        if found is None:
+            raise ValidationError(_("This confirmation link is not valid. Register again on the tournament's page."))
+        tournament = Tournament.objects.select_for_update(of=("self",)).select_related("championship").get(
+            pk=found.tournament_id)
+        registration = Registration.objects.select_for_update(of=("self",)).select_related("player").get(pk=found.pk)
+        registration.tournament = tournament
+        if registration.status != Registration.Status.UNCONFIRMED:
+            if registration.player is None:
+                raise ValidationError(_("This registration was %(status)s.") % {
+                    "status": registration.get_status_display()})
+            return Confirmed(registration, private_link(registration.player, request=request))
+        if expired(registration):
+            raise ValidationError(_("This confirmation link has expired (it works for %(hours)d hours). Register "
+                                    "again on the tournament's page.") % {"hours": CONFIRM_HOURS})
+        if _games_published(tournament):
+            raise ValidationError(_("%(tournament)s has started: registration is closed.") % {
+                "tournament": tournament.name})
+        player = _player_for(registration)
+        registration.player, registration.confirmed_at = player, timezone.now()
+        try:
+            check_can_enter(player, tournament)
+        except ValidationError as error:
+            _refuse(registration, " ".join(error.messages), player=player)
+            tell_status(registration, request=request)
+            return Confirmed(registration, "")
+        if tournament.registration_approval:
+            registration.status = Registration.Status.PENDING
+        else:
+            _take_place_or_wait(registration, tournament)
+        registration.save()
+        record_change(None, tournament.pk, Action.REGISTRATION_CONFIRMED, registration, player=player,
+                      after={"player": player.name, "status": registration.status,
+                             "entry": registration.entry_id})
+        tell_status(registration, request=request)
+        return Confirmed(registration, private_link(player, request=request))
+
+
+# ---- the organizer's decisions, the player's cancellation, the waiting list -----------------------------------
+
+def _locked(registration_id: int, tournament: Tournament) -> Registration:
+    registration = (Registration.objects.select_for_update(of=("self",)).select_related("player")
+                    .filter(pk=registration_id, tournament=tournament).first())
+    if registration is None:
+        raise ValidationError(_("This registration is not one of %(tournament)s.") % {"tournament": tournament.name})
+    registration.tournament = tournament
+    return registration
+
+
+def approve(tournament: Tournament, registration_id: int, *, user, request=None) -> Registration:
+    """The organizer approves a confirmed registration: a free place → entered, else the waiting list."""
+    require_organizer(user, tournament)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
+        registration = _locked(registration_id, tournament)
+        if registration.status != Registration.Status.PENDING:
+            raise ValidationError(_("Only a confirmed registration awaiting approval can be approved; this one is "
+                                    "%(status)s.") % {"status": registration.get_status_display()})
+        check_can_enter(confirmed_player(registration), tournament)
+        _take_place_or_wait(registration, tournament)
+        registration.decided_by = user
+        registration.save()
+        record_change(user, tournament.pk, Action.REGISTRATION_APPROVED, registration,
+                      after={"player": confirmed_player(registration).name, "status": registration.status,
+                             "entry": registration.entry_id})
+        tell_status(registration, request=request)
+    if registration.status == Registration.Status.WAITING:
+        fill_places(tournament.pk, user=user, request=request)
+        registration.refresh_from_db()
+    return registration
+
+
+def refuse(tournament: Tournament, registration_id: int, *, user, reason: str = "", request=None) -> Registration:
+    """The organizer refuses a registration not entered yet (unconfirmed, awaiting approval or waiting)."""
+    require_organizer(user, tournament)
+    reason = reason.strip()
+    if len(reason) > 500:
+        raise ValidationError({"reason": [_("At most %(max)d characters.") % {"max": 500}]})
+    with transaction.atomic():
+        registration = _locked(registration_id, tournament)
+        if registration.status not in (Registration.Status.UNCONFIRMED, Registration.Status.PENDING,
+                                       Registration.Status.WAITING):
+            raise ValidationError(_("This registration is %(status)s: an entered player is taken out on the entries "
+                                    "page.") % {"status": registration.get_status_display()})
+        _refuse(registration, reason, user=user)
+        tell_status(registration, request=request)
+    return registration
+
+
+def cancel(registration_id: int, *, player: Player, request=None) -> Registration:
+    """The player cancels their registration from their page: off the waiting list, or out of the tournament while
+    no seating is made (afterwards the desk withdraws them); a freed place goes to the first waiting."""
+    with transaction.atomic():
+        registration = (Registration.objects.select_for_update(of=("self",)).select_related("tournament", "entry")
+                        .filter(pk=registration_id, player=player).first())
+        if registration is None:
+            raise ValidationError(_("This registration is not yours."))
+        tournament = registration.tournament
+        if registration.status not in (Registration.Status.PENDING, Registration.Status.WAITING,
+                                       Registration.Status.ENTERED):
+            raise ValidationError(_("This registration is %(status)s.") % {"status": registration.get_status_display()})
+        entry = registration.entry
+        if registration.status == Registration.Status.ENTERED:
+            if _seating_made(tournament):
+                raise ValidationError(_("The seating of %(tournament)s is made: to leave now, tell the desk.")
+                                      % {"tournament": tournament.name})
+            if entry is not None and entry.status in ACTIVE_STATUSES:
+                before = entry.status
+                entry.status = Entry.Status.WITHDRAWN
+                entry.save(update_fields=["status"])
+                record_change(None, tournament.pk, Action.ENTRY_WITHDRAWN, entry, player=player,
+                              before={"status": before}, after={"player": player.name, "status": entry.status},
+                              reason=_("Cancelled by the player on their phone."))
+        registration.status, registration.decided_at = Registration.Status.CANCELLED, timezone.now()
+        registration.save()
+        record_change(None, tournament.pk, Action.REGISTRATION_CANCELLED, registration, player=player,
+                      after={"player": player.name, "status": registration.status})
+    fill_places(tournament.pk, player=player, request=request)
+    return registration
+
+
+def fill_places(tournament_id: int, *, user=None, player: Player | None = None, request=None) -> list[Registration]:
+    """Give free places to the waiting list, first in line first, each with an email; until the first game is
+    published. `user` or `player`: whoever freed the place (the audit's actor). Returns the promoted."""
+    promoted: list[Registration] = []
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update(of=("self",)).select_related("championship").get(
+            pk=tournament_id)
+        Registration.objects.filter(tournament=tournament, status=Registration.Status.ENTERED,
+                                    entry__isnull=True).update(  # the organizers took the entry out
+            status=Registration.Status.REFUSED, reason=_("Taken out of the tournament by the organizers."),
+            decided_at=timezone.now())
+        if _games_published(tournament):
+            return promoted
+        for registration in waiting(tournament).select_for_update(of=("self",)).select_related("player"):
+            free = places_left(tournament)
+            if free is not None and free < 1:
+                break
+            registration.tournament = tournament
+            waiter = confirmed_player(registration)
+            try:
+                check_can_enter(waiter, tournament)
+            except ValidationError as error:
+                _refuse(registration, " ".join(error.messages), user=user, player=player)
+                tell_status(registration, request=request)
+                continue
+            registration.entry = (Entry.objects.filter(tournament=tournament, player=waiter).first()
+                                  or Entry.objects.create(tournament=tournament, player=waiter))
+            registration.status, registration.decided_at = Registration.Status.ENTERED, timezone.now()
+            registration.save()
+            record_change(user, tournament.pk, Action.REGISTRATION_PROMOTED, registration, player=player,
+                          after={"player": waiter.name, "status": registration.status,
+                                 "entry": registration.entry_id})
+            with _in_language(registration):
+                _send(registration, _("A place for you: %(tournament)s") % {"tournament": tournament.name}, [
+                    _("A place in %(tournament)s was freed and it is yours: you are entered.") % {
+                        "tournament": tournament.name}, *_link_lines(waiter, request)])
+            promoted.append(registration)
+    return promoted
+
+
+# ---- the organizer's settings ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Settings:
+    self_registration: bool
+    capacity: int | None
+    registration_closes: datetime | None
+    registration_approval: bool
+
+
+def change_settings(tournament: Tournament, new: Settings, *, user, request=None) -> Tournament:
+    """Open or close registration by players, set the places, the closing time and approval; audited. More places
+    give the waiting list its turn at once."""
+    require_organizer(user, tournament)
+    errors = {}
+    if new.self_registration and fed_by_qualifiers(tournament):
+        errors["self_registration"] = [_("The players of this finals come from its championship's qualifiers: "
+                                         "they do not register themselves.")]
+    if new.capacity is not None and new.capacity < 3:
+        errors["capacity"] = [_("A tournament needs room for at least 3 players.")]
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)
+        fields = ("self_registration", "capacity", "registration_closes", "registration_approval")
+        before = {name: _shown(getattr(locked, name)) for name in fields}
+        for name in fields:
+            setattr(locked, name, getattr(new, name))
+        after = {name: _shown(getattr(locked, name)) for name in fields}
+        if before == after:
+            return locked
+        locked.save(update_fields=list(fields))
+        variant = ("opened" if new.self_registration and not before["self_registration"]
+                   else "closed" if before["self_registration"] and not new.self_registration else "changed")
+        record_change(user, tournament.pk, Action.TOURNAMENT_REGISTRATION, locked, before=before,
+                      after={**after, "variant": variant})
+    fill_places(tournament.pk, user=user, request=request)
+    return locked
+
+
+def _shown(value):
+    return timezone.localtime(value).isoformat(timespec="minutes") if isinstance(value, datetime) else value

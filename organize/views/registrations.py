@@ -1,0 +1,131 @@
+"""Registrations by players (championships/signup.py): the settings, the list to approve or refuse, the waiting
+list, its CSV; replacing a player's private link."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.db.models import Case, IntegerField, Value, When
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from championships import links, signup
+from championships.models import Entry, Registration
+from championships.permissions import organized_tournament
+from core.csv_export import csv_response
+
+from ..registration_forms import PrivateLinkForm, RefuseForm, RegistrationSettingsForm
+
+ORDER = Case(*(When(status=status, then=Value(n)) for n, status in enumerate(
+    ["pending", "waiting", "unconfirmed", "entered", "refused", "cancelled"])), output_field=IntegerField())
+"""What needs the organizer first: awaiting approval, then the waiting list in its order."""
+
+
+def _rows(tournament, status: str = ""):
+    rows = (Registration.objects.filter(tournament=tournament).select_related("country", "player", "entry")
+            .annotate(order=ORDER).order_by("order", "confirmed_at", "created_at", "pk"))
+    return rows.filter(status=status) if status in Registration.Status.values else rows
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def registration_list(request, slug: str):
+    tournament = organized_tournament(request.user, slug)
+    initial = {"self_registration": tournament.self_registration, "capacity": tournament.capacity,
+               "registration_closes": timezone.localtime(tournament.registration_closes)
+               if tournament.registration_closes else None,
+               "registration_approval": tournament.registration_approval}
+    form = RegistrationSettingsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            signup.change_settings(tournament, signup.Settings(**form.cleaned_data), user=request.user,
+                                   request=request)
+        except ValidationError as error:
+            for field, problems in error.message_dict.items():
+                form.add_error(field if field in form.fields else None, problems)
+        else:
+            messages.success(request, _("Registration settings saved."))
+            return redirect("organize-registrations", slug=slug)
+    status = request.GET.get("status", "")
+    rows = list(_rows(tournament, status))
+    positions = {r.pk: n for n, r in enumerate(signup.waiting(tournament), start=1)}
+    for row in rows:
+        row.position = positions.get(row.pk)
+    entered = (Entry.objects.filter(tournament=tournament).select_related("player").order_by("player__sort_key",
+                                                                                                 "pk"))
+    return render(request, "organize/registrations.html", {
+        "tournament": tournament, "form": form, "rows": rows, "positions": positions, "status": status,
+        "statuses": Registration.Status.choices, "closed": signup.why_closed(tournament),
+        "places_left": signup.places_left(tournament), "taken": signup.places_taken(tournament),
+        "register_url": request.build_absolute_uri(reverse("players-register", args=[slug])),
+        "refuse_form": RefuseForm(), "entered": entered, "is_organizer": True,
+    }, status=422 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def registration_decide(request, slug: str, registration_id: int):
+    tournament = organized_tournament(request.user, slug)
+    registration = get_object_or_404(Registration, pk=registration_id, tournament=tournament)
+    action = request.POST.get("action")
+    try:
+        if action == "approve":
+            done = signup.approve(tournament, registration.pk, user=request.user, request=request)
+            messages.success(request, _("%(player)s: %(status)s.") % {"player": done.name,
+                                                                       "status": done.get_status_display()})
+        elif action == "refuse":
+            form = RefuseForm(request.POST)
+            if not form.is_valid():
+                raise ValidationError(" ".join(str(m) for ms in form.errors.values() for m in ms))
+            signup.refuse(tournament, registration.pk, user=request.user, reason=form.cleaned_data["reason"],
+                          request=request)
+            messages.success(request, _("Registration of %(player)s refused.") % {"player": registration.name})
+        else:
+            raise ValidationError(_("Unknown action."))
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    return redirect("organize-registrations", slug=slug)
+
+
+@login_required
+def registration_csv(request, slug: str):
+    tournament = organized_tournament(request.user, slug)
+    positions = {r.pk: n for n, r in enumerate(signup.waiting(tournament), start=1)}
+
+    def when(moment):
+        return timezone.localtime(moment).isoformat(timespec="minutes") if moment else ""
+    rows = ([r.name, r.email, r.date_of_birth.isoformat() if r.date_of_birth else "",
+             r.country.code if r.country else "", r.city, r.friends.replace("\n", "; "), r.media_opt_out, r.language,
+             r.status, r.get_status_display(), positions.get(r.pk, ""), when(r.created_at), when(r.confirmed_at),
+             r.reason] for r in _rows(tournament, request.GET.get("status", "")).iterator(chunk_size=500))
+    return csv_response(f"{tournament.slug}-registrations.csv",
+                        ["name", "email", "date_of_birth", "country", "city", "friends_or_family", "no_photos",
+                         "language", "status", "status_label", "waiting_position", "registered_at", "confirmed_at",
+                         "reason"], rows)
+
+
+@login_required
+@require_POST
+def private_link(request, slug: str):
+    """Replace an entered player's private link: every link they had stops working; the new one is emailed, or
+    shown here once for a player without an email."""
+    tournament = organized_tournament(request.user, slug)
+    form = PrivateLinkForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a player."))
+        return redirect("organize-registrations", slug=slug)
+    try:
+        player, link = links.rotate(form.cleaned_data["player"], user=request.user, tournament=tournament,
+                                    request=request)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        if player.email:
+            messages.success(request, _("The private link of %(player)s is replaced; the new one was emailed to "
+                                        "them.") % {"player": player.name})
+        else:
+            messages.warning(request, _("The private link of %(player)s is replaced. They have no email: give them "
+                                        "this link, shown only now: %(link)s") % {"player": player.name,
+                                                                                   "link": link})
+    return redirect(reverse("organize-registrations", args=[slug]) + "#links")

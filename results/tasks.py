@@ -1,0 +1,10 @@
+"""Background jobs of the results app."""
+from celery import shared_task
+
+from . import notices
+
+
+@shared_task
+def send_seating_notices(game_id: int) -> int:
+    """After a game's seating is published: each seated player's email (results/notices.py)."""
+    return notices.send_seating_notices(game_id)

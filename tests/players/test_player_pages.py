@@ -1,0 +1,216 @@
+"""The players' pages on their phones (web/players): register and confirm, the private link and its resend, the
+check-in QR code, confirming a result, calendar files; what each page keeps private."""
+import logging
+import re
+from datetime import date, time
+
+import pytest
+from django.core import mail
+from django.db import connection
+from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from championships import links
+from championships.models import Entry, Player, Registration
+from organize import checkin
+from results.models import Signature
+from results.sheets import SheetInput, save_entry
+from tests.factories import make_entries, make_game, make_official, make_tournament
+from tests.test_get_never_writes import WRITE
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cup():
+    tournament = make_tournament(slug="phone-cup", name="Phone Cup", self_registration=True, capacity=8,
+                                 date=timezone.localdate(), official_start=time(23, 59))
+    entries = make_entries(tournament, 8)
+    for n, entry in enumerate(entries):
+        Player.objects.filter(pk=entry.player_id).update(email=f"p{n}@example.com", date_of_birth=date(1980 + n, 2, 3))
+    return tournament, entries, make_official(tournament, "organizer")
+
+
+def writes(queries) -> list[str]:
+    return [q["sql"] for q in queries if WRITE.match(q["sql"]) and "django_session" not in q["sql"]]
+
+
+def test_register_then_confirm_by_the_emailed_link(client, django_capture_on_commit_callbacks):
+    tournament = make_tournament(slug="reg-cup", name="Reg Cup", self_registration=True, capacity=10)
+    page = client.get("/t/reg-cup/register/")
+    html = page.content.decode()
+    assert page.status_code == 200 and 'maxlength="200"' in html and 'maxlength="1000"' in html
+    assert all(f'for="id_{name}"' in html for name in ("name", "email", "date_of_birth", "country", "city",
+                                                         "friends", "media_opt_out"))
+    assert "no-store" in page["Cache-Control"]
+    data = {"name": "Lina Haddad", "email": "lina@example.com", "date_of_birth": "1991-04-05", "country": "JO",
+            "city": "Amman", "friends": "Omar Haddad", "media_opt_out": "on"}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/ar/t/reg-cup/register/", data)
+    assert response.status_code == 302 and response["Location"].endswith("/t/reg-cup/register/?sent=1")
+    (message,) = mail.outbox
+    link = re.search(r"https?://\S+/register/confirm/\S+/", message.body).group(0)
+    assert "/ar/t/reg-cup/register/confirm/" in link  # in the language they registered in
+    assert Registration.objects.get().language == "ar"
+
+    path = link.split("testserver", 1)[1]
+    with CaptureQueriesContext(connection) as queries:
+        shown = client.get(path)  # a mail scanner opening the link confirms nothing
+    assert shown.status_code == 200 and "Confirm my registration" in shown.content.decode()
+    assert writes(queries) == [] and Registration.objects.get().status == "unconfirmed"
+    with django_capture_on_commit_callbacks(execute=True):
+        confirmed = client.post(path)
+    assert confirmed.status_code == 303 and "/ar/me/" in confirmed["Location"]
+    me = client.get(confirmed["Location"].split("testserver", 1)[1])
+    assert me.status_code == 200 and "Lina Haddad" in me.content.decode() and "Reg Cup" in me.content.decode()
+    assert Entry.objects.filter(tournament=tournament, player__email="lina@example.com").exists()
+    assert client.get("/t/reg-cup/register/confirm/" + "x" * 43 + "/").status_code == 404
+
+
+def test_a_refused_registration_form_names_the_field(client):
+    make_tournament(slug="reg-cup", self_registration=True)
+    response = client.post("/t/reg-cup/register/", {"name": "A" * 201, "email": "not-an-email",
+                                                     "date_of_birth": "2012-01-01"})
+    html = response.content.decode()
+    assert response.status_code == 422 and "at most 200 characters" in html and "valid email" in html
+    make_tournament(slug="shut-cup")
+    assert "organizers enter them" in client.get("/t/shut-cup/register/").content.decode()
+    assert client.post("/t/shut-cup/register/", {"name": "A"}).status_code == 422
+
+
+@override_settings(REGISTRATIONS_PER_ADDRESS=2)
+def test_registrations_are_limited_per_address(client):
+    make_tournament(slug="reg-cup", self_registration=True)
+    answers = [client.post("/t/reg-cup/register/", {"name": f"N{n}", "email": f"n{n}@example.com",
+                                                     "date_of_birth": "1990-01-01"}).status_code for n in range(3)]
+    assert answers[:2] == [302, 302] and answers[2] == 429
+
+
+def test_the_resend_page_answers_the_same_whatever_the_email(client, cup, django_capture_on_commit_callbacks):
+    answers = []
+    for email in ("p1@example.com", "stranger@example.com"):
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post("/me/", {"email": email})
+        answers.append((response.status_code, re.sub(r'name="csrfmiddlewaretoken" value="\w+"', "",
+                                                      response.content.decode())))
+    assert answers[0] == answers[1]
+    (sent,) = mail.outbox
+    assert sent.to == ["p1@example.com"] and "/me/" in sent.body
+
+
+@override_settings(PLAYER_LINKS_PER_EMAIL=2, PLAYER_LINKS_PER_ADDRESS=6)
+def test_the_resend_is_limited_per_email_and_per_address(cup):
+    client = Client(REMOTE_ADDR="203.0.113.7")
+    codes = [client.post("/me/", {"email": "P1@example.com"}).status_code for _ in range(3)]
+    assert codes == [200, 200, 429]
+    others = [client.post("/me/", {"email": f"x{n}@example.com"}).status_code for n in range(3)]
+    assert others == [200, 200, 200] and client.post("/me/", {"email": "y@example.com"}).status_code == 429
+    assert Client(REMOTE_ADDR="198.51.100.1").post("/me/", {"email": "y@example.com"}).status_code == 200
+
+
+def test_the_private_page_shows_the_players_own_data_and_keeps_the_token_private(client, cup):
+    tournament, entries, organizer = cup
+    token = links.issue(entries[0].player)
+    game = make_game(tournament, [entries[:4], entries[4:]])
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(f"/me/{token}/")
+    html = response.content.decode()
+    assert response.status_code == 200 and writes(queries) == []
+    assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
+    assert response["X-Robots-Tag"].startswith("noindex") and response["Referrer-Policy"] == "no-referrer"
+    assert '<meta name="robots" content="noindex' in html
+    assert entries[0].player.name in html and "Game 1: table 1" in html and entries[1].player.name in html
+    assert "p1@example.com" not in html and "1981-02-03" not in html  # nobody else's personal data
+    assert response.cookies["catan_me"]["httponly"]
+    assert client.get(f"/ar/me/{token}/").status_code == 200
+    for wrong in ("x" * 43, token[:-2], token + "A"):
+        assert client.get(f"/me/{wrong}/").status_code == 404
+    assert game
+
+
+def test_a_token_opens_only_its_players_table(client, cup, django_capture_on_commit_callbacks):
+    tournament, entries, organizer = cup
+    game = make_game(tournament, [entries[:4], entries[4:]])
+    first, second = game.tables.order_by("number")
+    sheet = save_entry(first.sheet.pk, SheetInput(dict(zip((e.pk for e in entries[:4]), [10, 8, 6, 4]))),
+                       user=organizer, base_version=0)
+    mine, theirs = links.issue(entries[0].player), links.issue(entries[5].player)
+    page = client.get(f"/me/{mine}/").content.decode()
+    assert "The result is right: confirm it" in page and f"/sheets/{sheet.pk}/" in page
+    assert client.post(f"/me/{theirs}/sheets/{sheet.pk}/", {"action": "confirm", "version": sheet.version}
+                       ).status_code == 403
+    assert not Signature.objects.exists()
+    done = client.post(f"/me/{mine}/sheets/{sheet.pk}/", {"action": "confirm", "version": sheet.version})
+    assert done.status_code == 302 and Signature.objects.get().method == "phone"
+    assert "You confirmed this result" in client.get(f"/me/{mine}/").content.decode()
+    objected = client.post(f"/me/{links.issue(entries[1].player)}/sheets/{sheet.pk}/",
+                           {"action": "object", "version": sheet.version, "note": "x" * 600})
+    assert objected.status_code == 302 and not sheet.objections.exists()  # too long: refused with a message
+
+
+def test_checking_in_from_the_qr_code_on_the_phone_that_opened_the_link(cup):
+    tournament, entries, organizer = cup
+    window = checkin.open_window(tournament, user=organizer)
+    url = f"/t/{tournament.slug}/check-in/{window.code}/"
+    phone = Client()
+    assert "Open the private link from your email" in phone.get(url).content.decode()
+    assert phone.post(url).status_code == 403
+    phone.get(f"/me/{links.issue(entries[2].player)}/")  # the player opens their link on this phone
+    with CaptureQueriesContext(connection) as queries:
+        shown = phone.get(url)
+    assert writes(queries) == [] and f"Check me in: <bdi>{entries[2].player.name}</bdi>" in shown.content.decode()
+    assert "no-store" in shown["Cache-Control"]
+    done = phone.post(url)
+    assert done.status_code == 200 and "you are checked in" in done.content.decode()
+    entry = Entry.objects.get(pk=entries[2].pk)
+    assert entry.status == "checked_in" and entry.checked_in_by_self
+    expired = Client()
+    expired.cookies = phone.cookies
+    checkin.open_window(tournament, user=organizer)  # a new window: the photographed code is dead
+    assert expired.post(url).status_code == 410
+    desk = Client()
+    desk.force_login(organizer)
+    assert "by themselves (QR code)" in desk.get(f"/organize/{tournament.slug}/check-in/").content.decode()
+
+
+def test_calendar_files(client, cup):
+    tournament, entries, organizer = cup
+    make_game(tournament, [entries[:4], entries[4:]])
+    public = client.get(f"/t/{tournament.slug}/calendar.ics")
+    text = public.content.decode()
+    assert public["Content-Type"].startswith("text/calendar") and "BEGIN:VEVENT" in text and "SUMMARY:Phone Cup" in text
+    assert "\r\n" in text and "table" not in text.lower()
+    own = client.get(f"/me/{links.issue(entries[5].player)}/calendar.ics")
+    assert "Game 1: table 2\\, position 2." in own.content.decode().replace("\r\n ", "")
+    assert "no-store" in own["Cache-Control"]
+    assert client.get("/me/" + "x" * 43 + "/calendar.ics").status_code == 404
+
+
+def test_a_token_in_a_refused_address_never_reaches_the_log(client, caplog):
+    secret = "S3cretTokenThatMustNotBeLogged-1234567890ab"
+    with caplog.at_level(logging.WARNING, logger="django.request"):
+        client.get(f"/me/{secret}/")
+        client.get(f"/t/nowhere/register/confirm/{secret}/")
+    assert "Not Found" in caplog.text and secret not in caplog.text
+
+
+def test_the_seating_email_names_the_table_with_a_calendar_file(cup, django_capture_on_commit_callbacks):
+    from results.publishing import publish_game
+    from scheduling.services import generate_seating
+
+    tournament, entries, organizer = cup
+    Player.objects.filter(pk=entries[3].player_id).update(language="ar")
+    make_official(tournament, "referee")
+    generate_seating(tournament.stages.get().pk, user=organizer, seed=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        publish_game(tournament.games.get(number=1).pk, user=organizer)
+    assert len(mail.outbox) == 8
+    by_player = {m.to[0]: m for m in mail.outbox}
+    english = by_player["p0@example.com"]
+    assert re.match(r"Game 1: table \d · Phone Cup", english.subject)
+    name, ics, mimetype = english.attachments[0]
+    assert name == "phone-cup.ics" and "BEGIN:VCALENDAR" in ics and mimetype.startswith("text/calendar")
+    assert "/me/" in english.body and "/me/" + "x" not in english.body
+    assert "/ar/t/phone-cup/games/1/" in by_player["p3@example.com"].body  # in the language they registered in
+    assert "/ar/" not in english.body

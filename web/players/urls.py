@@ -1,0 +1,17 @@
+"""The players' URLs (docs/interfaces.md): registering and checking in under the tournament's address, their own
+pages under /me/. Included in every language (catan_tournaments/urls.py)."""
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("t/<slug:slug>/register/", views.register, name="players-register"),
+    path("t/<slug:slug>/register/confirm/<str:token>/", views.register_confirm, name="players-register-confirm"),
+    path("t/<slug:slug>/check-in/<str:code>/", views.check_in, name="players-check-in"),
+    path("t/<slug:slug>/calendar.ics", views.tournament_calendar, name="players-tournament-calendar"),
+    path("me/", views.me_home, name="players-me-home"),
+    path("me/<str:token>/", views.me, name="players-me"),
+    path("me/<str:token>/calendar.ics", views.me_calendar, name="players-me-calendar"),
+    path("me/<str:token>/registrations/<int:registration_id>/cancel/", views.me_cancel, name="players-me-cancel"),
+    path("me/<str:token>/sheets/<int:sheet_id>/", views.me_sheet, name="players-me-sheet"),
+]

@@ -1,0 +1,299 @@
+"""The players' own pages, on their phones, without accounts: register and confirm, the private link `/me/<token>/`
+(and `/me/` to have it sent again), self check-in from the desk's QR code, confirming a result, calendar files.
+
+A page behind a token is `private_page`: never stored by a browser or proxy, never indexed, and sends no referrer
+(the token must not leave in one). None of them goes through the public page cache. Opening one's private link
+leaves a cookie holding it, so the check-in QR code opened on the same phone knows who is checking in.
+"""
+import math
+import secrets
+from functools import wraps
+
+from django.conf import settings
+from django.contrib import messages
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
+from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from championships import links, signup
+from championships.models import Entry, Tournament
+from championships.tasks import send_private_link
+from core.background import run_in_background
+from core.clients import client_address
+from core.ics import CONTENT_TYPE, calendar
+from core.ratelimit import RateLimit
+from organize import checkin
+from ranking.own import own_page
+from results.limits import OBJECTION_MAX
+from results.sheets import SheetLocked, StaleSheet, confirm_on_phone, object_on_phone
+from scheduling.calendar import tournament_event
+
+from .forms import EmailForm, ObjectionForm, RegistrationForm
+
+HOUR = 3600
+COOKIE = "catan_me"
+COOKIE_SALT = "web.players.me"
+COOKIE_DAYS = 30
+
+
+def private_page(view):
+    """A page that shows or takes a token: no-store, noindex, no referrer."""
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        add_never_cache_headers(response)  # Cache-Control: max-age=0, no-cache, no-store, must-revalidate, private
+        response["X-Robots-Tag"] = "noindex, nofollow"
+        response["Referrer-Policy"] = "no-referrer"
+        return response
+    return wrapper
+
+
+def _too_many(request, template: str, context: dict, wait: int, problem: str):
+    response = render(request, template, {**context, "problem": problem}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
+
+
+def _minutes(seconds: int) -> int:
+    return max(1, math.ceil(seconds / 60))
+
+
+def _invalid_link(request, problem: str = ""):
+    return render(request, "players/invalid_link.html", {"problem": problem}, status=404)
+
+
+# ---- registering ----------------------------------------------------------------------------------------------
+
+def _needs_birth_date(tournament: Tournament) -> bool:
+    return bool(tournament.championship and tournament.championship.age_cutoff)
+
+
+@private_page
+@require_http_methods(["GET", "POST"])
+def register(request, slug: str):
+    tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
+    closed = signup.why_closed(tournament)
+    form = RegistrationForm(request.POST or None, needs_birth_date=_needs_birth_date(tournament))
+    context = {"tournament": tournament, "form": form, "closed": closed, "places_left": signup.places_left(tournament),
+               "waiting": signup.waiting(tournament).count(), "confirm_hours": signup.CONFIRM_HOURS,
+               "sent": request.GET.get("sent") == "1"}
+    if request.method == "POST" and closed:
+        return render(request, "players/register.html", context, status=422)
+    if request.method == "POST":
+        wait = RateLimit("player-registration", settings.REGISTRATIONS_PER_ADDRESS, HOUR).hit(
+            client_address(request) or "unknown")
+        if wait:
+            return _too_many(request, "players/register.html", context, wait, ngettext(
+                "Too many registrations from your network: try again in %(n)d minute.",
+                "Too many registrations from your network: try again in %(n)d minutes.", _minutes(wait))
+                % {"n": _minutes(wait)})
+        if form.is_valid():
+            try:
+                signup.register(tournament.pk, form.details(get_language()), request=request)
+            except ValidationError as error:
+                _add_errors(form, error)
+            else:
+                return redirect(reverse("players-register", args=[slug]) + "?sent=1")
+        return render(request, "players/register.html", context, status=422)
+    return render(request, "players/register.html", context)
+
+
+def _add_errors(form, error: ValidationError) -> None:
+    if hasattr(error, "error_dict"):
+        for field, problems in error.message_dict.items():
+            form.add_error(field if field in form.fields else None, problems)
+    else:
+        form.add_error(None, error.messages)
+
+
+@private_page
+@require_http_methods(["GET", "POST"])
+def register_confirm(request, slug: str, token: str):
+    """GET shows what confirming does and a button (email scanners open links too); the POST confirms."""
+    registration = signup.registration_for(slug, token)
+    if registration is None:
+        return _invalid_link(request, _("This confirmation link is not valid. Register again on the tournament's "
+                                        "page."))
+    context = {"registration": registration, "tournament": registration.tournament,
+               "expired": signup.expired(registration)}
+    if request.method == "POST":
+        try:
+            confirmed = signup.confirm(slug, token, request=request)
+        except ValidationError as error:
+            return render(request, "players/register_confirm.html", {**context, "problem": " ".join(error.messages)},
+                          status=422)
+        if confirmed.link:
+            response = redirect(confirmed.link)
+            response.status_code = 303
+            return response
+        context["registration"] = confirmed.registration
+    return render(request, "players/register_confirm.html", context)
+
+
+# ---- the private link -----------------------------------------------------------------------------------------
+
+@private_page
+@require_http_methods(["GET", "POST"])
+def me_home(request):
+    """Ask for the private link again: the answer is the same whatever the email (the sending runs in the
+    background, so not even its time tells whether the email is a player's)."""
+    form = EmailForm(request.POST or None)
+    context = {"form": form, "sent": False, "per_email": settings.PLAYER_LINKS_PER_EMAIL}
+    if request.method == "POST":
+        if not form.is_valid():
+            return render(request, "players/me_home.html", context, status=422)
+        email = form.cleaned_data["email"].strip()
+        for limit, key in ((RateLimit("player-link-address", settings.PLAYER_LINKS_PER_ADDRESS, HOUR),
+                            client_address(request) or "unknown"),
+                           (RateLimit("player-link-email", settings.PLAYER_LINKS_PER_EMAIL, HOUR), email.casefold())):
+            if wait := limit.hit(key):
+                return _too_many(request, "players/me_home.html", context, wait, ngettext(
+                    "Too many links were asked for: try again in %(n)d minute.",
+                    "Too many links were asked for: try again in %(n)d minutes.", _minutes(wait))
+                    % {"n": _minutes(wait)})
+        run_in_background(send_private_link, email, request.build_absolute_uri("/"))
+        context.update(sent=True, form=EmailForm())
+    return render(request, "players/me_home.html", context)
+
+
+def _set_cookie(response, token: str) -> None:
+    response.set_cookie(COOKIE, signing.dumps(token, salt=COOKIE_SALT), max_age=COOKIE_DAYS * 24 * 3600,
+                        secure=settings.SESSION_COOKIE_SECURE, httponly=True, samesite="Lax")
+
+
+def _cookie_token(request) -> str | None:
+    value = request.COOKIES.get(COOKIE)
+    if not value:
+        return None
+    try:
+        return signing.loads(value, salt=COOKIE_SALT, max_age=COOKIE_DAYS * 24 * 3600)
+    except signing.BadSignature:
+        return None
+
+
+def _player(token: str):
+    return links.player_for(token)
+
+
+@private_page
+@require_GET
+def me(request, token: str):
+    player = _player(token)
+    if player is None:
+        return _invalid_link(request, _("This link does not open anything: it was mistyped, or replaced by a newer "
+                                        "one. Ask for yours again below."))
+    response = render(request, "players/me.html", {"player": player, "token": token, "rows": own_page(player),
+                                                   "objection_max": OBJECTION_MAX})
+    _set_cookie(response, token)
+    return response
+
+
+@private_page
+@require_GET
+def me_calendar(request, token: str):
+    player = _player(token)
+    if player is None:
+        return _invalid_link(request)
+    entries = (Entry.objects.filter(player=player).exclude(tournament__status=Tournament.Status.FINISHED)
+               .select_related("tournament"))
+    events = [event for entry in entries if (event := tournament_event(
+        entry.tournament, entry=entry,
+        url=request.build_absolute_uri(reverse("public-tournament", args=[entry.tournament.slug]))))]
+    return _ics(calendar(events, name=_("My CATAN tournaments"), now=timezone.now()), "my-tournaments.ics")
+
+
+def _ics(text: str, filename: str) -> HttpResponse:
+    response = HttpResponse(text, content_type=CONTENT_TYPE)
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+@private_page
+@require_POST
+def me_cancel(request, token: str, registration_id: int):
+    player = _player(token)
+    if player is None:
+        return _invalid_link(request)
+    try:
+        registration = signup.cancel(registration_id, player=player, request=request)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("Your registration for %(tournament)s is cancelled.")
+                         % {"tournament": registration.tournament.name})
+    return redirect("players-me", token=token)
+
+
+@private_page
+@require_POST
+def me_sheet(request, token: str, sheet_id: int):
+    """Confirm the table's result (the player's signature, by phone) or say it is wrong."""
+    player = _player(token)
+    if player is None:
+        return _invalid_link(request)
+    form = ObjectionForm(request.POST)
+    action = request.POST.get("action")
+    if not form.is_valid() or action not in ("confirm", "object"):
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors)
+                       or _("Choose whether the result is right or wrong."))
+        return redirect("players-me", token=token)
+    version = form.cleaned_data["version"]
+    try:
+        if action == "confirm":
+            confirm_on_phone(sheet_id, player=player, version=version)
+            messages.success(request, _("Thank you: your confirmation is recorded. The referee signs the result off."))
+        else:
+            object_on_phone(sheet_id, player=player, version=version, note=form.cleaned_data["note"])
+            messages.warning(request, _("Recorded: the referee sees that you say the result is wrong. Tell them at "
+                                        "the table too."))
+    except StaleSheet:
+        messages.error(request, _("The result was changed meanwhile: check it again below."))
+    except (SheetLocked, ValidationError) as error:
+        messages.error(request, str(error) if isinstance(error, SheetLocked) else " ".join(error.messages))
+    return redirect(reverse("players-me", args=[token]) + f"#sheet-{sheet_id}")
+
+
+# ---- self check-in --------------------------------------------------------------------------------------------
+
+@private_page
+@require_http_methods(["GET", "POST"])
+def check_in(request, slug: str, code: str):
+    """The QR code's page: GET says who would be checked in, the POST checks them in (late by the rule, or sent
+    to the desk). The player is the one whose private link this phone opened last."""
+    tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
+    token = _cookie_token(request)
+    player = _player(token) if token else None
+    window = checkin.current_window(tournament)
+    open_now = window is not None and secrets.compare_digest(window.code.encode(), code.encode())
+    entry = Entry.objects.filter(tournament=tournament, player=player).first() if player else None
+    context = {"tournament": tournament, "player": player, "token": token if player else None, "entry": entry,
+               "open_now": open_now, "window": window if open_now else None}
+    if request.method == "POST":
+        if player is None:
+            return render(request, "players/check_in.html", context, status=403)
+        try:
+            done = checkin.self_check_in(tournament, code, player=player)
+        except checkin.SentToDesk as error:
+            return render(request, "players/check_in.html", {**context, "desk": " ".join(error.messages)},
+                          status=409)
+        except ValidationError as error:
+            return render(request, "players/check_in.html", {**context, "problem": " ".join(error.messages)},
+                          status=410)
+        context.update(entry=done.entry, done=True)
+    return render(request, "players/check_in.html", context)
+
+
+@require_GET
+def tournament_calendar(request, slug: str):
+    """The tournament's day as a calendar file: public, like the tournament's page."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    event = tournament_event(tournament, url=request.build_absolute_uri(
+        reverse("public-tournament", args=[tournament.slug])))
+    return _ics(calendar([event] if event else [], name=tournament.name, now=timezone.now()), f"{tournament.slug}.ics")
