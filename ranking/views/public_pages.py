@@ -89,7 +89,7 @@ def player(request, slug: str, player_id: int):
 @cached_page(uses={"part": positive_number})
 def screen(request, slug: str):
     tournament = _tournament(slug)
-    page = public.screen_page(tournament)
+    page = public.screen_page(tournament, positive_number(request.GET.get("part", "1")))
     return render(request, "ranking/public/screen.html", _live(request, tournament, page=page))
 
 
