@@ -16,9 +16,30 @@ a child's `ru_maxrss` would count the memory of the process that started it). Th
   command, with nothing to search); medians of five runs. Target: at most 0.3 s. The ratio shown is to the
   start-up itself.
 
+The public pages' and PDFs' rows (issue 23 items 1–3, issue 22 items 4 and 7) come from one run of
+`heavy_pages.py` in a child process, with the app's production settings on a scratch PostgreSQL database and a
+Redis of its own (`reliability.stack`): CPU seconds of single requests through Django's whole request stack,
+medians, each divided by a `/healthz` request's measured in the same process:
+
+* a public PDF asked again for the same results (the standings and a game's seating of 200 players): served
+  from the cache. Target: at most 2× /healthz.
+* the first reader after a sign-off at 3,000 players, once the background refresh has run (as the Celery
+  worker runs it): the standings, the projector and the own page of a player of the table just signed off.
+  Target: at most 25× /healthz. Another player's page, rendered when asked from the cached standings, is shown.
+* the live update after a sign-off at 3,000 players: the refresh job's wall seconds from the sign-off to the
+  announcement of the new version (on a quiet worker; `make load` measures it under load), the ratio being
+  its CPU in /healthz requests. Target: at most 5 s.
+* the projector page at 3,000 players on the wire (brotli), the ratio to its uncompressed size. Target: ≤ 60 KB.
+* HTML, JSON and CSV responses compressed when asked (`Accept-Encoding: br, gzip`); the ratio is all of them
+  on the wire to all of them uncompressed. Target: every one compressed.
+
 A row is a function returning `Row`; add one to `ROWS` to add a figure.
 """
+import contextlib
+import functools
+import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -30,8 +51,10 @@ from pathlib import Path
 from bench_ranking import write_results
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 RANK_PLAYERS, RANK_GAMES, RANK_TARGET = 100_000, 4, 3.0
 SEAT_PLAYERS, SEAT_GAMES, SEAT_TARGET, SEAT_RUNS = 13, 4, 0.3, 5
+PDF_AGAIN_TARGET, FIRST_READER_TARGET, LIVE_UPDATE_TARGET, PROJECTOR_TARGET_KB = 2.0, 25.0, 5.0, 60
 
 # Runs a script in this interpreter and, at exit, writes its peak resident memory to $BENCH_PEAK_FILE.
 WRAPPER = """
@@ -132,7 +155,106 @@ def seat_cpu(tmp: Path) -> Row:
     )
 
 
-ROWS: list[Callable[[Path], Row]] = [rank_memory, seat_cpu]
+def pages_figures() -> dict:
+    """The figures of one run of heavy_pages.py (shared by the rows; a failed run fails each of them)."""
+    figures = _pages_run()
+    if isinstance(figures, Exception):
+        raise figures
+    return figures
+
+
+@functools.cache
+def _pages_run() -> dict | Exception:
+    """heavy_pages.py on a scratch database and Redis of its own: its JSON figures, or why there are none."""
+    from reliability.stack import PG_SERVER, PYTHON, Stack, psql
+
+    stack = Stack("h_heavy_bench", http_port=8864, redis_port=8865, workers=1)
+    try:
+        psql("SELECT 1")
+        if not shutil.which("redis-server"):
+            raise RuntimeError("no redis-server")
+        stack.prepare()
+        stack.start_redis()
+        child = subprocess.run([PYTHON, str(Path(__file__).with_name("heavy_pages.py"))], cwd=ROOT,
+                               env={**stack.env, "BENCH_DATABASE_URL": f"{PG_SERVER}/{stack.database}"},
+                               capture_output=True, text=True)
+        if child.returncode:
+            raise RuntimeError(f"heavy_pages.py exited {child.returncode}: {child.stderr}")
+        return json.loads(child.stdout.strip().splitlines()[-1])
+    except Exception as error:  # noqa: BLE001 - each row built on these figures reports it
+        return RuntimeError(" ".join(str(error).split())[-300:])
+    finally:
+        stack.stop_all()
+        with contextlib.suppress(Exception):
+            stack.drop_database()
+
+
+def _healthz(figures: dict) -> str:
+    return f"/healthz {1000 * figures['healthz']:.2f} ms CPU"
+
+
+def pdf_again(tmp: Path) -> Row:
+    figures = pages_figures()
+    again = {name: pdf["again"] / figures["healthz"] for name, pdf in figures["pdfs"].items()}
+    return Row(
+        "a public PDF asked again for the same results (200 players: standings, seating)",
+        ", ".join(f"{name} {1000 * pdf['again']:.2f} ms CPU (first {pdf['first']:.2f} s)"
+                  for name, pdf in figures["pdfs"].items()),
+        max(again.values()), _healthz(figures), f"≤ {PDF_AGAIN_TARGET:g}× /healthz",
+        max(again.values()) <= PDF_AGAIN_TARGET,
+    )
+
+
+def first_reader(tmp: Path) -> Row:
+    figures = pages_figures()
+    pages = figures["first_reader"]
+    ratio = max(pages[name] for name in ("standings", "projector", "player")) / figures["healthz"]
+    return Row(
+        "first reader after a sign-off, 3,000 players (standings / projector / player of the table)",
+        " / ".join(f"{1000 * pages[name]:.1f}" for name in ("standings", "projector", "player"))
+        + f" ms CPU (another player's page, rendered when asked: {1000 * pages['other player']:.1f} ms"
+        f" = {pages['other player'] / figures['healthz']:.0f}×)",
+        ratio, _healthz(figures), f"≤ {FIRST_READER_TARGET:g}× /healthz", ratio <= FIRST_READER_TARGET,
+    )
+
+
+def live_update(tmp: Path) -> Row:
+    figures = pages_figures()
+    wall = max(job["announced"] for job in figures["jobs"])
+    cpu = statistics.median(job["cpu"] for job in figures["jobs"])
+    return Row(
+        "live update after a sign-off, 3,000 players (sign-off to the new version announced, quiet worker)",
+        f"{wall:.2f} s wall at most of {len(figures['jobs'])} (whole job: CPU median {cpu:.2f} s, wall at most "
+        f"{max(job['wall'] for job in figures['jobs']):.2f} s)",
+        cpu / figures["healthz"], _healthz(figures) + " (ratio: the job's CPU)",
+        f"≤ {LIVE_UPDATE_TARGET:g} s (under load: make load)", wall <= LIVE_UPDATE_TARGET,
+    )
+
+
+def projector_wire(tmp: Path) -> Row:
+    page = pages_figures()["wire"]["projector"]
+    return Row(
+        "projector page, 3,000 players, on the wire",
+        f"{page['wire'] / 1024:.1f} KB ({page['encoding'] or 'uncompressed'})", page["wire"] / page["raw"],
+        f"its uncompressed size {page['raw'] / 1024:.0f} KB", f"≤ {PROJECTOR_TARGET_KB} KB",
+        page["wire"] <= PROJECTOR_TARGET_KB * 1024,
+    )
+
+
+def compression(tmp: Path) -> Row:
+    wire = pages_figures()["wire"]
+    return Row(
+        "HTML/JSON/CSV responses when the client accepts br and gzip",
+        ", ".join(f"{name} ({page['type']}) {page['raw'] / 1024:.0f} → {page['wire'] / 1024:.0f} KB "
+                  f"{page['encoding'] or 'UNCOMPRESSED'}" for name, page in wire.items()),
+        sum(p["wire"] for p in wire.values()) / sum(p["raw"] for p in wire.values()),
+        "the same responses uncompressed", "every one compressed",
+        all(page["encoding"] for page in wire.values()),
+    )
+
+
+ROWS: list[Callable[[Path], Row]] = [rank_memory, seat_cpu, pdf_again, first_reader, live_update,
+                                     projector_wire, compression]
 
 
 def main() -> int:
