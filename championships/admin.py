@@ -24,7 +24,8 @@ class RelationshipForm(forms.ModelForm):
         fields = ["player_a", "player_b", "kind"]
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         one, other = cleaned.get("player_a"), cleaned.get("player_b")
         if one and other:
             if one.pk == other.pk:
@@ -78,7 +79,8 @@ class EntryForm(forms.ModelForm):
 
     def clean(self):
         """New entries and changed players pass the entry checks; a status change alone does not."""
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         player, tournament = cleaned.get("player"), cleaned.get("tournament")
         if player and tournament and (not self.instance.pk or "player" in self.changed_data):
             try:
@@ -120,7 +122,8 @@ class StaffRoleForm(forms.ModelForm):
         fields = "__all__"
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         user, tournament, championship = cleaned.get("user"), cleaned.get("tournament"), cleaned.get("championship")
         if user and (tournament or championship):
             check_can_officiate(user.pk, tournament=tournament, championship=championship)

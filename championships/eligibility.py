@@ -67,7 +67,8 @@ def check_can_officiate(user_id: int, *, tournament: Tournament | None = None,
     scope = tournament if tournament is not None else championship
     if scope is None or scope.pk is None:
         return  # not saved yet: nobody is entered in it
-    where = {"tournament": tournament} if tournament is not None else {"tournament__championship": championship}
+    where: dict[str, Tournament | Championship | None] = (
+        {"tournament": tournament} if tournament is not None else {"tournament__championship": championship})
     entered = (Entry.objects.filter(player__user_id=user_id, **where)
                .select_related("player", "tournament").first())
     if entered is not None:

@@ -1,4 +1,6 @@
 """Forms of the organizer's console: a new championship (preset or custom), staff invitations, status."""
+from typing import cast
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -46,7 +48,7 @@ class ChampionshipForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["country"].choices = [("", "—")] + country_choices()
+        cast(forms.ChoiceField, self.fields["country"]).choices = [("", "—")] + country_choices()
 
 
 class TournamentForm(forms.Form):
@@ -132,13 +134,15 @@ class InviteForm(forms.Form):
     def __init__(self, *args, organizers_only: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         if organizers_only:
-            self.fields["role"].choices = [(StaffRole.Role.ORGANIZER, StaffRole.Role.ORGANIZER.label)]
+            role = cast(forms.ChoiceField, self.fields["role"])
+            role.choices = [(StaffRole.Role.ORGANIZER, StaffRole.Role.ORGANIZER.label)]
             self.fields["confirm_organizer"].label = _(
                 "Yes, make them an organizer: they may change everything in every tournament of this championship, "
                 "results, players and staff included.")
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         if cleaned.get("role") == StaffRole.Role.ORGANIZER and not cleaned.get("confirm_organizer"):
             self.add_error("confirm_organizer", _("Organizer rights need this confirmation."))
         return cleaned

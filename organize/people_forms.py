@@ -1,7 +1,9 @@
 """Forms of the players, import, relationships, entries and check-in pages: labels, limits, choices."""
 from datetime import date
+from typing import cast
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from championships.countries import country_choices
@@ -28,14 +30,14 @@ class PlayerForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["country"].choices = [("", _("— not given —")), *country_choices()]
+        cast(forms.ChoiceField, self.fields["country"]).choices = [("", _("— not given —")), *country_choices()]
 
     def clean_date_of_birth(self):
         return _possible_birth_date(self.cleaned_data["date_of_birth"])
 
 
 def _possible_birth_date(born):
-    if born and not date(1900, 1, 1) <= born <= date.today():
+    if born and not date(1900, 1, 1) <= born <= timezone.localdate():
         raise forms.ValidationError(_("This is not a possible date of birth."))
     return born
 
@@ -52,7 +54,8 @@ class FindPlayerForm(forms.Form):
         return _possible_birth_date(self.cleaned_data["born"])
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if not self.errors and not data.get("email") and not (data.get("name", "").strip() and data.get("born")):
             raise forms.ValidationError(_("Give the player's email, or their name and date of birth."))
         return data
@@ -84,10 +87,12 @@ class RelationshipForm(forms.Form):
     def __init__(self, *args, players=(), **kwargs):
         super().__init__(*args, **kwargs)
         choices = [("", _("— choose —")), *players]
-        self.fields["one"].choices = self.fields["other"].choices = choices
+        for name in ("one", "other"):
+            cast(forms.ChoiceField, self.fields[name]).choices = choices
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("one") and data.get("one") == data.get("other"):
             raise forms.ValidationError(_("Choose two different players."))
         return data

@@ -1,4 +1,6 @@
 """The console's form that starts a print job: which game, which document, which paper."""
+from typing import cast
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -14,5 +16,6 @@ class PrintJobForm(forms.Form):
 
     def __init__(self, *args, games=(), paper: str = A4, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [(g.number, _("Game %(n)s") % {"n": g.number}) for g in games]
+        game = cast(forms.ChoiceField, self.fields["game"])
+        game.choices = [(g.number, _("Game %(n)s") % {"n": g.number}) for g in games]
         self.fields["paper"].initial = paper

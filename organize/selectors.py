@@ -3,8 +3,11 @@
 `dashboard` and `next_steps` read every tournament at once in a fixed number of queries (stages,
 games with their tables, entries, referees, qualifiers sent), however many tournaments there are.
 """
+from __future__ import annotations
+
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import Count, Q
 from django.urls import reverse
@@ -15,6 +18,14 @@ from championships.models import ACTIVE_STATUSES, Championship, Entry, StaffRole
 from championships.permissions import officiated_tournaments
 from results.models import RecordSheet
 from scheduling.models import Game
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+class _TableCounts(TypedDict):
+    table_count: int
+    signed_off_count: int
 
 
 @dataclass(frozen=True)
@@ -65,7 +76,7 @@ def next_steps(tournaments: list[Tournament]) -> dict[int, list[Step]]:
     stages = defaultdict(list)
     for stage in Stage.objects.filter(tournament__in=ids).order_by("order"):
         stages[stage.tournament_id].append(stage)
-    games = defaultdict(list)
+    games: defaultdict[int, list[WithAnnotations[Game, _TableCounts]]] = defaultdict(list)
     signed_off = Q(tables__sheet__status=RecordSheet.Status.SIGNED_OFF)
     for game in (Game.objects.filter(tournament__in=ids).order_by("number")
                  .annotate(table_count=Count("tables", distinct=True),
@@ -80,8 +91,8 @@ def next_steps(tournaments: list[Tournament]) -> dict[int, list[Step]]:
             for t in tournaments}
 
 
-def _steps(tournament: Tournament, stages: list[Stage], games: list[Game], players: int, has_referee: bool,
-           qualifiers_sent: bool) -> list[Step]:
+def _steps(tournament: Tournament, stages: list[Stage], games: list[WithAnnotations[Game, _TableCounts]],
+           players: int, has_referee: bool, qualifiers_sent: bool) -> list[Step]:
     slug = tournament.slug
     console = reverse("organize-tournament", args=[slug])
     steps: list[Step] = []

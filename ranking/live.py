@@ -44,8 +44,7 @@ def tournament_id(slug: str) -> int | None:
     found = _tournament_ids.get(slug)
     if found and found[1] > time.monotonic():
         return found[0]
-    pk = Tournament.objects.filter(slug=slug).values_list("pk", flat=True).order_by()[:1]
-    pk = next(iter(pk), None)
+    pk = next(iter(Tournament.objects.filter(slug=slug).values_list("pk", flat=True).order_by()[:1]), None)
     if pk is not None:
         if len(_tournament_ids) > 10_000:
             _tournament_ids.clear()

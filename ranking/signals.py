@@ -5,6 +5,8 @@ and stages can also change in the admin, so their saves are watched here. The to
 public pages' results version (their ETag), so games (published, finished) and announcements
 replace it too. Each change also queues the background refresh of the public pages (`ranking.tasks`).
 """
+from functools import partial
+
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
@@ -20,7 +22,7 @@ from .tasks import refresh_after_change
 
 def _after_commit(tournament_ids) -> None:
     for tournament_id in set(tournament_ids):
-        transaction.on_commit(lambda pk=tournament_id: refresh_after_change(pk), robust=True)
+        transaction.on_commit(partial(refresh_after_change, tournament_id), robust=True)
 
 
 @receiver(results_changed)

@@ -80,8 +80,10 @@ def public_paths(tournament: Tournament, game_number: int) -> dict[str, str]:
         if not isinstance(pattern, URLPattern) or not pattern.name:
             continue
         names = set(pattern.pattern.converters)
-        for slug in (tournament.slug, tournament.championship.slug):
-            values = {"slug": slug, "number": game_number, "championship_slug": tournament.championship.slug}
+        championship = tournament.championship
+        assert championship is not None  # the load's tournament is a qualifier of the seeded championship
+        for slug in (tournament.slug, championship.slug):
+            values = {"slug": slug, "number": game_number, "championship_slug": championship.slug}
             if not names <= set(values):
                 break
             path = reverse(pattern.name, kwargs={k: values[k] for k in names})
@@ -118,7 +120,7 @@ def main() -> None:
     target = None
     if options.seating_target:
         other = create_championship_from_preset("uae-2022", user=organizer, year=2027, name="Seating championship")
-        tournament = other.tournaments.filter(kind=Tournament.Kind.QUALIFIER).order_by("date").first()
+        tournament = other.tournaments.filter(kind=Tournament.Kind.QUALIFIER).order_by("date")[0]
         enter_players(tournament, _players(organizer, tournament, "Seated", TARGET_PLAYERS), user=organizer)
         target = {"slug": tournament.slug, "stage": tournament.stages.get().pk, "players": TARGET_PLAYERS}
 

@@ -63,8 +63,9 @@ def check_results(games: list[dict], entered: dict[str, list[int]]) -> tuple[dic
         for action in ("sheet.entered", "sheet.signed_off"):
             if (times := audit[(sheet.pk, action, None)]) != 1:
                 problems["audit trail once"].append(f"{where}: {action} audited {times} times")
-    for game in Game.objects.filter(pk__in=[g["id"] for g in games]).exclude(status=Game.Status.FINISHED):
-        problems["every game finished"].append(f"game {game.number} of {game.tournament.slug} is {game.status}")
+    for unfinished in Game.objects.filter(pk__in=[g["id"] for g in games]).exclude(status=Game.Status.FINISHED):
+        problems["every game finished"].append(
+            f"game {unfinished.number} of {unfinished.tournament.slug} is {unfinished.status}")
     return problems, lost
 
 

@@ -13,6 +13,7 @@ import uuid
 
 from django.contrib.auth import get_user_model
 from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
 
 from audit.models import AuditEntry
 from championships.models import Championship, Country, Entry, Player, Relationship, StaffRole, Stage, Tournament
@@ -48,6 +49,15 @@ def models_in_loading_order() -> list:
         Game, Table, Seat, RecordSheet, Score, Signature, SheetRevision, Penalty, CollusionRuling,
         TiebreakDraw, TiebreakDrawPlace, Announcement, StartTimeNotice, AuditEntry,
     ]
+
+
+def model_name(model: type[models.Model] | str | None) -> str:
+    """The lower-case name by which files and id maps know a model: of a model class, or of a relation's model
+    (`field.related_model`, a class once the apps are loaded)."""
+    assert isinstance(model, type), model
+    name = model._meta.model_name
+    assert name is not None  # every model class has one
+    return name
 
 
 NOT_EXPORTED = {

@@ -9,6 +9,10 @@ from collections.abc import Callable
 
 from django.db import models
 
+from audit.actions import Action, Kind
+
+from .format import model_name
+
 NewId = Callable[[str, int], int | None]
 """(model name, id in the file) → id in the database, or None when the row is not there."""
 
@@ -30,11 +34,11 @@ def audit_data(action: str, model: type[models.Model] | None, data, new_id: NewI
     """The before or after of an audit entry; `model` is the class of the entry's object, when known."""
     if not isinstance(data, dict):
         return data
-    if action.startswith("admin."):
+    if action.startswith(f"{Kind.ADMIN}."):
         return _admin_fields(model, data, new_id) if model is not None else data
     data = sheet_data(data, new_id)
     data = {**data, **{key: new_id("entry", data[key]) for key in ENTRY_KEYS if _is_id(data.get(key))}}
-    if action == "seating.play_order" and isinstance(data.get("order"), list):
+    if action == Action.SEATING_PLAY_ORDER and isinstance(data.get("order"), list):
         data["order"] = [new_id("entry", pk) if _is_id(pk) else pk for pk in data["order"]]
     return data
 
@@ -53,9 +57,9 @@ def _admin_fields(model: type[models.Model], data: dict, new_id: NewId) -> dict:
         if not _is_id(data.get(field.attname)):
             continue
         if field.primary_key:
-            data[field.attname] = new_id(model._meta.model_name, data[field.attname])
+            data[field.attname] = new_id(model_name(model), data[field.attname])
         elif field.is_relation:
-            data[field.attname] = new_id(field.related_model._meta.model_name, data[field.attname])
+            data[field.attname] = new_id(model_name(field.related_model), data[field.attname])
     return data
 
 

@@ -39,7 +39,7 @@ from results.models import SheetRevision
 from results.signals import announce_after_commit
 
 from . import payloads
-from .format import FORMAT, LINKED_TOURNAMENT_FIELDS, USER_FIELDS, VERSION, models_in_loading_order
+from .format import FORMAT, LINKED_TOURNAMENT_FIELDS, USER_FIELDS, VERSION, model_name, models_in_loading_order
 
 MAX_DEPTH = 32
 """Levels of nesting a tournament file never reaches (its deepest rows, audit entries and sheet revisions, use
@@ -96,8 +96,8 @@ def restore_tournament(data, *, user=None) -> Restored:
         for number, obj in enumerate(objects, start=1):
             loader.load(number, obj)
         loader.finish()
-        announce_after_commit(loader.tournament.pk)
-    return Restored(loader.tournament, loader.notes)
+        announce_after_commit(loader.here.pk)
+    return Restored(loader.here, loader.notes)
 
 
 def _checked(data) -> tuple[str, list[dict]]:
@@ -176,25 +176,24 @@ class _Loader:
     def load(self, number: int, obj: dict) -> None:
         self.where = f"object {number} ({obj['model']} {obj['pk']})"
         try:
-            instance = next(iter(serializers.deserialize("python", [obj])))
+            instance = next(iter(serializers.deserialize("python", [obj]))).object
         except (DeserializationError, FieldDoesNotExist, ValidationError) as error:
             raise ImportProblem(f"{self.where}: {error}") from None
-        instance = instance.object
         model = type(instance)
         new_id = self.handlers.get(model, self._create)(instance)
         if new_id is not None:
-            self.ids[model._meta.model_name][obj["pk"]] = new_id
+            self.ids[model_name(model)][obj["pk"]] = new_id
 
     def finish(self) -> None:
         """Links of a row to another row of its own table (an entry that replaces another)."""
         for instance, fk, old in self.deferred:
-            new = self.ids[fk.related_model._meta.model_name].get(old)
+            new = self.ids[model_name(fk.related_model)].get(old)
             if new is None:
                 self.notes.append(f"{instance._meta.verbose_name} {instance}: its {fk.name} is not in the file; "
                                   "the link was dropped")
                 continue
             try:
-                type(instance).objects.filter(pk=instance.pk).update(**{fk.attname: new})
+                type(instance)._default_manager.filter(pk=instance.pk).update(**{fk.attname: new})
             except DatabaseError as error:
                 raise ImportProblem(f"{instance._meta.verbose_name} {instance}: the database refused its "
                                     f"{fk.name}: {error}".strip()) from None
@@ -231,6 +230,12 @@ class _Loader:
         self.notes.append(f"championship “{championship.slug}” exists: used as it is, its organizer roles "
                           "unchanged")
         return existing.pk
+
+    @property
+    def here(self) -> Tournament:
+        """The tournament being restored: the file holds it once, before any row that refers to it (`_checked`)."""
+        assert self.tournament is not None
+        return self.tournament
 
     def _tournament(self, tournament) -> int | None:
         if tournament.slug == self.slug:
@@ -269,7 +274,7 @@ class _Loader:
             self._refuse_a_pair_of_others(low, high)
         existing, _created = Relationship.objects.get_or_create(player_a_id=low, player_b_id=high,
                                                                defaults={"kind": relationship.kind})
-        Declaration.objects.get_or_create(relationship=existing, **declaration_scope(self.tournament))
+        Declaration.objects.get_or_create(relationship=existing, **declaration_scope(self.here))
         return existing.pk
 
     def _refuse_a_pair_of_others(self, low: int, high: int) -> None:
@@ -278,8 +283,8 @@ class _Loader:
         if not {low, high} <= self.players_here:
             return
         elsewhere = Entry.objects.filter(player_id__in=(low, high))
-        if self.tournament.championship_id is not None:
-            elsewhere = elsewhere.exclude(tournament__championship_id=self.tournament.championship_id)
+        if self.here.championship_id is not None:
+            elsewhere = elsewhere.exclude(tournament__championship_id=self.here.championship_id)
         players = list(Player.objects.filter(pk__in=(low, high)).order_by("pk"))
         if not elsewhere.exists() or (self.user is not None and all(may_change_player(self.user, p) for p in players)):
             return

@@ -19,7 +19,7 @@ def board_limits(request, championship_slug: str):
     form = BoardLimitsForm(request.POST)
     try:
         if not form.is_valid():
-            raise ValidationError(form.errors["limits"])
+            raise ValidationError(form.errors["limits"].as_data())
         set_board_limits(championship.pk, form.cleaned_data["limits"], user=request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))

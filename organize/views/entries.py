@@ -71,7 +71,7 @@ def _enter_found(request, tournament):
     form = FindPlayerForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Nobody was entered: %(problems)s")
-                       % {"problems": " ".join(m for ms in form.errors.values() for m in ms)})
+                       % {"problems": " ".join(str(m) for ms in form.errors.values() for m in ms)})
         return redirect("organize-entries", slug=tournament.slug)
     data = form.cleaned_data
     try:

@@ -28,7 +28,7 @@ def start(request, slug: str):
     back = reverse("organize-tournament", args=[slug]) + "#print"
     form = PrintJobForm(request.POST, games=printable_games(tournament))
     if not form.is_valid():
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
         return redirect(back)
     try:
         job = print_jobs.start_print_job(game_of(tournament, form.cleaned_data["game"]), form.cleaned_data["kind"],

@@ -21,7 +21,7 @@ def post(request, slug: str):
     form = AnnouncementForm(request.POST)
     try:
         if not form.is_valid():
-            raise ValidationError(form.errors["text"])
+            raise ValidationError(form.errors["text"].as_data())
         post_announcement(tournament.pk, form.cleaned_data["text"], user=request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))

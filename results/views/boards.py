@@ -47,7 +47,7 @@ def board(request, slug: str, game_id: int):
 
     def new_board():
         if not form.is_valid():
-            raise ValidationError(form.errors["code"])
+            raise ValidationError(form.errors["code"].as_data())
         change_board(game.pk, code=form.cleaned_data["code"], user=request.user)
         messages.success(request, _("Game %(n)d has a new board; its code and picture are on the desk and the "
                                     "game's public page.") % {"n": game.number})
@@ -63,7 +63,7 @@ def timed_turns(request, slug: str, table_id: int):
     table = get_object_or_404(Table, pk=table_id, game__tournament=tournament)
     form = TimedTurnsForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(m for errors in form.errors.values() for m in errors))
+        messages.error(request, " ".join(str(m) for errors in form.errors.values() for m in errors))
         return redirect("referee-sheet", slug=slug, table_id=table.pk)
     data = form.cleaned_data
     try:
