@@ -105,14 +105,22 @@ def test_csv_values_keep_the_api_unit_with_the_decimals_the_page_needs():
     assert Column("wins").plain(3, places=0) == "3" and Column("tempo").plain(None, places=2) == ""
 
 
-@pytest.mark.parametrize("name", ["=HYPERLINK(\"http://x\")", "+1+1", "-2", "@SUM(A1)", "\tTab", "\rReturn"])
+@pytest.mark.parametrize("name", ["=HYPERLINK(\"http://x\")", "+1+1", "-2", "@SUM(A1)"])
 def test_a_name_a_spreadsheet_would_run_is_exported_as_text(client, name):
+    """Names cannot hold a tab or a line break any more (core.text); other free text can: see test_safe_cell_*."""
     tournament, entries, referee = tournament_with(4, 1)
     entries[0].player.name = name
     entries[0].player.save()
     rows = list(csv.reader(io.StringIO(client.get(f"/t/{tournament.slug}/standings.csv").content.decode("utf-8-sig"))))
     (cell,) = [row[1] for row in rows[1:] if row[1].endswith(name.strip())]
     assert cell == "'" + name
+
+
+@pytest.mark.parametrize("text", ["\tTab", "\rReturn", "=1+1", "+1", "-1", "@A1"])
+def test_safe_cell_quotes_every_start_a_spreadsheet_would_run(text):
+    from core.csv_export import safe_cell
+
+    assert safe_cell(text) == "'" + text and safe_cell("Tab\t") == "Tab\t"
 
 
 def test_standings_follow_changes_made_in_the_admin_too(django_capture_on_commit_callbacks):
