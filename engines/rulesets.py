@@ -168,6 +168,10 @@ for _ruleset in (
     register_ruleset(_ruleset)
 
 
+DEFAULT_RULESET = "cnc-2022"
+"""What a championship planned by hand (not from a preset) ranks by until its organizer picks another ruleset."""
+
+
 def ruleset_for(ruleset: Ruleset | str) -> Ruleset:
     """The registered ruleset of that key; an unknown key is an error, never a silent default."""
     if isinstance(ruleset, Ruleset):

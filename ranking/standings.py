@@ -14,6 +14,7 @@ import uuid
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from django.conf import settings
 from django.core.cache import cache
@@ -54,7 +55,8 @@ def load_results(tournament: Tournament, stage: Stage | None = None) -> Results:
     seats_by_table: dict[tuple, list[SeatResult]] = defaultdict(list)
     minutes: dict[tuple, int | None] = {}
     for kind, game, table, entry, vp, winner, start, end in scores:
-        seats_by_table[(kind, game, table)].append(SeatResult(entry, vp, winner))
+        # A sheet is signed off only with every seat's VP (results.sheets checks the table first).
+        seats_by_table[(kind, game, table)].append(SeatResult(entry, cast(int, vp), winner))
         minutes[(kind, game, table)] = game_minutes(start, end)
     tables_by_stage: dict[str, list[TableResult]] = defaultdict(list)
     for (kind, game, table), seats in seats_by_table.items():
@@ -91,7 +93,7 @@ def ranked_standings(tournament: Tournament, results: Results, whole_event: bool
     final = tables.get(Stage.Kind.FINAL, [])
     return final_classification(
         tables.get(Stage.Kind.PRELIMINARY, []), tables.get(Stage.Kind.SEMIFINAL, []),
-        final[0] if final else None, tournament.ruleset, **common,
+        final[0] if final else None, ruleset=tournament.ruleset, **common,
     )
 
 
@@ -109,7 +111,7 @@ def standing_rows(results: Results, standings: list[Standing]) -> list[dict]:
     namesakes = entry_numbers((pk, e.player.name) for pk, e in results.entries.items())
     rows = []
     for standing in standings:
-        entry = results.entries[standing.player]
+        entry = results.entries[cast(int, standing.player)]  # the engine ranks entries by id
         row = standing.as_json()
         row.update(player=entry.player.name, entry=entry.pk, player_id=entry.player_id,
                    country=entry.player.country.code if entry.player.country else None,
@@ -125,7 +127,7 @@ def final_results(results: Results, ruleset: str) -> dict[int, dict]:
     if not final:
         return {}
     table = final[0]
-    return {seat.player: {"game": table.game, "place": score.place, "vp": seat.vp, "winner": seat.winner}
+    return {cast(int, seat.player): {"game": table.game, "place": score.place, "vp": seat.vp, "winner": seat.winner}
             for seat, score in zip(table.seats, score_table(table, ruleset_for(ruleset)))}
 
 

@@ -125,7 +125,7 @@ def replacement(
 
 def final_classification(
     prelim_tables: Iterable[TableResult], semifinal_tables: Iterable[TableResult] = (),
-    final_table: TableResult | None = None, ruleset: Ruleset | str = "cwc-2025", *,
+    final_table: TableResult | None = None, *, ruleset: Ruleset | str,
     deductions: Mapping[Hashable, int] | None = None, draws: Iterable[Sequence[Hashable]] = (),
     disqualified: Collection[Hashable] = (), players: Iterable[Hashable] = (),
 ) -> list[Standing]:

@@ -3,12 +3,12 @@
 Step 1 and step 2 are GET pages that write nothing; only the POST of step 2 creates the championship,
 through `championships.setup.create_championship`, which checks permission and the plan again.
 """
-from datetime import date
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -16,6 +16,7 @@ from championships.formats import ChampionshipPlan, StagePlan, TournamentPlan, p
 from championships.permissions import require_championship_creator
 from championships.presets import PRESETS
 from championships.setup import create_championship
+from engines.rulesets import DEFAULT_RULESET
 
 from ..forms import (
     CUSTOM,
@@ -38,7 +39,7 @@ def _custom_plan(year: int, tournaments: int) -> ChampionshipPlan:
                                      stages=stages) for n in range(1, tournaments))
         plans += (TournamentPlan(kind="finals", name=_("Finals"), stages=stages),)
     return ChampionshipPlan(name=_("Championship %(year)d") % {"year": year}, year=year,
-                            scope="club", ruleset="cnc-2022", tournaments=plans)
+                            scope="club", ruleset=DEFAULT_RULESET, tournaments=plans)
 
 
 def _base_plan(key: str, year: int, tournaments: int) -> ChampionshipPlan:
@@ -54,11 +55,11 @@ def new_championship(request):
     require_championship_creator(request.user)
     source = request.POST if request.method == "POST" else request.GET
     start = StartForm(source if "preset" in source else None,
-                      initial={"year": date.today().year, "preset": next(iter(PRESETS))})
+                      initial={"year": timezone.localdate().year, "preset": next(iter(PRESETS))})
     if not start.is_bound or not start.is_valid():
         year = start.cleaned_data.get("year") if start.is_bound and hasattr(start, "cleaned_data") else None
         return render(request, "organize/new_start.html", {
-            "start": start, "presets": _presets_shown(year or date.today().year)})
+            "start": start, "presets": _presets_shown(year or timezone.localdate().year)})
     key, year = start.cleaned_data["preset"], start.cleaned_data["year"]
     count = start.cleaned_data["tournaments"] or 1
     base = _base_plan(key, year, count)

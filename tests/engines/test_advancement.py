@@ -104,14 +104,14 @@ def test_the_preliminary_fixture_and_seed_chart():
 
 
 def test_before_the_semifinals_the_classification_is_the_preliminary_ranking():
-    classification = final_classification(PRELIM, draws=DRAWS)
+    classification = final_classification(PRELIM, ruleset="cwc-2025", draws=DRAWS)
     assert [(s.rank, s.player) for s in classification] == [
         (s.rank, s.player) for s in rank(PRELIM, "cwc-2025", draws=DRAWS)
     ]
 
 
 def test_semifinal_winners_hold_places_1_to_4_and_5_to_16_are_re_ranked():
-    classification = final_classification(PRELIM, SEMIS, draws=DRAWS)
+    classification = final_classification(PRELIM, SEMIS, ruleset="cwc-2025", draws=DRAWS)
     order = [s.player for s in classification]
     # I has two wins and the best percentages; E and A are identical, the preliminary draw puts E first;
     # F (one win) is 4th although M, N, J and B have more VP.
@@ -123,29 +123,30 @@ def test_semifinal_winners_hold_places_1_to_4_and_5_to_16_are_re_ranked():
 
 
 def test_the_final_sets_places_1_to_4_and_equal_places_fall_back_to_the_tiebreakers_and_draws():
-    classification = final_classification(PRELIM, SEMIS, FINAL, draws=DRAWS)
+    classification = final_classification(PRELIM, SEMIS, FINAL, ruleset="cwc-2025", draws=DRAWS)
     assert [(s.rank, s.player) for s in classification[:4]] == [(1, "F"), (2, "I"), (3, "E"), (4, "A")]
-    after_semis = final_classification(PRELIM, SEMIS, draws=DRAWS)
+    after_semis = final_classification(PRELIM, SEMIS, ruleset="cwc-2025", draws=DRAWS)
     assert [s.player for s in classification[4:]] == [s.player for s in after_semis[4:]]
     # Without the carried-forward draw, E and A (3rd equal at the final, identical before) share 3rd.
-    undrawn = final_classification(PRELIM, SEMIS, FINAL, draws=DRAWS[1:])
+    undrawn = final_classification(PRELIM, SEMIS, FINAL, ruleset="cwc-2025", draws=DRAWS[1:])
     assert [(s.rank, s.player, s.tied) for s in undrawn[2:4]] == [(3, "A", True), (3, "E", True)]
 
 
 def test_an_equal_final_place_is_broken_by_preliminary_and_semifinal_games():
     final = tbl(3, 1, {"E": 10, "I": 7, "F": 7, "A": 8})
-    classification = final_classification(PRELIM, SEMIS, final, draws=DRAWS)
+    classification = final_classification(PRELIM, SEMIS, final, ruleset="cwc-2025", draws=DRAWS)
     # I and F both finish 3rd; I has two wins over preliminary + semifinal games, F one.
     assert [s.player for s in classification[:4]] == ["E", "A", "I", "F"]
 
 
 def test_the_final_table_must_seat_the_semifinal_winners():
     with pytest.raises(ValueError, match="semifinal winners"):
-        final_classification(PRELIM, SEMIS, tbl(3, 1, {"F": 10, "I": 9, "E": 6, "M": 6}), draws=DRAWS)
+        final_classification(PRELIM, SEMIS, tbl(3, 1, {"F": 10, "I": 9, "E": 6, "M": 6}), ruleset="cwc-2025",
+                             draws=DRAWS)
 
 
 def test_a_disqualified_finalist_goes_last():
-    classification = final_classification(PRELIM, SEMIS, FINAL, draws=DRAWS, disqualified={"F"})
+    classification = final_classification(PRELIM, SEMIS, FINAL, ruleset="cwc-2025", draws=DRAWS, disqualified={"F"})
     assert classification[-1].player == "F" and classification[-1].disqualified
     assert [s.player for s in classification[:3]] == ["I", "E", "A"]
 
@@ -159,7 +160,7 @@ def test_without_semifinals_the_final_tables_players_are_the_finalists():
     ]
     top4 = [s.player for s in rank(games, "cnc-2022", draws=DRAWS)[:4]]
     final = tbl(3, 1, dict(zip(reversed(top4), (10, 9, 8, 7))))
-    classification = final_classification(games, (), final, "cnc-2022", draws=DRAWS)
+    classification = final_classification(games, (), final, ruleset="cnc-2022", draws=DRAWS)
     assert [s.player for s in classification[:4]] == list(reversed(top4))
 
 

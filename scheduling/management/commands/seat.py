@@ -36,7 +36,7 @@ millions of games would run until the machine runs out of memory."""
 class Command(BaseCommand):
     help = (
         "Plan the tables and play order of every game of a stage: friends/family apart, fewest "
-        "repeat pairings, and under cwc-2025 distinct positions and no compatriots at a table. "
+        "repeat pairings, and where the ruleset asks for them distinct positions and no compatriots at a table. "
         "Same seed, same schedule."
     )
     # Pure computation: no models, so skip the system checks and start fast.
