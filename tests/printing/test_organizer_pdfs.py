@@ -104,8 +104,11 @@ def test_certificates_once_the_podium_is_known(event, text_of):
     play(first, [10, 8, 6, 4], referee)
     play(second, [7, 10, 5, 3], referee)
     pages = text_of(client.get(url).content).split("\f")
-    assert "Champion" in pages[0] and "Uma Fox" in pages[0]
+    assert "Winner" in pages[0] and "Uma Fox" in pages[0]
+    assert "Champion" not in pages[0]  # a qualifier's top places go on to the finals: nobody is champion yet
     assert "Zoe Adams" in pages[1] and "Second place" in pages[1]
+    Tournament.objects.filter(pk=tournament.pk).update(kind=Tournament.Kind.FINALS)
+    assert "Champion" in text_of(client.get(url).content).split("\f")[0]
 
 
 def test_arabic_record_sheet(text_of):
