@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
+from audit.actions import Action
 from audit.models import AuditEntry
 from championships.models import ACTIVE_STATUSES, Entry, Relationship, Stage, Tournament
 from core.names import fold
@@ -328,7 +329,7 @@ def _met_again(report: seating.QualityReport | None) -> dict[int, set[int]]:
 def _proven_bounds(stage: Stage) -> dict[str, int]:
     """The repeat pairings, position repeats and same-country tablemates the engine proved unavoidable
     when it last planned the stage (kept in the audit entry), by key; a bound not known is left out."""
-    after = AuditEntry.objects.filter(action="seating.generated", object_type="stage", object_id=stage.pk) \
+    after = AuditEntry.objects.filter(action=Action.SEATING_GENERATED, object_type="stage", object_id=stage.pk) \
         .order_by("-pk").values_list("after", flat=True).first()
     if not isinstance(after, dict):
         return {}
