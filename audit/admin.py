@@ -1,5 +1,6 @@
 """The audit trail in the admin (read-only), and the mixin that audits every edit made in the admin."""
 import json
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 from django.core.serializers.json import DjangoJSONEncoder
@@ -9,8 +10,13 @@ from .actions import Action
 from .models import AuditEntry
 from .services import record_change_in
 
+if TYPE_CHECKING:  # the mixins below go before admin.ModelAdmin in their classes' bases
+    _ModelAdmin = admin.ModelAdmin[Any]
+else:
+    _ModelAdmin = object
 
-class ReadOnlyAdminMixin:
+
+class ReadOnlyAdminMixin(_ModelAdmin):
     """Rows that change only through the audited services: the admin shows them and nothing more."""
 
     def get_readonly_fields(self, request, obj=None):
@@ -27,8 +33,10 @@ class ReadOnlyAdminMixin:
 
 
 def _plain(obj: models.Model) -> dict:
-    """The row's own field values as JSON data (dates as ISO strings)."""
-    values = {f.attname: f.value_from_object(obj) for f in obj._meta.concrete_fields}
+    """The row's own field values as JSON data (dates as ISO strings); bytes (a name's collation key, derived from
+    the name) are left out."""
+    values = {f.attname: f.value_from_object(obj) for f in obj._meta.concrete_fields
+              if not isinstance(f, models.BinaryField)}
     return json.loads(json.dumps(values, cls=DjangoJSONEncoder))
 
 
@@ -42,7 +50,7 @@ def _tournament_id(obj: models.Model) -> int | None:
     return game.tournament_id if game is not None else None
 
 
-class AuditedAdminMixin:
+class AuditedAdminMixin(_ModelAdmin):
     """Edits made in the Django admin go into the same audit trail as the app's own changes."""
 
     def audit_tournaments(self, obj: models.Model) -> list[int | None]:

@@ -3,10 +3,22 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from audit.admin import AuditedAdminMixin
+from audit.admin import AuditedAdminMixin, ReadOnlyAdminMixin
 
 from .eligibility import check_can_enter, check_can_officiate
-from .models import Championship, Country, Declaration, Entry, Player, Relationship, StaffRole, Stage, Tournament
+from .models import (
+    Championship,
+    Country,
+    Declaration,
+    Entry,
+    Player,
+    PlayerLink,
+    Registration,
+    Relationship,
+    StaffRole,
+    Stage,
+    Tournament,
+)
 from .services import unique_slug
 
 
@@ -75,7 +87,8 @@ class DeclarationAdmin(AuditedAdminMixin, admin.ModelAdmin):
 class EntryForm(forms.ModelForm):
     class Meta:
         model = Entry
-        fields = "__all__"
+        fields = ["tournament", "player", "status", "checked_in_at", "checked_in_by_self", "minutes_late",
+                  "source_tournament", "source_rank", "replaces"]
 
     def clean(self):
         """New entries and changed players pass the entry checks; a status change alone does not."""
@@ -119,7 +132,7 @@ class StageInline(admin.TabularInline):
 class StaffRoleForm(forms.ModelForm):
     class Meta:
         model = StaffRole
-        fields = "__all__"
+        fields = ["user", "role", "tournament", "championship"]
 
     def clean(self):
         super().clean()
@@ -214,3 +227,25 @@ class StaffRoleAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_filter = ["role", "tournament", "championship"]
     search_fields = ["user__username", "tournament__name", "championship__name"]
     autocomplete_fields = ["user", "tournament", "championship"]
+
+
+@admin.register(Registration)
+class RegistrationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Read-only: players register from their phones and organizers decide in the console, where it is audited.
+    The digest of the confirmation token is not shown."""
+
+    fields = ["tournament", "name", "email", "date_of_birth", "country", "city", "friends", "media_opt_out",
+              "language", "status", "player", "entry", "created_at", "confirmed_at", "decided_at", "decided_by",
+              "reason"]
+    list_display = ["name", "tournament", "status", "created_at", "confirmed_at"]
+    list_filter = ["status", "tournament"]
+    search_fields = ["name", "email", "tournament__name"]
+
+
+@admin.register(PlayerLink)
+class PlayerLinkAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Read-only, without the token's digest: links are sent by email and rotated by the organizer (audited)."""
+
+    fields = ["player", "created_at"]
+    list_display = ["player", "created_at"]
+    search_fields = ["player__name"]

@@ -6,6 +6,7 @@ from audit.admin import ReadOnlyAdminMixin
 from .models import (
     Announcement,
     CollusionRuling,
+    Objection,
     Penalty,
     RecordSheet,
     Score,
@@ -99,3 +100,12 @@ class AnnouncementAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     list_display = ["tournament", "text", "author", "created"]
     list_filter = ["tournament"]
+
+
+@admin.register(Objection)
+class ObjectionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Read-only: a player objects from their phone and the referee decides on the tablet."""
+
+    list_display = ["sheet", "entry", "sheet_version", "created_at"]
+    list_filter = ["sheet__table__game__tournament"]
+    search_fields = ["entry__player__name", "note"]

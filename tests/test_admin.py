@@ -97,3 +97,19 @@ def test_a_players_record_changed_in_the_admin_is_logged_in_every_tournament_the
     assert response.status_code == 302
     assert set(AuditEntry.objects.filter(action="admin.changed", object_id=player.pk)
                .values_list("tournament_id", flat=True)) == {first.pk, second.pk}
+
+
+def test_the_players_private_links_show_no_digest_in_the_admin(superuser_client):
+    """Issue 25's rows are read-only there, and the digests of a player's link and confirmation never show."""
+    from championships.models import PlayerLink, Registration
+    from tests.factories import make_player
+
+    tournament, player = make_tournament(), make_player("Link Holder")
+    link = PlayerLink.objects.create(player=player, digest="a" * 64)
+    registration = Registration.objects.create(tournament=tournament, name="Rania Khoury", email="r@example.com",
+                                               confirm_digest="b" * 64)
+    for url, digest in ((reverse("admin:championships_playerlink_change", args=[link.pk]), "a" * 64),
+                        (reverse("admin:championships_registration_change", args=[registration.pk]), "b" * 64)):
+        page = superuser_client.get(url).content.decode()
+        assert digest not in page and 'name="_save"' not in page
+    assert "Rania Khoury" in page
