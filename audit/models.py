@@ -37,9 +37,9 @@ class AuditEntry(models.Model):
     @property
     def who(self) -> str:
         """The account's username, else the name of the player who acted from their phone; "" for a visitor."""
-        if self.user_id is not None:
+        if self.user is not None:
             return self.user.get_username()
-        return self.player.name if self.player_id is not None else ""
+        return self.player.name if self.player is not None else ""
 
     @property
     def kind(self) -> str:

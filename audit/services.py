@@ -1,4 +1,6 @@
 """Writing the audit trail: every service that changes data calls `record_change` inside its transaction."""
+from typing import cast
+
 from django.db import models
 
 from .actions import Action
@@ -15,7 +17,8 @@ def record_change(user, tournament_id: int | None, action: Action, obj: models.M
     if not isinstance(action, Action):
         raise TypeError(f"record_change takes a member of audit.actions.Action, not {action!r}: add one there")
     return AuditEntry.objects.create(
-        tournament_id=tournament_id, user=user, player=player, action=action.value, object_type=obj._meta.model_name,
+        tournament_id=tournament_id, user=user, player=player, action=action.value,
+        object_type=cast(str, obj._meta.model_name),  # None only for a class that is not a model
         object_id=obj.pk, before=before, after=after, reason=reason,
     )
 
