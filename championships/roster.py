@@ -7,11 +7,13 @@ Columns: name (required), email, date_of_birth (YYYY-MM-DD, or a date cell in a 
 The file's shape is checked here, without the database; `championships.registration` then checks
 each row against the players already registered and the tournament they are entered in.
 """
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.names import fold
@@ -158,7 +160,7 @@ def _xlsx_records(data: bytes, filename: str) -> tuple[list[Record], list[InputP
     return records, []
 
 
-def check_records(records: list[Record], problems: list[InputProblem] = ()) -> list[RosterLine]:
+def check_records(records: list[Record], problems: Sequence[InputProblem] = ()) -> list[RosterLine]:
     """Each row read and checked on its own and against the others (the database is not consulted).
 
     `problems` are the reader's (rows it could not read); they are attached to their lines. Two rows may
@@ -228,7 +230,7 @@ def _check_line(item: RosterLine, names: dict[str, list[RosterRow]], emails: dic
             found.append(InputProblem(line, _("'%(value)s' is not a date like 1990-05-31")
                                       % {"value": cells["date_of_birth"]}, "date_of_birth"))
         else:
-            if not date(1900, 1, 1) <= born <= date.today():
+            if not date(1900, 1, 1) <= born <= timezone.localdate():
                 found.append(InputProblem(line, _("%(value)s is not a possible date of birth")
                                           % {"value": born.isoformat()}, "date_of_birth"))
     country = ""
@@ -267,4 +269,4 @@ def parse_roster(text: str) -> list[RosterRow]:
                                              "friends_or_family"))
     if problems:
         raise InputError(None, problems)
-    return [item.row for item in lines]
+    return [item.row for item in lines if item.row is not None]  # a line without a row has a problem
