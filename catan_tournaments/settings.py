@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "django_countries",
+    "ninja",  # API v1's Swagger page from the package's own static files (no CDN): web/api/
     "axes",
     "audit",
     "championships",

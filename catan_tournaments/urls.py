@@ -8,6 +8,7 @@ from .icons import favicon
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon, name="favicon"),
+    path("api/v1/", include("web.api.urls")),
     path("api/", include("catan_tournaments.routes.api")),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -25,6 +25,7 @@ from audit.models import AuditEntry
 from championships import links
 from championships.models import Entry, Player, Registration, StaffRole, Tournament
 from championships.services import assign_staff, declare_relationship
+from engines.boards.generator import generate_board
 from organize import checkin
 from organize.models import PrintJob
 from ranking.standings import tied_groups, tournament_standings
@@ -88,6 +89,12 @@ ACCESS: dict[str, Access] = {
     "api-tournaments": Access(ANYONE, NOBODY),
     "api-standings": Access(ANYONE, NOBODY),
     "api-seating": Access(ANYONE, NOBODY),
+    # API v1 (issue 27): public, GET only; its root is the index (ninja's own root name is shadowed by it)
+    **{f"api-v1:{name}": Access(ANYONE, NOBODY) for name in (
+        "index", "api-root", "openapi-json", "openapi-view", "championships", "tournaments", "tournament", "standings",
+        "games", "seating", "players", "player", "announcements")},
+    "api-v1:championship": Access(ANYONE, NOBODY, kwargs=lambda w: {"slug": w.tournament.championship.slug}),
+    "api-v1:board": Access(ANYONE, NOBODY, kwargs=lambda w: {"code": generate_board(1).code}),
     "set_language": Access(ANYONE, ANYONE, lambda w: {"language": "ar", "next": "/"}),
     # Django's auth views
     "login": Access(ANYONE, ANYONE, lambda w: {"username": w.users["no_role"].username, "password": "wrong"}),

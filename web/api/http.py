@@ -1,0 +1,97 @@
+"""What every API v1 answer shares: CORS for reading from any site, a conditional GET, and pages of a list.
+
+CORS by a few lines rather than django-cors-headers (not installed): the whole API is public, read-only and takes
+no credentials, so the one rule is `Access-Control-Allow-Origin: *` on GET and HEAD answers (with the ETag exposed
+to scripts); nothing to configure per origin, and no preflight to answer since no request needs one.
+"""
+from collections.abc import Callable, Sequence
+from functools import wraps
+from math import ceil
+from typing import Any, Generic, TypeVar
+
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.middleware.http import ConditionalGetMiddleware
+from django.utils.decorators import decorator_from_middleware
+from ninja import Field, Schema
+
+PAGE_SIZE = 50
+MAX_PAGE_SIZE = 100
+"""The most items one page of any list holds: an answer stays small whatever the tournament's size."""
+
+T = TypeVar("T")
+View = Callable[..., HttpResponse]
+
+
+def cors(view: View) -> View:
+    """Readable by a script on any site (GET and HEAD only; no cookies are ever needed)."""
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        if request.method in ("GET", "HEAD"):
+            response["Access-Control-Allow-Origin"] = "*"
+            response["Access-Control-Expose-Headers"] = "ETag"
+        return response
+    return wrapper
+
+
+conditional = decorator_from_middleware(ConditionalGetMiddleware)
+"""An ETag from the answer's content where the operation set none (the tournament's own set one from its results
+version first, `ranking.live`), and 304 Not Modified when the reader has it already."""
+
+
+def remembered(view: View) -> View:
+    """The same answer for the life of the process (the schema and its page change only with the code): made once
+    per address, then copied."""
+    answers: dict[str, tuple[bytes, str]] = {}
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.path not in answers:
+            response = view(request, *args, **kwargs)
+            if response.status_code != 200 or len(answers) > 10:
+                return response
+            answers[request.path] = (response.content, response["Content-Type"])
+        content, content_type = answers[request.path]
+        return HttpResponse(content, content_type=content_type)
+    return wrapper
+
+
+class PageParams(Schema):
+    page: int = Field(1, ge=1, description="The page wanted; past the last, the last.")
+    page_size: int = Field(PAGE_SIZE, ge=1, le=MAX_PAGE_SIZE, description="Items a page.")
+
+
+class Page(Schema, Generic[T]):
+    count: int = Field(description="Items in the whole list.")
+    page: int
+    pages: int
+    page_size: int
+    next: str | None = Field(description="The next page's address, or null on the last.")
+    previous: str | None = Field(description="The previous page's address, or null on the first.")
+    results: list[T]
+
+
+def page_slice(count: int, params: PageParams) -> tuple[int, int, slice]:
+    """(page, pages, the items' slice) for a list of `count` items; a page past the last is the last."""
+    pages = max(1, ceil(count / params.page_size))
+    page = min(params.page, pages)
+    return page, pages, slice((page - 1) * params.page_size, page * params.page_size)
+
+
+def page_links(request: HttpRequest, page: int, pages: int) -> dict[str, str | None]:
+    """`next` and `previous` as absolute addresses keeping every other query parameter."""
+    def link(number: int) -> str:
+        query = request.GET.copy()
+        query["page"] = str(number)
+        return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
+    return {"next": link(page + 1) if page < pages else None, "previous": link(page - 1) if page > 1 else None}
+
+
+def paged(request: HttpRequest, items: QuerySet[Any] | Sequence[Any], params: PageParams,
+          shape: Callable[[Any], Any] = lambda item: item) -> dict[str, Any]:
+    """One page of `items` (a query is counted and sliced in the database), each item passed through `shape`."""
+    count = items.count() if isinstance(items, QuerySet) else len(items)
+    page, pages, part = page_slice(count, params)
+    return {"count": count, "page": page, "pages": pages, "page_size": params.page_size,
+            **page_links(request, page, pages), "results": [shape(item) for item in items[part]]}
