@@ -6,6 +6,7 @@ page shows changes with the tournament's results version, which the views use as
 import contextlib
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import cast
 
 from django.conf import settings
 from django.core.cache import cache
@@ -228,7 +229,7 @@ def game_page(tournament: Tournament, game: Game, page: int = 1) -> GamePage:
 
 
 def _seat_result(seat: Seat) -> SeatResult:
-    return SeatResult(seat.entry_id, seat.score.vp, seat.score.winner)
+    return SeatResult(seat.entry_id, cast(int, seat.score.vp), seat.score.winner)  # a signed-off sheet has every VP
 
 
 # ---- a player -------------------------------------------------------------------------------------------------
@@ -276,7 +277,7 @@ def _rank_history(tournament: Tournament) -> dict[int, dict[int, int]]:
         upto = Results({k: [t for t in v if t.game <= number] for k, v in results.tables_by_stage.items()},
                        results.entries, results.deductions, results.draws, results.disqualified)
         for standing in ranked_standings(tournament, upto, whole_event=True):
-            history[standing.player][number] = standing.rank
+            history[cast(int, standing.player)][number] = standing.rank  # the engine ranks entries by id
     return dict(history)
 
 
@@ -404,11 +405,17 @@ class QualifierBlock:
 
 
 @dataclass(frozen=True)
+class FinalsBlock:
+    tournament: Tournament
+    """The finals, or a world or club event of the championship."""
+    podium: list[dict]
+
+
+@dataclass(frozen=True)
 class ChampionshipPage:
     championship: Championship
     qualifiers: list[QualifierBlock]
-    finals: list[Tournament]
-    """The finals (and a world or club event of the championship), each with `podium` set."""
+    finals: list[FinalsBlock]
     champion: dict | None
     others: list[Tournament] = field(default_factory=list)
 
@@ -424,7 +431,6 @@ def championship_page(championship: Championship) -> ChampionshipPage:
         games[game.tournament_id].append(game)
     finalists = list(Entry.objects.filter(tournament__championship=championship, source_tournament__isnull=False)
                      .select_related("player", "source_tournament").order_by("source_rank"))
-    finals = [t for t in tournaments if t.kind != Tournament.Kind.QUALIFIER]
     qualified_anywhere = {e.player_id for e in finalists}
     blocks = []
     for t in tournaments:
@@ -440,11 +446,10 @@ def championship_page(championship: Championship) -> ChampionshipPage:
                 provisional, eligible = eligible[:t.advance_count], eligible[t.advance_count:]
             waiting = eligible[:WAITING_LIST]
         blocks.append(QualifierBlock(t, sent, waiting, done, provisional))
-    champion = None
-    for t in finals:
-        t.podium = podium(t, tournament_done(stages[t.pk], games[t.pk]))
-        if t.kind in (Tournament.Kind.FINALS, Tournament.Kind.WORLD) and t.podium and champion is None:
-            champion = {**t.podium[0], "tournament": t}
+    finals = [FinalsBlock(t, podium(t, tournament_done(stages[t.pk], games[t.pk])))
+              for t in tournaments if t.kind != Tournament.Kind.QUALIFIER]
+    champion = next(({**f.podium[0], "tournament": f.tournament} for f in finals
+                     if f.tournament.kind in (Tournament.Kind.FINALS, Tournament.Kind.WORLD) and f.podium), None)
     return ChampionshipPage(championship, blocks, finals, champion)
 
 

@@ -4,7 +4,9 @@ The choices are made by the pure engines (`engines.ranking.advancement`, `engine
 module reads standings, checks that the earlier games are over, writes entries and games, and
 audits each step.
 """
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -28,9 +30,10 @@ from .standings import Results, load_results, preliminary_standings, ranked_stan
 
 
 def finals_of(qualifier: Tournament) -> Tournament:
-    finals = Tournament.objects.filter(championship_id=qualifier.championship_id,
-                                       kind=Tournament.Kind.FINALS).first()
-    if qualifier.kind != Tournament.Kind.QUALIFIER or finals is None:
+    # Only a club tournament stands outside a championship (constraint tournament_in_championship).
+    finals = (Tournament.objects.filter(championship_id=qualifier.championship_id, kind=Tournament.Kind.FINALS).first()
+              if qualifier.kind == Tournament.Kind.QUALIFIER and qualifier.championship_id is not None else None)
+    if finals is None:
         raise ValidationError(_("%(t)s is not a qualifier of a championship with finals.") % {"t": qualifier.name})
     return finals
 
@@ -53,7 +56,7 @@ def _require_finished(games, what: str) -> None:
                               % {"what": what, "games": ", ".join(map(str, unfinished)) or _("no game played")})
 
 
-def _tie_message(players, results: Results, why: list[str] = ()) -> str:
+def _tie_message(players, results: Results, why: Sequence[str] = ()) -> str:
     """The one refusal for an unresolved tie, at a qualification cut-off or before seating by rank."""
     names = ", ".join(results.entries[p].player.name for p in players)
     message = _("%(names)s are tied where it matters: record the card draw first.") % {"names": names}
@@ -159,6 +162,15 @@ def replace_finalist(finalist_id: int, *, user) -> Entry | None:
     return substitute
 
 
+def _entry_ids(players: Iterable[Hashable]) -> list[int]:
+    """The engines' players as what they are here: entry ids (`load_results` keys every seat and standing by one)."""
+    return cast(list[int], list(players))
+
+
+def _entry_tables(tables: Iterable[Sequence[Hashable]]) -> list[tuple[int, ...]]:
+    return [tuple(_entry_ids(table)) for table in tables]
+
+
 @dataclass(frozen=True)
 class Seeding:
     """A stage seated by rank as the standings stand: its field (seed 1 first), its tables, the ties to draw first."""
@@ -186,25 +198,25 @@ def _seeding(stage: Stage, results: Results, standings) -> Seeding:
                       _("Seating %(stage)s") % {"stage": stage.name})
     choose = not ruleset_for(tournament.ruleset).players_choose_play_order
     if previous.kind == Stage.Kind.SEMIFINAL:
-        winners = [seat.player for table in sorted(results.tables_by_stage.get(Stage.Kind.SEMIFINAL, []),
-                                                    key=lambda t: t.table)
-                   for seat in table.seats if seat.winner]
+        winners = _entry_ids(seat.player for table in sorted(results.tables_by_stage.get(Stage.Kind.SEMIFINAL, []),
+                                                              key=lambda t: t.table)
+                             for seat in table.seats if seat.winner)
         if not winners or len(winners) != Table.objects.filter(game__stage=previous).count():
             raise ValidationError(_("Every semifinal table must be signed off before the final is seated."))
         if not choose:  # seed 003: the finalists settle seats themselves; listed by semifinal table
-            return Seeding(winners, [seating.final_table(winners)], [], seeded=False)
+            return Seeding(winners, _entry_tables([seating.final_table(winners)]), [], seeded=False)
         # Seed 004 §1.1.6: the finalists choose in order of their preliminary rank (draws carry forward),
         # not of a ranking that counts the semifinal games.
         preliminary = preliminary_standings(tournament, results)
         seed = {s.player: i for i, s in enumerate(preliminary)}
         players = sorted(winners, key=seed.__getitem__)
-        tables = [seating.final_table(players)]
+        tables = _entry_tables([seating.final_table(players)])
         return Seeding(players, tables, seating_ties(preliminary, players, tables, cut=False, order_of_choice=True),
                        preliminary)
     passed_over = _inactive(results)
-    players = seeded_field(standings, stage.players or 4, passed_over)
+    players = _entry_ids(seeded_field(standings, stage.players or 4, passed_over))
     try:
-        tables = [seating.final_table(players)] if len(players) <= 4 else list(seating.seeded_tables(players))
+        tables = _entry_tables([seating.final_table(players)] if len(players) <= 4 else seating.seeded_tables(players))
     except seating.SeatingError as error:
         raise ValidationError(
             _("The seed chart needs a multiple of 4 players; %(n)d can take part.") % {"n": len(players)}
