@@ -79,7 +79,8 @@ class _Context:
 
     def __init__(self, entries: list[AuditEntry]):
         ids: dict[str, set[int]] = defaultdict(set)
-        entry_ids, player_ids = set(), set()
+        entry_ids: set[int] = set()
+        player_ids: set[int] = set()
         for e in entries:
             ids[e.object_type].add(e.object_id)
             if e.action == Action.SEATING_PLAY_ORDER:
@@ -89,8 +90,9 @@ class _Context:
                 player_ids.add(e.object_id)
             if e.kind == Kind.ADMIN:
                 for side in (e.before, e.after):
-                    if isinstance((side or {}).get("player_id"), int):
-                        player_ids.add(side["player_id"])
+                    player_id = (side or {}).get("player_id")
+                    if isinstance(player_id, int):
+                        player_ids.add(player_id)
         self.sheets = self._rows(RecordSheet, ids["recordsheet"], "table__game__number", "table__number")
         self.tables = self._rows(Table, ids["table"], "game__number", "number")
         self.games = self._rows(Game, ids["game"], "number")
@@ -412,7 +414,7 @@ def _value(key: str, value, entry: AuditEntry | None, context: _Context | None) 
             _Said(_("%(player)s: %(vp)s VP (winner)") if s.get("winner") else _("%(player)s: %(vp)s VP"),
                   player=s.get("player", "?"), vp=_Plain("—" if s.get("vp") is None else s["vp"])).html
             for s in value if isinstance(s, dict)))
-    if key == "order" and entry is not None and entry.action == Action.SEATING_PLAY_ORDER:
+    if key == "order" and entry is not None and context is not None and entry.action == Action.SEATING_PLAY_ORDER:
         return _html([context.entry_name(pk) for pk in value])
     if key == "qualified" and isinstance(value, list):
         return _html(_qualified(value))

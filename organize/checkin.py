@@ -246,7 +246,7 @@ class Undone:
     """What the organizer must still do by hand, in words."""
 
 
-UNDO_ACTIONS = {
+UNDO_ACTIONS: dict[str, Action] = {
     Entry.Status.CHECKED_IN: Action.ENTRY_CHECK_IN_UNDONE,
     Entry.Status.NOT_ADMITTED: Action.ENTRY_NOT_ADMITTED_UNDONE,
     Entry.Status.NO_SHOW: Action.ENTRY_NO_SHOW_UNDONE,

@@ -105,18 +105,21 @@ def _act(request, tournament, entry_id: int, action: str) -> tuple[list[str], li
     if action == "late":
         minutes = _field(LateForm(request.POST), "minutes_late")
         done = checkin.check_in(tournament, entry_id, user=request.user, minutes_late=minutes)
+        if not (done.not_admitted or done.penalised):  # on time after all, or checked in already (a double tap)
+            return [_("%(player)s checked in.") % {"player": done.entry.player.name}], []
         rule = lateness_rule(tournament)
+        assert rule is not None  # the check-in applied it (refused where the rules have none)
         values = {"player": done.entry.player.name, "minutes": minutes, "vp": rule.vp,
                   "admitted": rule.admitted_minutes}
         if done.not_admitted:
             return [_("%(player)s is %(minutes)d minutes late, more than %(admitted)d, and is not admitted.")
                     % values], []
-        return [_("%(player)s checked in, %(minutes)d minutes late: %(vp)d VP deducted.") % values
-                if done.penalised else _("%(player)s checked in.") % values], []
+        return [_("%(player)s checked in, %(minutes)d minutes late: %(vp)d VP deducted.") % values], []
     if action == "undo":
-        done = checkin.undo(tournament, entry_id, user=request.user, reason=_field(UndoForm(request.POST), "reason"))
-        nothing = _("Nothing to undo: %(player)s is registered.") % {"player": done.entry.player.name}
-        return done.said or [nothing], done.to_do
+        undone = checkin.undo(tournament, entry_id, user=request.user,
+                              reason=_field(UndoForm(request.POST), "reason"))
+        nothing = _("Nothing to undo: %(player)s is registered.") % {"player": undone.entry.player.name}
+        return undone.said or [nothing], undone.to_do
     if action == "no_show":
         checkin.mark_no_show(tournament, [entry_id], user=request.user)
         return [_("Marked as not come.")], []

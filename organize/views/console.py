@@ -95,14 +95,15 @@ def change_status(request, slug: str):
 
 
 def _staff_page(request, *, tournament: Tournament | None = None, championship: Championship | None = None):
-    scope = {"tournament": tournament} if tournament is not None else {"championship": championship}
+    scope: dict[str, Tournament | Championship | None] = (
+        {"tournament": tournament} if tournament is not None else {"championship": championship})
     form = InviteForm(request.POST or None, organizers_only=championship is not None)
     status = 200
     if request.method == "POST":
         if form.is_valid():
             try:
                 invitation = invite_staff(form.cleaned_data["identifier"], form.cleaned_data["role"],
-                                          user=request.user, **scope)
+                                          user=request.user, tournament=tournament, championship=championship)
             except ValidationError as error:
                 for field, problems in getattr(error, "message_dict", {"__all__": error.messages}).items():
                     form.add_error(field if field in form.fields else None, problems)
@@ -143,6 +144,14 @@ def championship_staff(request, championship_slug: str):
     return _staff_page(request, championship=_organized_championship(request.user, championship_slug))
 
 
+def _back_to_staff_page(role: StaffRole):
+    """The staff page that lists the role: its tournament's, or its championship's."""
+    if role.tournament is not None:
+        return redirect("organize-staff", slug=role.tournament.slug)
+    assert role.championship is not None  # a role has one or the other (constraint staff_role_scope)
+    return redirect("organize-championship-staff", championship_slug=role.championship.slug)
+
+
 @login_required
 @require_POST
 def remove_role(request, role_id: int):
@@ -154,9 +163,7 @@ def remove_role(request, role_id: int):
     else:
         messages.success(request, _("%(user)s is no longer %(role)s.")
                          % {"user": role.user.get_username(), "role": role.get_role_display()})
-    if role.tournament is not None:
-        return redirect("organize-staff", slug=role.tournament.slug)
-    return redirect("organize-championship-staff", championship_slug=role.championship.slug)
+    return _back_to_staff_page(role)
 
 
 @login_required
@@ -166,9 +173,7 @@ def unlock_role(request, role_id: int):
     role = get_object_or_404(StaffRole.objects.select_related("tournament", "championship", "user"), pk=role_id)
     lift_signin_pause(role.pk, user=request.user)
     messages.success(request, _("%(user)s can sign in again.") % {"user": role.user.get_username()})
-    if role.tournament is not None:
-        return redirect("organize-staff", slug=role.tournament.slug)
-    return redirect("organize-championship-staff", championship_slug=role.championship.slug)
+    return _back_to_staff_page(role)
 
 
 @login_required
