@@ -52,7 +52,7 @@ def _birth_year(player: Player) -> str:
 
 
 def _country(player: Player) -> str:
-    return player.country.code if player.country_id else ""
+    return player.country.code if player.country is not None else ""
 
 
 def _email(player: Player) -> str:

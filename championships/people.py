@@ -68,7 +68,7 @@ def import_registration_list(tournament: Tournament, records: list[Record], *, u
             if expected is not None and {line: p.pk for line, p in matches.items()} != expected:
                 raise _changed_meanwhile()
             counts = preview.counts
-            players = register_players([item.row for item in preview.lines], user=user, tournament=tournament,
+            players = register_players(preview.roster_rows, user=user, tournament=tournament,
                                        matches=matches, friends=preview.friends,
                                        updates=frozenset(line for line, m in preview.matches.items() if m.updates))
             for line, player in players.items():
@@ -97,9 +97,9 @@ def add_player(tournament: Tournament, *, user, name: str, email: str = "", date
     if not preview.ok:
         errors: dict[str, list[str]] = {}
         for problem in preview.problems:
-            errors.setdefault(FIELDS.get(problem.column, "__all__"), []).append(problem.message)
+            errors.setdefault(FIELDS.get(problem.column or "", "__all__"), []).append(problem.message)
         raise ValidationError(errors)
-    (row,) = [item.row for item in preview.lines]
+    (row,) = preview.roster_rows
     try:
         with transaction.atomic():
             (player,) = register_players([row], user=user, tournament=tournament, matches={},

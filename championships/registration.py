@@ -11,6 +11,7 @@ linked unchanged. A row is matched by email; without one, by name and date of bi
 alone among the organizer's own players. Namesakes are registered when an email or a date of birth
 tells them apart.
 """
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
@@ -89,6 +90,11 @@ class RosterPreview:
     @property
     def ok(self) -> bool:
         return bool(self.lines) and all(item.ok for item in self.lines)
+
+    @property
+    def roster_rows(self) -> list[RosterRow]:
+        """What the lines mean, in order: one a line once the preview is ok (only a line with problems has none)."""
+        return [item.row for item in self.lines if item.row is not None]
 
     @property
     def problems(self) -> list[InputProblem]:
@@ -189,7 +195,7 @@ def _changes(player: Player, row: RosterRow) -> dict[str, tuple[str, str]]:
 
 
 def preview_roster(records: list[Record], tournament: Tournament, *, user, decisions: dict[int, str] | None = None,
-                   read_problems: list[InputProblem] = (), allow_existing: bool = True) -> RosterPreview:
+                   read_problems: Sequence[InputProblem] = (), allow_existing: bool = True) -> RosterPreview:
     """Every row with its problems: the file's own (see `roster.check_records`) and the database's.
 
     `decisions` (line → KEEP or UPDATE) say what to do with a registered player the row describes
@@ -253,7 +259,7 @@ def preview_roster(records: list[Record], tournament: Tournament, *, user, decis
         if (player is not None and player.user_id in staff_ids) or (row.email and row.email in staff_emails):
             add(InputProblem(item.line, _("%(name)s is on the staff of %(tournament)s and cannot play in it.")
                              % {"name": row.name, "tournament": tournament.name}, "email"))
-        born = row.date_of_birth if match is None or match.updates else player.date_of_birth
+        born = row.date_of_birth if match is None or match.updates else match.player.date_of_birth
         unreadable_date = any(p.column == "date_of_birth" for p in item.problems)
         if championship is not None and championship.age_cutoff is not None and not unreadable_date:
             if born is None and match is not None and match.needs_decision and row.date_of_birth:

@@ -72,12 +72,12 @@ def enter_player(player: Player, tournament: Tournament, *, user, **fields) -> E
 def assign_staff(member: AbstractBaseUser, role: str, *, user, tournament: Tournament | None = None,
                  championship: Championship | None = None) -> StaffRole:
     """Give `member` a staff role, refusing anyone entered as a player where they would officiate."""
-    if (tournament is None) == (championship is None):
-        raise ValidationError(_("A staff role belongs to exactly one tournament or championship."))
-    if tournament is not None:
+    if tournament is not None and championship is None:
         require_organizer(user, tournament)
-    else:
+    elif championship is not None and tournament is None:
         require_championship_organizer(user, championship)
+    else:
+        raise ValidationError(_("A staff role belongs to exactly one tournament or championship."))
     if championship is not None and role != StaffRole.Role.ORGANIZER:
         raise ValidationError({"role": _("Referees are appointed per tournament.")})
     check_can_officiate(member.pk, tournament=tournament, championship=championship)

@@ -52,7 +52,7 @@ def create_championship(plan: ChampionshipPlan, *, user) -> Championship:
     return championship
 
 
-AUTOMATIC = {
+AUTOMATIC: dict[str, tuple[str, ...]] = {
     Tournament.Status.RUNNING: (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION),
     Tournament.Status.FINISHED: (Tournament.Status.DRAFT, Tournament.Status.REGISTRATION, Tournament.Status.RUNNING),
 }

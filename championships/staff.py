@@ -7,6 +7,7 @@ transaction has committed. Every change is audited; permissions are checked here
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
@@ -27,7 +28,7 @@ IDENTIFIER_MAX = 254
 @dataclass(frozen=True)
 class Invitation:
     role: StaffRole
-    member: object
+    member: AbstractUser
     new_account: bool
     """The account was created now: it has no password yet and needs the set-password link."""
 
@@ -95,6 +96,7 @@ def remove_staff(role_id: int, *, user) -> StaffRole:
         if staff_role.tournament is not None:
             require_organizer(user, staff_role.tournament)
         else:
+            assert staff_role.championship is not None  # a role has one or the other (constraint staff_role_scope)
             require_championship_organizer(user, staff_role.championship)
         if staff_role.user_id == user.pk and staff_role.role == StaffRole.Role.ORGANIZER:
             raise ValidationError(_("You cannot remove your own organizer role: ask another organizer."))

@@ -29,6 +29,7 @@ def lift_signin_pause(role_id: int, *, user) -> StaffRole:
         if role.tournament is not None:
             require_organizer(user, role.tournament)
         else:
+            assert role.championship is not None  # a role has one or the other (constraint staff_role_scope)
             require_championship_organizer(user, role.championship)
         username = role.user.get_username()
         lift_pause(username)
