@@ -48,13 +48,13 @@ class Country(models.Model):
             models.CheckConstraint(condition=Q(code__regex=r"^[A-Z]{2}$"), name="country_code_two_capitals"),
         ]
 
+    def __str__(self) -> str:
+        return self.local_name
+
     @property
     def local_name(self) -> str:
         """The name in the active language (django-countries' translations), else the stored English one."""
         return str(countries.name(self.code)) or self.name
-
-    def __str__(self) -> str:
-        return self.local_name
 
 
 class PlayerQuerySet(models.QuerySet):

@@ -86,11 +86,17 @@ class RatingRequest(models.Model):
     """Not unique: each change adds a row, and the update deletes only the rows it read (one added meanwhile
     stays for the next update)."""
 
+    def __str__(self) -> str:
+        return f"tournament {self.tournament_id}"
+
 
 class RatingState(models.Model):
     """One row: the update's lock (one runner at a time) and when the ratings last changed."""
 
     updated_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"ratings updated {self.updated_at or 'never'}"
 
 
 class Season(models.Model):

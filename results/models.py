@@ -311,6 +311,9 @@ class TiebreakDrawPlace(models.Model):
             models.CheckConstraint(condition=Q(place__gte=1), name="draw_place_positive"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.draw_id} · {self.place} · {self.entry_id}"
+
 
 ANNOUNCEMENT_MAX = 500
 """The longest announcement: a ruling or notice fits on the projector and on a phone."""

@@ -235,7 +235,7 @@ def test_an_existing_player_is_linked_unchanged_but_for_what_they_lack(cup, comm
 
 def test_a_registration_closing_time_is_kept_as_set(cup):
     tournament, organizer = cup
-    closes = timezone.make_aware(datetime(2031, 5, 1, 18, 0))
+    closes = datetime(2031, 5, 1, 18, 0, tzinfo=timezone.get_current_timezone())
     signup.change_settings(tournament, signup.Settings(True, 10, closes, True), user=organizer)
     tournament.refresh_from_db()
     assert (tournament.registration_closes, tournament.capacity, tournament.registration_approval) == (closes, 10, True)
