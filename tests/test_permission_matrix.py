@@ -222,6 +222,7 @@ ACCESS: dict[str, Access] = {
     "players-register-confirm": Access(ANYONE, ANYONE, kwargs=lambda w: {"token": w.confirm_token}),
     "players-check-in": Access(ANYONE, _rule(FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN, FORBIDDEN)),
     "players-tournament-calendar": Access(ANYONE, NOBODY),
+    "players-championship-calendar": Access(ANYONE, NOBODY),
     "players-me-home": Access(ANYONE, ANYONE, lambda w: {"email": "perm-player-4@example.org"}),
     "players-me": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),
     "players-me-calendar": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),

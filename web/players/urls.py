@@ -9,6 +9,7 @@ urlpatterns = [
     path("t/<slug:slug>/register/confirm/<str:token>/", views.register_confirm, name="players-register-confirm"),
     path("t/<slug:slug>/check-in/<str:code>/", views.check_in, name="players-check-in"),
     path("t/<slug:slug>/calendar.ics", views.tournament_calendar, name="players-tournament-calendar"),
+    path("c/<slug:championship_slug>/calendar.ics", views.championship_calendar, name="players-championship-calendar"),
     path("me/", views.me_home, name="players-me-home"),
     path("me/<str:token>/", views.me, name="players-me"),
     path("me/<str:token>/calendar.ics", views.me_calendar, name="players-me-calendar"),

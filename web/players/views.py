@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from championships import links, signup
-from championships.models import Entry, Tournament
+from championships.models import Championship, Entry, Tournament
 from championships.tasks import send_private_link
 from core.background import run_in_background
 from core.clients import client_address
@@ -297,3 +297,12 @@ def tournament_calendar(request, slug: str):
     event = tournament_event(tournament, url=request.build_absolute_uri(
         reverse("public-tournament", args=[tournament.slug])))
     return _ics(calendar([event] if event else [], name=tournament.name, now=timezone.now()), f"{tournament.slug}.ics")
+
+
+@require_GET
+def championship_calendar(request, championship_slug: str):
+    """The championship's days, one event per dated tournament (qualifiers and finals): public, like its page."""
+    championship = get_object_or_404(Championship, slug=championship_slug)
+    events = [event for tournament in championship.tournaments.all() if (event := tournament_event(
+        tournament, url=request.build_absolute_uri(reverse("public-tournament", args=[tournament.slug]))))]
+    return _ics(calendar(events, name=championship.name, now=timezone.now()), f"{championship.slug}.ics")
