@@ -311,6 +311,13 @@ def test_the_desk_offers_no_lateness_where_the_rules_have_none(client, ruleset):
     client.post(f"/organize/{tournament.slug}/check-in/{entry.pk}/", {"action": "late", "minutes_late": "5"})
     entry.refresh_from_db()
     assert entry.status == Entry.Status.REGISTERED and not Penalty.objects.exists()
+    # Checked in on time, then a late step posted again (another tab): the check-in stands, nothing deducted.
+    client.post(f"/organize/{tournament.slug}/check-in/{entry.pk}/", {"action": "check_in"})
+    response = client.post(f"/organize/{tournament.slug}/check-in/{entry.pk}/",
+                           {"action": "late", "minutes_late": "5"}, follow=True)
+    assert f"{entry.player.name} checked in." in response.content.decode()
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.CHECKED_IN and not Penalty.objects.exists()
 
 
 def undo(tournament, entry, organizer, reason="Tapped the wrong row"):
