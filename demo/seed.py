@@ -25,7 +25,7 @@ deleted. A demo championship removed by hand is created again, reusing its playe
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, time
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
@@ -266,8 +266,13 @@ def _national_times(rng: random.Random, game: Game) -> tuple[time, time]:
 
 def _times(rng: random.Random, game: Game) -> tuple[time, time]:
     """A game every two hours from 9:00; it lasts 45 to 110 minutes (Lord of Catan ranks by tempo)."""
-    start = datetime(2000, 1, 1, 9) + timedelta(hours=2 * (game.number - 1), minutes=rng.choice([0, 5, 10]))
-    return start.time(), (start + timedelta(minutes=rng.randint(45, 110))).time()
+    start = 9 * 60 + 120 * (game.number - 1) + rng.choice([0, 5, 10])
+    return _clock(start), _clock(start + rng.randint(45, 110))
+
+
+def _clock(minutes: int) -> time:
+    """The time of day `minutes` after midnight (past midnight, on the next day's clock)."""
+    return time(*divmod(minutes % (24 * 60), 60))
 
 
 def _play(game: Game, organizer, referee, rng: random.Random, *, tables: int | None,

@@ -1,5 +1,5 @@
 """Game durations from the start and end times written on a record sheet."""
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 
 
 def game_minutes(start: time | None, end: time | None) -> int | None:
@@ -9,7 +9,7 @@ def game_minutes(start: time | None, end: time | None) -> int | None:
     """
     if start is None or end is None or start == end:
         return None
-    day = datetime(2000, 1, 1)
+    day = date(2000, 1, 1)  # any day: two times of day on a clock, no time zone
     delta = datetime.combine(day, end) - datetime.combine(day, start)
     if delta <= timedelta(0):
         delta += timedelta(days=1)
