@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from audit.actions import Action
 from audit.services import record_change
-from championships.models import Tournament
+from championships.models import Entry, Tournament
 from championships.permissions import require_official
 from engines.rulesets import ruleset_for
 from scheduling.models import Game, Seat
@@ -66,7 +66,7 @@ def banker_of(sheet: RecordSheet, seats: list[Seat] | None = None) -> Banker:
     if sheet.referee_banked:
         return Banker(None, "", by_rule=False)
     if sheet.banker_id is not None:
-        return Banker(sheet.banker_id, sheet.banker.player.name, by_rule=False)
+        return Banker(sheet.banker_id, _banker_entry(sheet).player.name, by_rule=False)
     if referee_banks(sheet.table.game):
         return Banker(None, "", by_rule=True)
     seats = seats if seats is not None else list(sheet.table.seats.select_related("entry__player")
@@ -81,7 +81,13 @@ def banker_json(sheet: RecordSheet) -> dict | str | None:
         return REFEREE
     if sheet.banker_id is None:
         return None
-    return {"entry": sheet.banker_id, "player": sheet.banker.player.name}
+    return {"entry": sheet.banker_id, "player": _banker_entry(sheet).player.name}
+
+
+def _banker_entry(sheet: RecordSheet) -> Entry:
+    """The entry of the player who banked, for a sheet with `banker_id` set."""
+    assert sheet.banker is not None
+    return sheet.banker
 
 
 def _store(sheet: RecordSheet, banker: Banker) -> None:
@@ -112,7 +118,7 @@ def record_banker(sheet_id: int, entry_id: int | None, *, user, was: str) -> Rec
         if entry_id is not None and entry_id not in players:
             raise ValidationError({"banker": [_("The banker is the referee or one of the players at this table.")]})
         current = banker_of(sheet, seats)
-        wanted = Banker(entry_id, players.get(entry_id, ""), by_rule=False)
+        wanted = Banker(entry_id, "" if entry_id is None else players[entry_id], by_rule=False)
         if not current.by_rule and current.key == wanted.key:
             return sheet
         if current.key != was:

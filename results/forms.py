@@ -1,8 +1,10 @@
 """Forms of the referee's screens; they parse input, the services (sheets, penalties, draws) decide."""
 import uuid
+from typing import cast
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from championships.models import Entry
@@ -34,7 +36,8 @@ class SheetForm(forms.Form):
                 required=False, min_value=0, max_value=12,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 12, "class": "vp-input"}),
             )
-        self.fields["winner"].choices = [(s.seat.entry_id, s.seat.entry.player.name) for s in scores]
+        winner = cast(forms.ChoiceField, self.fields["winner"])
+        winner.choices = [(s.seat.entry_id, s.seat.entry.player.name) for s in scores]
 
     @property
     def rows(self):
@@ -85,7 +88,8 @@ class PlayOrderForm(forms.Form):
             )
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         order = [cleaned.get(name) for name in self.fields]
         if None not in order and len(set(order)) != len(order):
             raise ValidationError(_("Each player takes exactly one position."))
@@ -97,11 +101,28 @@ class SignOffForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput)
 
 
+class _EntryField(forms.ModelChoiceField):
+    """An entry, named by its player."""
+
+    def label_from_instance(self, obj) -> str:
+        return obj.player.name
+
+
+class _GameField(forms.ModelChoiceField):
+    """A game, named by its number."""
+
+    def label_from_instance(self, obj) -> str:
+        return _("Game %(n)d") % {"n": obj.number}
+
+
+PENALTY_KINDS = [("", "—"), *Penalty.Kind.choices]
+
+
 class PenaltyForm(forms.Form):
     """One penalty; which fields count depends on its kind (the help texts say so, the service decides)."""
 
-    entry = forms.ModelChoiceField(label=_("Player"), queryset=Entry.objects.none())
-    kind = forms.ChoiceField(label=_("Penalty"), choices=[("", "—"), *Penalty.Kind.choices])
+    entry = _EntryField(label=_("Player"), queryset=Entry.objects.none())
+    kind = forms.ChoiceField(label=_("Penalty"), choices=PENALTY_KINDS)
     minutes = forms.IntegerField(
         label=_("Minutes late"), required=False, min_value=0, max_value=MAX_MINUTES_LATE,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
@@ -115,26 +136,25 @@ class PenaltyForm(forms.Form):
         choices=[("", "—"), *Penalty.Ground.choices],
     )
     """Its help says until when the tournament's ruleset allows a disqualification (`disqualification_help`)."""
-    partner = forms.ModelChoiceField(label=_("Other player of the collusion"), queryset=Entry.objects.none(),
-                                     required=False, help_text=_("Collusion: both players get a warning."))
-    game = forms.ModelChoiceField(label=_("Game"), queryset=Game.objects.none(), required=False)
+    partner = _EntryField(label=_("Other player of the collusion"), queryset=Entry.objects.none(),
+                          required=False, help_text=_("Collusion: both players get a warning."))
+    game = _GameField(label=_("Game"), queryset=Game.objects.none(), required=False)
     reason = forms.CharField(label=_("Reason"), max_length=TEXT_MAX, required=False,
                              widget=forms.Textarea(attrs={"rows": 2}),
                              help_text=_("Required, except for a late arrival (the minutes are the reason)."))
     request_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args, tournament, **kwargs):
-        super().__init__(*args, initial={"request_key": uuid.uuid4()}, **kwargs)
+    def __init__(self, data=None, *, tournament, **kwargs):
+        super().__init__(data, initial={"request_key": uuid.uuid4()}, **kwargs)
         entries = tournament.entries.select_related("player").order_by("player__sort_key", "pk")
         for name in ("entry", "partner"):
-            self.fields[name].queryset = entries
-            self.fields[name].label_from_instance = lambda entry: entry.player.name
-        self.fields["game"].queryset = tournament.games.order_by("number")
+            cast(forms.ModelChoiceField, self.fields[name]).queryset = entries
+        cast(forms.ModelChoiceField, self.fields["game"]).queryset = tournament.games.order_by("number")
         self.fields["ground"].help_text = disqualification_help(tournament.ruleset)
-        self.fields["game"].label_from_instance = lambda game: _("Game %(n)d") % {"n": game.number}
         self.lateness = lateness_rule(tournament)
         if self.lateness is None:  # 004, 003: no late-arrival penalty, so none is offered
-            self.fields["kind"].choices = [c for c in self.fields["kind"].choices if c[0] != Penalty.Kind.LATENESS]
+            kind = cast(forms.ChoiceField, self.fields["kind"])
+            kind.choices = [c for c in PENALTY_KINDS if c[0] != Penalty.Kind.LATENESS]
             del self.fields["minutes"]
             self.fields["reason"].help_text = ""
         else:
@@ -146,9 +166,11 @@ class PenaltyForm(forms.Form):
             self.fields["kind"].widget.attrs["data-lateness-vp"] = self.lateness.vp
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         kind = cleaned.get("kind")
         if kind == Penalty.Kind.LATENESS:
+            assert self.lateness is not None  # a late arrival is offered only where the ruleset has the rule
             if cleaned.get("minutes") is None:
                 self.add_error("minutes", _("Give the minutes late (0 if the player was on time)."))
             if cleaned.get("vp") not in (None, self.lateness.vp):
@@ -163,7 +185,7 @@ class PenaltyForm(forms.Form):
 
     def with_new_request_key(self) -> None:
         """Keep what was typed but send a new key, so submitting again records a new penalty."""
-        self.data = self.data.copy()
+        self.data = cast(QueryDict, self.data).copy()  # bound to request.POST (a Mapping to the stubs)
         self.data[self.add_prefix("request_key")] = str(uuid.uuid4())
 
 
@@ -197,7 +219,8 @@ class DrawForm(forms.Form):
             self.places.append(name)
 
     def clean(self):
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         order = [cleaned.get(name) for name in self.places]
         if None not in order and len(set(order)) != len(order):
             raise ValidationError(_("Each player takes exactly one place in the draw."))
@@ -237,8 +260,9 @@ class BankerForm(forms.Form):
 
     def __init__(self, *args, seats, referee_label, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["banker"].choices = [("referee", referee_label),
-                                         *((str(seat.entry_id), seat.entry.player.name) for seat in seats)]
+        banker = cast(forms.ChoiceField, self.fields["banker"])
+        banker.choices = [("referee", referee_label),
+                          *((str(seat.entry_id), seat.entry.player.name) for seat in seats)]
 
     def entry_id(self) -> int | None:
         value = self.cleaned_data["banker"]

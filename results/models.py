@@ -209,6 +209,8 @@ class Penalty(models.Model):
                                      verbose_name=_("withdrawn by"))
     withdrawal_reason = models.TextField(_("reason for the withdrawal"), blank=True)
     """A mistaken penalty is withdrawn by an organizer, never deleted: it stays on record and no longer counts."""
+    partner: str | None
+    """Not stored: a collusion warning's other player, named by the reads that list warnings (`results.selectors`)."""
 
     class Meta:
         ordering = ["recorded_at"]

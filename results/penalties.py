@@ -168,7 +168,7 @@ def record_penalty(entry_id: int, *, user, kind: str, reason: str, vp: int = 0, 
     reason = reason.strip()
     with transaction.atomic():
         collusion = kind == Penalty.Kind.COLLUSION and partner_id is not None and partner_id != entry_id
-        entries = _locked_entries(entry_id, *([partner_id] if collusion else []))
+        entries = _locked_entries(entry_id, *([partner_id] if collusion and partner_id is not None else []))
         entry = entries[entry_id]
         tournament = entry.tournament
         require_official(user, tournament)
@@ -336,6 +336,7 @@ def record_lateness(entry_id: int, minutes: int, *, user, game: Game | None = No
             _check_lateness(entry, game, errors)
         if errors:
             raise ValidationError(errors)
+        assert rule is not None  # without the rule, _check_lateness refused the late arrival
         if minutes == 0:
             return Lateness(entry, minutes)
         reason = reason.strip() or _("%(minutes)d minutes late") % {"minutes": minutes}
@@ -351,7 +352,7 @@ def record_lateness(entry_id: int, minutes: int, *, user, game: Game | None = No
             _check_lateness(entry, game, errors)
             if errors:
                 raise ValidationError(errors)
-            before = {"minutes_late": entry.minutes_late}
+            before: dict[str, object] = {"minutes_late": entry.minutes_late}
             entry.minutes_late = minutes
             entry.save(update_fields=["minutes_late"])
             penalty = _create({entry.pk: entry}, entry, user=user, kind=Penalty.Kind.LATENESS, vp=rule.vp,
@@ -457,7 +458,8 @@ def withdraw_penalty(penalty_id: int, *, user, reason: str) -> Penalty:
         withdrawn = Penalty.objects.filter(Q(pk=penalty.pk) | Q(incident=penalty.incident, incident__isnull=False),
                                            withdrawn_at__isnull=True)
         withdrawn.update(withdrawn_at=now, withdrawn_by=user, withdrawal_reason=reason)
-        before, after = {"withdrawn": False}, {"withdrawn": True}
+        before: dict[str, object] = {"withdrawn": False}
+        after: dict[str, object] = {"withdrawn": True}
         if penalty.kind == Penalty.Kind.LATENESS and entry.minutes_late and not Penalty.objects.filter(
                 entry=entry, kind=Penalty.Kind.LATENESS, withdrawn_at__isnull=True).exists():
             before["minutes_late"], after["minutes_late"] = entry.minutes_late, 0

@@ -1,6 +1,10 @@
 """Reads for the referee's screens and the seating API: plain view data, loaded in a fixed number of queries."""
+from __future__ import annotations
+
 import uuid
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import Count, F, Prefetch, Q
 
@@ -11,19 +15,28 @@ from scheduling.models import Game, Seat, Table
 
 from .models import Objection, Penalty, RecordSheet, Score, SheetRevision, Signature
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise, WithAnnotations
+
 
 def current_game(games: list[Game]) -> Game | None:
     """The first published game with a table not yet signed off, else the last one."""
     return next((g for g in games if g.status == Game.Status.PUBLISHED), games[-1] if games else None)
 
 
+class _SheetCounts(TypedDict):
+    signature_count: int
+    objection_count: int
+    """Objections to the sheet's current version."""
+
+
 @dataclass(frozen=True)
 class DeskPage:
     games: list[Game]
     game: Game | None
-    tables: list[Table]
+    tables: list[WithAnnotations[Table, _SheetCounts]]
     """With `sheet`, `seats` (players in play order) and `signature_count` loaded."""
-    counts: list[tuple[str, int, str]]
+    counts: list[tuple[StrOrPromise, int, str]]
     """(label, number of tables, status) for each sheet status."""
 
 
@@ -31,7 +44,7 @@ def desk(tournament: Tournament, requested: str | None) -> DeskPage:
     """Every table of the requested game (else the current one) with its sheet's state."""
     games = list(tournament.games.exclude(status=Game.Status.PLANNED).select_related("stage").order_by("number"))
     game = next((g for g in games if str(g.number) == requested), None) or current_game(games)
-    tables = []
+    tables: list[WithAnnotations[Table, _SheetCounts]] = []
     if game is not None:
         tables = list(
             Table.objects.filter(game=game).order_by("number")
@@ -118,7 +131,7 @@ def game_seating(game: Game) -> dict:
         if table.board_code:
             row["board"] = table.board_code
         result.append(row)
-    board = {"board": game.board_code} if game.board_code else {}
+    board: dict[str, str | None] = {"board": game.board_code} if game.board_code else {}
     if game.stage.boards_per_table:  # each table plays its own board, none of them the game's
         board = {"board": None}
     return {"game": game.number, "stage": game.stage.kind, "status": game.status, **board, "tables": result}
@@ -163,7 +176,7 @@ class PendingRuling:
 
 def _name_partners(penalties: list[Penalty]) -> None:
     """Give each collusion warning `partner`, the name of the other player of its incident (None otherwise)."""
-    players: dict[uuid.UUID, list[tuple[int, str]]] = {}
+    players: dict[uuid.UUID | None, list[tuple[int, str]]] = {}  # None is looked up, never stored
     for penalty in penalties:
         if penalty.incident is not None:
             players.setdefault(penalty.incident, []).append((penalty.pk, penalty.entry.player.name))
@@ -231,7 +244,7 @@ class ResultRow:
     winner: bool
     place: int | None
     """Place at the table (1 = winner), once the sheet is signed off."""
-    signed_off_at: object
+    signed_off_at: datetime | None
 
 
 def result_rows(tournament: Tournament) -> list[ResultRow]:
@@ -246,10 +259,10 @@ def result_rows(tournament: Tournament) -> list[ResultRow]:
     tables: dict[tuple[int, int], list] = {}
     for row in scores:
         tables.setdefault(row[:2], []).append(row)
-    rows = []
+    rows: list[ResultRow] = []
     for (game, table), seats in tables.items():
         signed_off = seats[0][6] == RecordSheet.Status.SIGNED_OFF
-        places = [None] * len(seats)
+        places: list[int | None] = [None] * len(seats)
         if signed_off:
             places = [s.place for s in score_table(TableResult(game, table, tuple(
                 SeatResult(position, vp or 0, winner) for _g, _t, position, _n, vp, winner, *_r in seats)), rules)]

@@ -93,7 +93,7 @@ def snapshot(sheet: RecordSheet, scores: list[Score] | None = None) -> dict:
     }
 
 
-def _validated(sheet: RecordSheet, scores: list[Score], data: SheetInput) -> int | None:
+def _validated(sheet: RecordSheet, scores: list[Score], data: SheetInput) -> int:
     """Check the input as the `rank` command would; return the winner's seat id or raise per field."""
     keys = [s.seat.entry_id for s in scores]
     errors: dict[str, list[str]] = {}
@@ -119,12 +119,15 @@ def _validated(sheet: RecordSheet, scores: list[Score], data: SheetInput) -> int
     if data.start_time is not None and data.start_time == data.end_time:
         errors.setdefault("end_time", []).append(_("The end time is the same as the start time."))
     elif minutes is not None and minutes > MAX_GAME_MINUTES:
+        assert data.start_time is not None and data.end_time is not None  # a duration needs both times
         errors.setdefault("end_time", []).append(
             _("From %(start)s to %(end)s is a game of more than 6 hours: check the start and end times.")
             % {"start": data.start_time.strftime("%H:%M"), "end": data.end_time.strftime("%H:%M")})
     if errors:
         raise ValidationError(errors)
-    return _winner_seat(scores, data)
+    winner = _winner_seat(scores, data)
+    assert winner is not None  # check_table found no problem: exactly one seat won
+    return winner
 
 
 def _winner_seat(scores: list[Score], data: SheetInput) -> int | None:

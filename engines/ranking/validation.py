@@ -43,7 +43,7 @@ def winner_flags(seats: Sequence[Seat]) -> list[bool]:
     return flags
 
 
-def valid_vp(vp: object) -> bool:
+def valid_vp(vp: object) -> TypeGuard[int]:
     return is_whole(vp) and MIN_VP <= vp <= MAX_VP
 
 
