@@ -106,7 +106,8 @@ def change_clock(game_id: int, action: str, *, user) -> Game:
             raise ValidationError(_("Game %(n)d is not being played: its map-study clock cannot change.")
                                   % {"n": game.number})
         now = timezone.now()
-        state = clock_of(game, now).state
+        clock = clock_of(game, now)
+        state = clock.state
         before = _state(game)
         if action == "start":
             if state in ("running", "paused"):
@@ -119,14 +120,14 @@ def change_clock(game_id: int, action: str, *, user) -> Game:
                 return game
             if state != "running":
                 raise ValidationError(_("Only a running clock can be paused."))
-            game.study_paused_remaining = math.ceil((game.study_ends_at - now).total_seconds())
+            game.study_paused_remaining = clock.remaining  # a running clock's seconds left at `now`
             game.study_ends_at = None
         elif action == "resume":
             if state == "running":
                 return game
             if state != "paused":
                 raise ValidationError(_("Only a paused clock can be resumed."))
-            game.study_ends_at = now + datetime.timedelta(seconds=game.study_paused_remaining)
+            game.study_ends_at = now + datetime.timedelta(seconds=clock.remaining)  # what the pause left
             game.study_paused_remaining = None
         elif action == "end":
             if state == "ended":

@@ -1,7 +1,8 @@
 """Reads of the seating: a stage's problem for the engine, its quality report, and the organizer's pages."""
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol, cast
 
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
@@ -61,8 +62,8 @@ def _relations(tournament_id: int, entry_of_player: dict[int, int]) -> tuple[tup
                  if a in entry_of_player and b in entry_of_player)
 
 
-def _problem(stage: Stage, entries: Sequence[int], entry_of_player: dict[int, int], countries: dict[int, str],
-             games: int, history=(), seed: int = 0) -> seating.SeatingProblem:
+def _problem(stage: Stage, entries: Sequence[int], entry_of_player: dict[int, int],
+             countries: Mapping[seating.Player, str], games: int, history=(), seed: int = 0) -> seating.SeatingProblem:
     ruleset = ruleset_for(stage.tournament.ruleset)
     return seating.SeatingProblem(
         players=tuple(sorted(entries)), games=games, relations=_relations(stage.tournament_id, entry_of_player),
@@ -197,17 +198,30 @@ class StagePage:
     @property
     def repeats_unavoidable(self) -> bool:
         """The repeat pairings are no more than the engine proved unavoidable: no alarm."""
-        return bool(self.report) and _proven(self.report.repeat_pairings, self.repeat_bound)
+        return self.report is not None and _proven(self.report.repeat_pairings, self.repeat_bound)
 
     @property
     def positions_unavoidable(self) -> bool:
         """The position repeats are no more than the engine proved unavoidable: no alarm."""
-        return bool(self.report) and _proven(self.report.position_repeats, self.position_bound)
+        return self.report is not None and _proven(self.report.position_repeats, self.position_bound)
 
     @property
     def compatriots_unavoidable(self) -> bool:
         """The same-country tablemates are no more than the engine proved unavoidable: no alarm."""
-        return bool(self.report) and _proven(self.report.same_country_tablemates, self.country_bound)
+        return self.report is not None and _proven(self.report.same_country_tablemates, self.country_bound)
+
+
+class _EntryPairings(Protocol):
+    """A stage's quality report read in entry ids: `_problem` gives the engine entry ids as its players."""
+
+    @property
+    def friend_conflicts(self) -> tuple[tuple[int, tuple[int, int]], ...]: ...
+
+    @property
+    def repeated_pairs(self) -> tuple[tuple[tuple[int, int], int], ...]: ...
+
+    @property
+    def opponents(self) -> Mapping[int, tuple[int, ...]]: ...
 
 
 def _proven(count: int, bound: int | None) -> bool:
@@ -215,8 +229,8 @@ def _proven(count: int, bound: int | None) -> bool:
     return bool(count) and bound is not None and count <= bound
 
 
-def _warnings(table: list[tuple[int, int, int | None]], friends: set, repeats: set, country: dict[int, int | None],
-              spread: bool, name: dict[int, str]) -> dict[int, list[str]]:
+def _warnings(table: list[tuple[int, int, int | None]], friends: set, repeats: set,
+              country: Mapping[int, int | None], spread: bool, name: dict[int, str]) -> dict[int, list[str]]:
     """Why a seat is highlighted, by entry: friend/family at the table, a repeat opponent (named), a compatriot."""
     found: dict[int, list[str]] = {}
     for _position, entry, *_rest in table:
@@ -266,13 +280,14 @@ def stage_page(stage: Stage, *, game_number: int | None = None, table_page: int 
                            {pk: p[2] for pk, p in people.items() if p[2]}, len(games))
         report = seating.assess(problem, [tuple(tuple(e for _p, e, _s in seats) for _n, seats in
                                                 sorted(tables[g.pk].items())) for g in games])
+    met = cast(_EntryPairings | None, report)  # the engine's players here are entry ids (`_problem`)
     name = {pk: p[1] for pk, p in people.items()}
     names = _Names(name, {pk: p[4] for pk, p in people.items()}, {pk: p[5] for pk, p in people.items()})
     paged = len(rows) > 4 * TABLES_PER_PAGE
     chosen = next((g for g in games if g.number == game_number), None) or next(
         (g for g in games if g.status == Game.Status.PLANNED), games[0] if games else None)
-    friends = {frozenset(pair) for _game, pair in report.friend_conflicts} if report else set()
-    repeats = {frozenset(pair) for pair, _count in report.repeated_pairs} if report else set()
+    friends = {frozenset(pair) for _game, pair in met.friend_conflicts} if met else set()
+    repeats = {frozenset(pair) for pair, _count in met.repeated_pairs} if met else set()
     country = {pk: p[3] for pk, p in people.items()}
     views, shown = [], []
     for game in games:
@@ -301,14 +316,14 @@ def stage_page(stage: Stage, *, game_number: int | None = None, table_page: int 
         view = GameView(game, disagrees, take_back, layout, table_views, page, ranges)
         views.append(view)
         shown.append(view)
-    again = _met_again(report)
-    found = _search(query, games, tables, names, report, again)
+    again = _met_again(met)
+    found = _search(query, games, tables, names, met, again)
     opponents = []
-    if report and len(people) <= OPPONENTS_LIST_MAX:
-        opponents = [(name[p], [name[o] for o in report.opponents[p]], names.sorted(again.get(p, ())))
-                     for p in names.ordered(report.opponents)]
-    conflicts = [Pairing(name[a], name[b], game=game) for game, (a, b) in (report.friend_conflicts if report else [])]
-    repeated = [Pairing(name[a], name[b], times=times) for (a, b), times in (report.repeated_pairs if report else [])]
+    if met and len(people) <= OPPONENTS_LIST_MAX:
+        opponents = [(name[p], [name[o] for o in met.opponents[p]], names.sorted(again.get(p, ())))
+                     for p in names.ordered(met.opponents)]
+    conflicts = [Pairing(name[a], name[b], game=game) for game, (a, b) in (met.friend_conflicts if met else [])]
+    repeated = [Pairing(name[a], name[b], times=times) for (a, b), times in (met.repeated_pairs if met else [])]
     can_replan = len(games) < stage.games or any(g.status == Game.Status.PLANNED for g in games)
     shortfall = report and (report.repeat_pairings or report.position_repeats or report.same_country_tablemates)
     bounds = _proven_bounds(stage) if shortfall else {}
@@ -317,7 +332,7 @@ def stage_page(stage: Stage, *, game_number: int | None = None, table_page: int 
                      bounds.get("country_bound"), can_replan)
 
 
-def _met_again(report: seating.QualityReport | None) -> dict[int, set[int]]:
+def _met_again(report: _EntryPairings | None) -> dict[int, set[int]]:
     """Each player's opponents met more than once, by entry."""
     again: dict[int, set[int]] = {}
     for (a, b), _times in (report.repeated_pairs if report else ()):
@@ -353,7 +368,7 @@ class _Names:
 
 
 def _search(query: str, games: Sequence[Game], tables: dict[int, dict[int, list]], names: _Names,
-            report: seating.QualityReport | None, again: dict[int, set[int]]) -> list[PlayerFound]:
+            report: _EntryPairings | None, again: dict[int, set[int]]) -> list[PlayerFound]:
     """Players whose name contains the query (as every search compares names, `core.names.fold`): where they sit
     in each game, whom they meet and meet again."""
     needle = fold(query)

@@ -7,6 +7,7 @@ writes games, tables and seats; the results app calls the small state changes at
 opens or closes record sheets.
 """
 from collections.abc import Callable, Mapping, Sequence
+from typing import cast
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -95,7 +96,8 @@ def generate_seating(stage_id: int, *, user, seed: int = 0, budget: int | None =
                                     "a player withdrew or a relationship was declared). Nothing was written: "
                                     "generate the seating again.") % {"stage": stage.name})
         Game.objects.filter(pk__in=[g.pk for g in plan.planned]).delete()
-        games = write_games(stage, result.schedule.games, free_game_numbers(stage, plan.played))
+        tables = cast(Sequence[Sequence[Sequence[int]]], result.schedule.games)  # stage_plan gave the engine entry ids
+        games = write_games(stage, tables, free_game_numbers(stage, plan.played))
         report = result.report
         record_change(user, stage.tournament_id, Action.SEATING_GENERATED, stage, after={
             "games": [g.number for g in games], "seed": seed, "friend_conflicts": len(report.friend_conflicts),
