@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from audit.actions import Action
 from audit.services import record_change
-from championships.models import Championship
+from championships.models import Championship, Tournament
 from championships.permissions import require_championship_organizer, require_organizer
 from engines.boards import fairness
 from engines.boards.generator import decode_board
@@ -48,6 +48,12 @@ def used_codes(tournament_id: int) -> set[str]:
     return set(games.values_list("board_code", flat=True)) | set(tables.values_list("board_code", flat=True))
 
 
+def _board_limits(tournament: Tournament) -> list[str]:
+    """The fairness limits of the tournament's championship; a club tournament outside any championship has none."""
+    championship = tournament.championship
+    return championship.board_limits if championship is not None else []
+
+
 def deal_boards(game: Game, *, code: str = "") -> dict:
     """Give the game (and, in a per-table stage, each table) a board; part of publishing and of `change_board`.
 
@@ -55,7 +61,7 @@ def deal_boards(game: Game, *, code: str = "") -> dict:
     what was dealt, for the audit entry.
     """
     used = used_codes(game.tournament_id) - {game.board_code}
-    limits = game.tournament.championship.board_limits
+    limits = _board_limits(game.tournament)
     game.board_code = code or _fresh_code(used, limits)
     game.save(update_fields=["board_code"])
     dealt: dict = {"board": game.board_code}
@@ -85,7 +91,7 @@ def change_board(game_id: int, *, user, code: str = "") -> Game:
         game = (Game.objects.select_for_update(of=("self",)).select_related("tournament__championship", "stage")
                 .get(pk=game_id))
         require_organizer(user, game.tournament)
-        broken = fairness.broken_limits(decode_board(code), game.tournament.championship.board_limits) if code else []
+        broken = fairness.broken_limits(decode_board(code), _board_limits(game.tournament)) if code else []
         if broken:
             raise ValidationError({"code": _("This board breaks the championship's fairness limits: %(limits)s.")
                                    % {"limits": "; ".join(str(LIMIT_LABELS[limit]) for limit in broken)}})

@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from audit.models import AuditEntry
+from championships.models import Tournament
 from championships.services import assign_staff
 from engines.boards.fairness import LIMITS, broken_limits
 from engines.boards.generator import decode_board, generate_board
@@ -215,3 +216,16 @@ def test_a_championships_fairness_limits_hold_on_every_board_dealt_and_refuse_a_
     change_board(games[0].pk, user=organizer)
     activity = client.get(reverse("activity-log", args=[games[0].tournament.slug])).content.decode()
     assert "Map-study clock started: 5 minutes" in activity and "Board replaced by a new random board" in activity
+
+
+def test_a_club_tournament_outside_any_championship_is_dealt_boards_with_no_fairness_limits():
+    """A club tournament may stand outside any championship (constraint tournament_in_championship): publishing
+    its game deals a board (it raised AttributeError reading the championship's limits) and no limit refuses one."""
+    (game,), organizer, _referee = planned_games(12, games=1)
+    Tournament.objects.filter(pk=game.tournament_id).update(kind="club", championship=None)
+    publish_game(game.pk, user=organizer)
+    game.refresh_from_db()
+    assert decode_board(game.board_code).code == game.board_code
+    unfair = next(generate_board(seed).code for seed in range(100) if broken_limits(generate_board(seed), LIMITS))
+    change_board(game.pk, code=unfair, user=organizer)
+    assert Game.objects.get(pk=game.pk).board_code == unfair
