@@ -85,6 +85,14 @@ def test_the_champions_certificate_shows_the_final_and_labels_the_earlier_games(
     assert "Decided by the final table (game 4): place 2, 9 VP" in " ".join(pages[1].split())
 
 
+def test_the_championship_page_names_the_champion_and_the_finals_podium(client, finals):
+    tournament, entries = finals
+    page = " ".join(client.get(f"/c/{tournament.championship.slug}/").content.decode().split())
+    assert "<bdi>F5</bdi>" in page.split('id="champion-heading"')[1].split("</section>")[0]
+    podium = page.split('class="podium-list"')[1].split("</ol>")[0]
+    assert [row.split("<bdi>")[1].split("</bdi>")[0] for row in podium.split("<li")[1:]] == ["F5", "F0", "F4"]
+
+
 def test_the_console_podium_shows_the_final_result(client, finals):
     tournament, entries = finals
     client.force_login(make_admin())
