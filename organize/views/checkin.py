@@ -224,8 +224,8 @@ def check_in_window(request, slug: str):
 @login_required
 @require_GET
 def check_in_qr(request, slug: str):
-    """The QR code full screen, for the projector or a tablet at the door; it reloads itself (no script needed),
-    so a new window's code replaces the old one."""
+    """The QR code full screen, for the projector or a tablet at the door; it asks for itself every 30 s (htmx), so
+    a new window's code replaces the old one."""
     tournament = organized_tournament(request.user, slug)
     return render(request, "organize/checkin_qr.html",
                   {"tournament": tournament, **window_context(request, tournament)})

@@ -108,7 +108,7 @@ def test_the_desk_opens_a_window_and_shows_its_qr_code(console):
     desk = client.get("/organize/reg-desk/check-in/").content.decode()
     assert 'src="data:image/svg+xml' in desk and "Close self check-in" in desk
     screen = client.get("/organize/reg-desk/check-in/qr/")
-    assert screen.status_code == 200 and 'http-equiv="refresh"' in screen.content.decode()
+    assert screen.status_code == 200 and 'hx-trigger="every 30s"' in screen.content.decode()
     assert "no-store" in screen["Cache-Control"] and window.code not in screen.content.decode().split("data:")[0]
     client.post("/organize/reg-desk/check-in/window/", {"action": "close"})
     assert CheckInWindow.objects.get().closed_at is not None
