@@ -24,6 +24,7 @@ from championships.models import (
 from results.models import (
     Announcement,
     CollusionRuling,
+    Objection,
     Penalty,
     RecordSheet,
     Score,
@@ -98,6 +99,7 @@ def _owned_rows(tournament: Tournament) -> dict:
         RecordSheet: RecordSheet.objects.filter(table__game__tournament=t),
         Score: Score.objects.filter(sheet__table__game__tournament=t),
         Signature: Signature.objects.filter(sheet__table__game__tournament=t),
+        Objection: Objection.objects.filter(sheet__table__game__tournament=t),
         SheetRevision: SheetRevision.objects.filter(sheet__table__game__tournament=t),
         Penalty: t.penalties.all(),
         CollusionRuling: CollusionRuling.objects.filter(warning__tournament=t),

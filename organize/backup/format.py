@@ -16,10 +16,22 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
 from audit.models import AuditEntry
-from championships.models import Championship, Country, Entry, Player, Relationship, StaffRole, Stage, Tournament
+from championships.models import (
+    Championship,
+    Country,
+    Entry,
+    Player,
+    Registration,
+    Relationship,
+    StaffRole,
+    Stage,
+    Tournament,
+)
+from ratings.models import RatedTable, RatingChange
 from results.models import (
     Announcement,
     CollusionRuling,
+    Objection,
     Penalty,
     RecordSheet,
     Score,
@@ -30,7 +42,7 @@ from results.models import (
 )
 from scheduling.models import Game, PlanningJob, Seat, Table
 
-from ..models import PrintJob, StartTimeNotice
+from ..models import CheckInWindow, PrintJob, StartTimeNotice
 
 FORMAT = "catan-tournament"
 VERSION = 1
@@ -46,7 +58,7 @@ def models_in_loading_order() -> list:
     """Every model a file may hold, each after the models it refers to."""
     return [
         get_user_model(), Country, Championship, Tournament, Player, Relationship, Stage, Entry, StaffRole,
-        Game, Table, Seat, RecordSheet, Score, Signature, SheetRevision, Penalty, CollusionRuling,
+        Game, Table, Seat, RecordSheet, Score, Signature, Objection, SheetRevision, Penalty, CollusionRuling,
         TiebreakDraw, TiebreakDrawPlace, Announcement, StartTimeNotice, AuditEntry,
     ]
 
@@ -63,6 +75,11 @@ def model_name(model: type[models.Model] | str | None) -> str:
 NOT_EXPORTED = {
     PlanningJob: "the state of a background seating search, meaningless after a restore",
     PrintJob: "a generated PDF and its progress: printed again from the restored data",
+    CheckInWindow: "a self check-in QR code's few minutes: the desk opens a new one after a restore",
+    Registration: "players' requests to enter: the entries they made are in the file, and open requests hold the "
+                  "personal data of people who are not entered",
+    RatedTable: "ratings across events are computed from the signed-off sheets: `manage.py rate` after a restore",
+    RatingChange: "as RatedTable",
 }
 """Rows of a tournament a file leaves out on purpose (tests/organize/test_backup.py checks every model is decided)."""
 

@@ -27,7 +27,7 @@ from ranking.standings import tournament_standings
 from results.draws import record_draw
 from results.models import Announcement, CollusionRuling, Penalty, RecordSheet, TiebreakDraw
 from results.penalties import record_lateness, record_penalty, rule_on_collusion
-from results.sheets import SheetInput, correct, save_entry, sign
+from results.sheets import SheetInput, correct, object_on_phone, save_entry, sign
 from scheduling.models import Game, Seat, Table
 from tests.factories import make_admin, make_entries, make_game, make_official, make_tournament, play
 
@@ -58,6 +58,7 @@ def build_tournament() -> Tournament:
     entered = save_entry(open_sheet.pk, SheetInput({e.pk: vp for e, vp in zip(entries[4:], [10, 6, 6, 2])},
                                                    None, time(13), None), user=referee, base_version=0)
     sign(entered.pk, entries[4].pk, user=referee, method="drawn", image="M 1 1 L 5 5", version=entered.version)
+    object_on_phone(entered.pk, player=entries[5].player, version=entered.version, note="I had 7, not 6")
     record_penalty(entries[2].pk, user=referee, kind="vp_deduction", vp=2, reason="Slow play after a warning")
     record_penalty(entries[1].pk, user=referee, kind="collusion", partner_id=entries[3].pk, game=first,
                    reason="Free wool")
@@ -211,6 +212,7 @@ def test_a_tournament_survives_the_round_trip_into_an_empty_database(tmp_path, e
     assert len(before["rows"]["results.Penalty"]) == 6 and before["rows"]["results.CollusionRuling"]
     assert before["rows"]["results.TiebreakDrawPlace"] and before["relationships"]
     assert before["rows"]["results.Announcement"] and before["rows"]["championships.Entry"]
+    assert before["rows"]["results.Objection"]
     assert not Tournament.objects.exists() and not get_user_model().objects.exists()
     file = tmp_path / "t.json"
     file.write_text(exported["text"], encoding="utf-8")
