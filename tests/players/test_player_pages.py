@@ -118,7 +118,7 @@ def test_the_private_page_shows_the_players_own_data_and_keeps_the_token_private
     html = response.content.decode()
     assert response.status_code == 200 and writes(queries) == []
     assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
-    assert response["X-Robots-Tag"].startswith("noindex") and response["Referrer-Policy"] == "no-referrer"
+    assert response["X-Robots-Tag"].startswith("noindex") and response["Referrer-Policy"] == "same-origin"
     assert '<meta name="robots" content="noindex' in html
     assert entries[0].player.name in html and "Game 1: table 1" in html and entries[1].player.name in html
     assert "p1@example.com" not in html and "1981-02-03" not in html  # nobody else's personal data
@@ -214,3 +214,31 @@ def test_the_seating_email_names_the_table_with_a_calendar_file(cup, django_capt
     assert "/me/" in english.body and "/me/" + "x" not in english.body
     assert "/ar/t/phone-cup/games/1/" in by_player["p3@example.com"].body  # in the language they registered in
     assert "/ar/" not in english.body
+
+
+def test_the_access_log_never_holds_a_token():
+    """Gunicorn writes every request line (the Dockerfile's --access-logfile): gunicorn.conf.py, which gunicorn reads
+    from the folder it starts in (the image's /app, the repository's root), gives it a logger that writes "…" for
+    the token of /me/<token>/, in the path and in a referrer."""
+    import runpy
+    from datetime import timedelta
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from gunicorn.config import Config
+
+    from catan_tournaments.gunicorn_logging import RedactingLogger
+
+    secret = "S3cretTokenThatMustNotBeLogged-1234567890ab"
+    config = Config()
+    for name, value in runpy.run_path(str(Path(__file__).resolve().parents[2] / "gunicorn.conf.py")).items():
+        if name in config.settings:  # as gunicorn reads its config file
+            config.set(name, value)
+    assert config.logger_class is RedactingLogger
+    environ = {"REQUEST_METHOD": "GET", "RAW_URI": f"/ar/me/{secret}/", "SERVER_PROTOCOL": "HTTP/1.1",
+               "PATH_INFO": f"/ar/me/{secret}/", "QUERY_STRING": "", "HTTP_REFERER": f"https://x/me/{secret}/"}
+    atoms = config.logger_class(config).atoms(SimpleNamespace(status="200 OK", sent=10, headers=[]),
+                                              [("REFERER", f"https://x/me/{secret}/")], environ,
+                                              timedelta(seconds=0))
+    assert secret not in repr(atoms)
+    assert atoms["U"] == "/ar/me/…/" and atoms["r"] == "GET /ar/me/…/ HTTP/1.1" and atoms["f"] == "https://x/me/…/"
