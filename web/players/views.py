@@ -1,9 +1,11 @@
 """The players' own pages, on their phones, without accounts: register and confirm, the private link `/me/<token>/`
 (and `/me/` to have it sent again), self check-in from the desk's QR code, confirming a result, calendar files.
 
-A page behind a token is `private_page`: never stored by a browser or proxy, never indexed, and sends no referrer
-(the token must not leave in one). None of them goes through the public page cache. Opening one's private link
-leaves a cookie holding it, so the check-in QR code opened on the same phone knows who is checking in.
+A page behind a token is `private_page`: never stored by a browser or proxy, never indexed, and its address goes
+to no other site as a referrer (`same-origin`: "no-referrer" would make the browser send `Origin: null` with the
+page's forms, which Django's CSRF check refuses; our own logs redact the token, core/logging.py). None of them goes
+through the public page cache. Opening one's private link leaves a cookie holding it, so the check-in QR code
+opened on the same phone knows who is checking in.
 """
 import math
 import secrets
@@ -44,13 +46,13 @@ COOKIE_DAYS = 30
 
 
 def private_page(view):
-    """A page that shows or takes a token: no-store, noindex, no referrer."""
+    """A page that shows or takes a token: no-store, noindex, its address never sent to another site."""
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         response = view(request, *args, **kwargs)
         add_never_cache_headers(response)  # Cache-Control: max-age=0, no-cache, no-store, must-revalidate, private
         response["X-Robots-Tag"] = "noindex, nofollow"
-        response["Referrer-Policy"] = "no-referrer"
+        response["Referrer-Policy"] = "same-origin"
         return response
     return wrapper
 

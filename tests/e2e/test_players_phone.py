@@ -1,0 +1,246 @@
+"""Issue 25, done when: on a 390-px phone a player registers, confirms by the emailed link (Django's outbox), is
+promoted from the waiting list, checks in by the QR code's address, sees their table, confirms the result, and the
+referee signs off; every players' page passes axe-core (WCAG 2.1 AA) in English and Arabic.
+
+`GUIDE_SCREENSHOTS=1` also writes the guide's players' chapter pictures (docs/guide/img/players-*.png, English and
+Arabic); `PLAYER_SHOTS=<dir>` writes each page at 390, 768 and 1280 px in both languages for review.
+"""
+import os
+import re
+from datetime import time
+from pathlib import Path
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from championships.models import Entry, Player, Tournament
+from organize import checkin
+from results.publishing import publish_game
+from results.sheets import SheetInput, save_entry, sign
+from scheduling.services import generate_seating
+from tests.factories import make_entries, make_official, make_tournament
+
+from .axe import axe_violations
+from .test_accessibility import described
+from .test_guide_screenshots import GUIDE_IMAGES, shot, sign_in
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+WIDTHS = {390: 844, 768: 1024, 1280: 800}
+
+
+def _path(url: str) -> str:
+    """The path of an emailed address (the live server's host and port stripped)."""
+    return re.sub(r"^https?://[^/]+", "", url)
+
+
+def _link(pattern: str, message) -> str:
+    return _path(re.search(pattern, message.body).group(0))
+
+
+class Pages:
+    """Each players' page visited: checked with axe-core, and photographed when asked."""
+
+    def __init__(self, axe_script, language: str):
+        self.axe_script, self.language, self.failing, self.seen = axe_script, language, {}, []
+        self.guide = GUIDE_IMAGES if os.environ.get("GUIDE_SCREENSHOTS") == "1" else None
+
+    def check(self, page, name: str) -> None:
+        assert page.locator("html").get_attribute("lang") == self.language, name
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), f"{name} is too wide"
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        if violations := axe_violations(page, self.axe_script):
+            self.failing[name] = described(violations)
+        self.seen.append((name, page.url))
+        if self.guide is not None:
+            shot(page, self.guide, f"players-{name}-{self.language}")
+
+    def assert_clean(self) -> None:
+        assert not self.failing, "\n".join(f"{name}: {text}" for name, text in self.failing.items())
+
+
+def _tournament():
+    today = timezone.localdate()
+    tournament = make_tournament(slug="phone-open", name="Phone Open", self_registration=True, capacity=4,
+                                 date=today, official_start=time(23, 59), games=1, status="registration",
+                                 city="Dubai", venue="Harbour Hall")
+    entered = make_entries(tournament, 4)
+    for n, entry in enumerate(entered):
+        Player.objects.filter(pk=entry.player_id).update(email=f"early{n}@example.com")
+    return tournament, entered, make_official(tournament, "organizer", "phone-organizer"), \
+        make_official(tournament, "referee", "phone-referee")
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_a_player_on_a_phone_from_registration_to_the_signed_off_result(browser, live_server, axe_script, language):
+    tournament, entered, organizer, referee = _tournament()
+    prefix = "" if language == "en" else f"/{language}"
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url, has_touch=True, bypass_csp=True)
+    phone = context.new_page()
+    pages = Pages(axe_script, language)
+    try:
+        # 1. Register: the tournament is full, so a confirmed player waits.
+        assert phone.goto(f"{prefix}/t/phone-open/").status == 200
+        phone.locator("main a[href$='/t/phone-open/register/']").click()
+        pages.check(phone, "register")
+        phone.fill("#id_name", "Rania Khoury")
+        phone.fill("#id_email", "rania@example.com")
+        phone.fill("#id_date_of_birth", "1994-03-21")
+        phone.select_option("#id_country", "LB")
+        phone.fill("#id_city", "Beirut")
+        phone.fill("#id_friends", "Early Bird")
+        phone.locator("main button[type=submit]").click()
+        phone.wait_for_url("**/register/?sent=1")
+        pages.check(phone, "register-sent")
+
+        # 2. Confirm by the emailed link: the page asks, the button confirms.
+        confirm = next(m for m in mail.outbox if m.to == ["rania@example.com"])
+        assert phone.goto(_link(r"https?://\S+/register/confirm/\S+/", confirm)).status == 200
+        pages.check(phone, "confirm")
+        phone.locator("main button[type=submit]").click()
+        phone.wait_for_url(re.compile(r".*/me/[\w-]{43}/$"))
+        assert phone.locator("main .status-waiting").count() == 1
+        pages.check(phone, "me-waiting")
+        private = phone.url
+
+        # 3. A place frees (an early player withdraws at the desk): the first waiting takes it, by email.
+        checkin.withdraw(tournament, entered[0].pk, user=organizer, reason="Cannot come")
+        promoted = [m for m in mail.outbox if m.to == ["rania@example.com"]][-1]
+        assert "A place for you" in promoted.subject
+        phone.goto(private)
+        assert Entry.objects.get(tournament=tournament, player__email="rania@example.com").status == "registered"
+
+        # 4. Check in with the QR code the desk shows (its address, as the phone's camera opens it).
+        for entry in entered[1:]:
+            checkin.check_in(tournament, entry.pk, user=organizer)
+        window = checkin.open_window(tournament, user=organizer, minutes=15)
+        phone.goto(f"{prefix}/t/phone-open/check-in/{window.code}/")
+        pages.check(phone, "check-in")
+        phone.locator("main button[type=submit]").click()
+        assert phone.locator("main .check-in-done").count() == 1
+        pages.check(phone, "checked-in")
+        mine = Entry.objects.get(tournament=tournament, player__email="rania@example.com")
+        assert mine.status == "checked_in" and mine.checked_in_by_self
+
+        # 5. The seating is published: the player's page shows the table, play order and board.
+        generate_seating(tournament.stages.get().pk, user=organizer, seed=5)
+        game = tournament.games.get(number=1)
+        publish_game(game.pk, user=organizer)
+        assert any(m.to == ["rania@example.com"] and m.attachments for m in mail.outbox)  # the table and a calendar
+        phone.goto(private)
+        seat = game.seats.get(entry=mine)
+        assert str(seat.table.number) in phone.locator("main .seat-big").inner_text()
+        assert phone.locator("main .table-mates li").count() == 3
+        pages.check(phone, "me-table")
+
+        # 6. The referee enters the result; the player confirms it on the phone, the others sign on the tablet.
+        table = seat.table
+        seats = list(table.seats.order_by("position"))
+        sheet = save_entry(table.sheet.pk, SheetInput(dict(zip((s.entry_id for s in seats), [10, 8, 6, 4]))),
+                           user=referee, base_version=0)
+        phone.goto(private)
+        pages.check(phone, "me-confirm")
+        phone.locator(f"#sheet-{sheet.pk} button[value=confirm]").click()
+        phone.wait_for_url(re.compile(rf".*/me/[\w-]{{43}}/#sheet-{sheet.pk}$"))
+        assert phone.locator(f"#sheet-{sheet.pk} .message.success").count() == 1
+        for other in seats:
+            if other.entry_id != mine.pk:
+                sheet = sign(sheet.pk, other.entry_id, user=referee, method="tap", version=sheet.version)
+        assert sheet.signatures.get(entry=mine).method == "phone"
+
+        # 7. The referee signs off on the tablet.
+        tablet = browser.new_context(viewport={"width": 820, "height": 1180}, base_url=live_server.url,
+                                     has_touch=True).new_page()
+        sign_in(tablet, "phone-referee")
+        tablet.on("dialog", lambda dialog: dialog.accept())
+        tablet.goto(f"/referee/phone-open/tables/{table.pk}/")
+        tablet.get_by_role("button", name="Sign off and lock the result").click()
+        tablet.locator(".locked-banner").wait_for()
+        table.sheet.refresh_from_db()
+        assert table.sheet.is_locked
+        tablet.context.close()
+        phone.goto(private)
+        pages.check(phone, "me-result")
+        assert phone.locator("main table.stack-table tbody tr").count() == 1  # game 1, its result shown
+        assert phone.locator("main .confirm-result").count() == 0
+
+        phone.goto(f"{prefix}/me/")
+        pages.check(phone, "me-home")
+    finally:
+        context.close()
+    pages.assert_clean()
+    assert Tournament.objects.get(pk=tournament.pk).status in ("running", "finished")
+    if target := os.environ.get("PLAYER_SHOTS"):
+        checkin.open_window(tournament, user=organizer)  # the desk and the projector show a code
+        _review_shots(browser, live_server, Path(target), language, pages.seen, organizer_pages(tournament))
+
+
+def organizer_pages(tournament) -> list[tuple[str, str]]:
+    return [("organizer-registrations", f"/organize/{tournament.slug}/registrations/"),
+            ("organizer-check-in", f"/organize/{tournament.slug}/check-in/"),
+            ("organizer-qr", f"/organize/{tournament.slug}/check-in/qr/")]
+
+
+def _review_shots(browser, live_server, target: Path, language: str, seen, staff) -> None:
+    """Each page the walk saw, again at the three widths (full page), for a person to look at."""
+    target.mkdir(parents=True, exist_ok=True)
+    prefix = "" if language == "en" else f"/{language}"
+    for width, height in WIDTHS.items():
+        context = browser.new_context(viewport={"width": width, "height": height}, base_url=live_server.url)
+        page = context.new_page()
+        for name, url in seen:
+            if name in ("register-sent", "checked-in", "confirm"):
+                continue
+            page.goto(url)
+            page.screenshot(path=str(target / f"{name}-{language}-{width}.png"), full_page=True)
+        sign_in(page, "phone-organizer")
+        for name, url in staff:
+            page.goto(prefix + url)
+            page.screenshot(path=str(target / f"{name}-{language}-{width}.png"), full_page=True)
+        context.close()
+
+
+def test_the_organizers_pages_pass_axe(browser, live_server, axe_script):
+    tournament, entered, organizer, referee = _tournament()
+    checkin.open_window(tournament, user=organizer)
+    failing = {}
+    for language in ("en", "ar"):
+        prefix = "" if language == "en" else f"/{language}"
+        for width, height in WIDTHS.items():
+            context = browser.new_context(viewport={"width": width, "height": height}, base_url=live_server.url,
+                                          bypass_csp=True)
+            page = context.new_page()
+            sign_in(page, "phone-organizer")
+            for name, url in organizer_pages(tournament):
+                assert page.goto(prefix + url).status == 200, name
+                assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (name, width)
+                page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+                if violations := axe_violations(page, axe_script):
+                    failing[f"{name} {language} {width}"] = described(violations)
+            context.close()
+    assert not failing, "\n".join(f"{name}: {text}" for name, text in failing.items())
+
+
+def test_the_qr_screen_shows_a_new_windows_code_by_itself(browser, live_server):
+    """The projector's QR screen asks for itself every 30 s (no meta refresh): a new window's code replaces the old."""
+    tournament, _entered, organizer, _referee = _tournament()
+    checkin.open_window(tournament, user=organizer)
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=live_server.url)
+    page = context.new_page()
+    try:
+        sign_in(page, "phone-organizer")
+        page.clock.install()
+        page.goto(f"/organize/{tournament.slug}/check-in/qr/")
+        old = page.locator("img.qr-code").get_attribute("src")
+        checkin.open_window(tournament, user=organizer)
+        page.clock.run_for("00:29")
+        assert page.locator("img.qr-code").get_attribute("src") == old
+        page.clock.run_for("00:02")
+        page.wait_for_function("old => document.querySelector('img.qr-code').src !== old", arg=old)
+        checkin.close_window(tournament, user=organizer)
+        page.clock.run_for("00:31")
+        page.locator(".qr-screen .message.warning").wait_for()
+    finally:
+        context.close()
