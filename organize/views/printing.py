@@ -13,7 +13,7 @@ from ranking.selectors import podium
 from ranking.views.printing import tournament_paper
 
 from .. import printing
-from ..printing import SLIPS_PER_PAGE, blank_tables, game_of, game_tables, pages_of, qualification_list
+from ..printing import blank_tables, game_context, game_of, game_tables, qualification_list
 
 BLANK_SHEETS_MAX = 50
 
@@ -26,33 +26,31 @@ def _laid_out(template: str, context: dict, *, paper: str, landscape: bool = Fal
     return cached_pdf(key, lambda: render_pdf(template, context, paper=paper, landscape=landscape))
 
 
-def _game_pdf(request, slug: str, number: int, template: str, suffix: str, **extra):
+def _game_pdf(request, slug: str, number: int, kind: str, suffix: str):
     tournament = organized_tournament(request.user, slug)
     game = game_of(tournament, number)
     tables = game_tables(tournament, game, request.build_absolute_uri("/"))
-    context = {"tournament": tournament, "game": game, "tables": tables, **extra}
-    if "slips" in extra:
-        context["pages"] = pages_of(tables, SLIPS_PER_PAGE)
-    data = _laid_out(template, context, paper=tournament_paper(request, tournament))
+    data = _laid_out(printing.GAME_TEMPLATES[kind], game_context(kind, tournament, game, tables),
+                     paper=tournament_paper(request, tournament))
     return pdf_response(data, f"{tournament.slug}-game-{number}-{suffix}.pdf")
 
 
 @login_required
 @require_GET
 def table_cards(request, slug: str, number: int):
-    return _game_pdf(request, slug, number, "print/table_cards.html", "table-cards")
+    return _game_pdf(request, slug, number, "table_cards", "table-cards")
 
 
 @login_required
 @require_GET
 def record_sheets(request, slug: str, number: int):
-    return _game_pdf(request, slug, number, "print/record_sheets.html", "record-sheets")
+    return _game_pdf(request, slug, number, "record_sheets", "record-sheets")
 
 
 @login_required
 @require_GET
 def result_slips(request, slug: str, number: int):
-    return _game_pdf(request, slug, number, "print/result_slips.html", "result-slips", slips=True)
+    return _game_pdf(request, slug, number, "result_slips", "result-slips")
 
 
 @login_required
@@ -72,7 +70,8 @@ def blank_sheets(request, slug: str):
 @require_GET
 def qualification_pdf(request, slug: str):
     tournament = organized_tournament(request.user, slug)
-    data = _laid_out("print/qualification.html", {"tournament": tournament, "data": qualification_list(tournament)},
+    data = _laid_out("print/qualification.html",
+                     {"tournament": tournament, "data": qualification_list(tournament)},
                      paper=tournament_paper(request, tournament))
     return pdf_response(data, f"{tournament.slug}-qualification.pdf")
 
@@ -86,6 +85,7 @@ def certificates(request, slug: str):
     if not rows:
         raise Http404(_("The podium is known once every game of the last stage is signed off or the tournament "
                         "is closed."))
-    data = _laid_out("print/certificates.html", {"tournament": tournament, "certificates": printing.certificates(rows)},
+    data = _laid_out("print/certificates.html",
+                     {"tournament": tournament, "certificates": printing.certificates(rows)},
                      paper=tournament_paper(request, tournament), landscape=True)
     return pdf_response(data, f"{tournament.slug}-certificates.pdf")

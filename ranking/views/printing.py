@@ -5,18 +5,16 @@ asked again, it costs a cache read; the likely ones are laid out ahead by the ba
 (`ranking.refresh`), which is told here which ones readers ask for."""
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from championships.models import Tournament
-from core.pdf import PAPERS, paper_for, pdf_response, render_pdf
+from core.pdf import PAPERS, paper_for, pdf_response
 from core.pdf_cache import cached_pdf, pdf_key
 
-from .. import refresh
+from .. import printing, refresh
 from ..live import request_version, tournament_id
-from ..printing import seating_sheet
-from ..public import public_standings, published_game
+from ..public import published_game
 
 
 def _tournament(slug: str) -> Tournament:
@@ -25,7 +23,7 @@ def _tournament(slug: str) -> Tournament:
 
 def tournament_paper(request, tournament: Tournament) -> str:
     """`?paper=a4|letter`, else the usual paper of the championship's country."""
-    country = tournament.championship.country if tournament.championship_id else None
+    country = tournament.championship.country if tournament.championship is not None else None
     return paper_for(request.GET.get("paper"), country.code if country else None)
 
 
@@ -52,10 +50,7 @@ def _public_pdf(request, slug: str, kind: str, number: int | None, layout) -> by
 @require_GET
 def standings_pdf(request, slug: str):
     def layout(tournament: Tournament, paper: str) -> bytes:
-        return render_pdf("print/standings.html", {
-            "tournament": tournament, "standings": public_standings(tournament, per_page=None),
-            "printed_at": timezone.localtime(),
-        }, paper=paper)
+        return printing.standings_pdf(tournament, paper)
 
     return pdf_response(_public_pdf(request, slug, "standings", None, layout), f"{slug}-standings.pdf")
 
@@ -66,8 +61,6 @@ def seating_pdf(request, slug: str, number: int):
         game = published_game(tournament, number)
         if game is None:
             raise Http404("No published game with that number.")
-        sheet = seating_sheet(tournament, game)
-        return render_pdf("print/seating.html", {"tournament": tournament, "game": game, "tables": sheet.tables,
-                                                 "alphabetical": sheet.alphabetical}, paper=paper)
+        return printing.seating_pdf(tournament, game, paper)
 
     return pdf_response(_public_pdf(request, slug, "seating", number, layout), f"{slug}-game-{number}-seating.pdf")
