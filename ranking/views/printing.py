@@ -2,7 +2,8 @@
 
 Each is laid out once per results version, language and paper and then served from the cache (`core.pdf_cache`):
 asked again, it costs a cache read; the likely ones are laid out ahead by the background refresh
-(`ranking.refresh`), which is told here which ones readers ask for."""
+(`ranking.refresh`), which is told here which ones readers ask for. A layout holds one of the client's slots
+(`core.pdf_limits`): past them the view answers 429."""
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
@@ -11,6 +12,7 @@ from django.views.decorators.http import require_GET
 from championships.models import Tournament
 from core.pdf import PAPERS, paper_for, pdf_response
 from core.pdf_cache import cached_pdf, pdf_key
+from core.pdf_limits import render_limited, render_slot
 
 from .. import printing, refresh
 from ..live import request_version, tournament_id
@@ -33,7 +35,8 @@ def _public_pdf(request, slug: str, kind: str, number: int | None, layout) -> by
     championship)."""
     def laid_out() -> bytes:
         tournament = _tournament(slug)
-        data = layout(tournament, tournament_paper(request, tournament))
+        with render_slot(request):  # only a layout holds a slot, never a cache hit (core/pdf_limits.py)
+            data = layout(tournament, tournament_paper(request, tournament))
         if not getattr(request, "from_refresh", False):
             refresh.wanted_pdf(tournament.pk, request.path + (f"?paper={asked}" if asked else ""))
         return data
@@ -47,6 +50,7 @@ def _public_pdf(request, slug: str, kind: str, number: int | None, layout) -> by
                       laid_out)
 
 
+@render_limited
 @require_GET
 def standings_pdf(request, slug: str):
     def layout(tournament: Tournament, paper: str) -> bytes:
@@ -55,6 +59,7 @@ def standings_pdf(request, slug: str):
     return pdf_response(_public_pdf(request, slug, "standings", None, layout), f"{slug}-standings.pdf")
 
 
+@render_limited
 @require_GET
 def seating_pdf(request, slug: str, number: int):
     def layout(tournament: Tournament, paper: str) -> bytes:
