@@ -30,6 +30,18 @@ class SignInView(auth_views.LoginView):
         return response
 
 
+class SignOutView(auth_views.LogoutView):
+    """Signing out also empties what the referee's tablet kept for offline use (issue 28): the pages cached by the
+    service worker, its queue and registration ("storage"), and the browser's HTTP cache. Cookies stay (the
+    browser stays known for sign-in, core/signin.py). The service worker clears its own caches too, as it sees
+    this request go by, for browsers that ignore the header."""
+
+    def post(self, request, *args, **kwargs):
+        response = super().post(request, *args, **kwargs)
+        response["Clear-Site-Data"] = '"cache", "storage"'
+        return response
+
+
 def signin_paused(request, original_response=None, credentials=None):
     """django-axes' answer to a paused username and address: 429, how long, and who can lift it."""
     left, _length = request_pause(request, credentials)

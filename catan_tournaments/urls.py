@@ -4,10 +4,14 @@ from django.urls import include, path
 
 from .health import healthz
 from .icons import favicon
+from .pwa import ICON_SIZES, app_icon, manifest, service_worker
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon, name="favicon"),
+    path("sw.js", service_worker, name="service-worker"),
+    path("manifest.webmanifest", manifest, name="manifest"),
+    *(path(f"app-icon-{size}.png", app_icon, {"size": size}, name=f"app-icon-{size}") for size in ICON_SIZES),
     path("api/v1/", include("web.api.urls")),
     path("api/", include("catan_tournaments.routes.api")),
     path("admin/", admin.site.urls),

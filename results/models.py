@@ -337,3 +337,20 @@ class Announcement(models.Model):
 
     def __str__(self) -> str:
         return self.text[:60]
+
+
+class TabletReport(models.Model):
+    """What one referee's tablet last said waits on it (issue 28): tables whose actions were typed without a network
+    and have not reached the server. One row per tournament and user, replaced by each report; the organizer's
+    list of missing results shows it."""
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="+")
+    tables = models.JSONField(default=list, help_text=_("The ids of the tables with actions waiting on the tablet."))
+    reported_at = models.DateTimeField(_("reported at"))
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "user"], name="tablet_report_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} · {self.user_id} · {self.tables}"

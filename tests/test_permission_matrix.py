@@ -86,6 +86,11 @@ ACCESS: dict[str, Access] = {
     # health and the read-only JSON API
     "healthz": Access(ANYONE, NOBODY),
     "favicon": Access(ANYONE, NOBODY),
+    # the referee's tablet as an installable app (issue 28): worker, manifest and icons, for any visitor
+    "service-worker": Access(ANYONE, NOBODY),
+    "manifest": Access(ANYONE, NOBODY),
+    "app-icon-192": Access(ANYONE, NOBODY),
+    "app-icon-512": Access(ANYONE, NOBODY),
     "api-tournaments": Access(ANYONE, NOBODY),
     "api-standings": Access(ANYONE, NOBODY),
     "api-seating": Access(ANYONE, NOBODY),
@@ -131,6 +136,8 @@ ACCESS: dict[str, Access] = {
     "referee-sign": Access(SIGNED_IN, OFFICIALS, lambda w: {
         "entry": w.open_table_entries[0], "version": w.open_sheet_version, "method": "tap"}),
     "referee-sign-off": Access(SIGNED_IN, OFFICIALS, lambda w: {"version": w.open_sheet_version}),
+    "referee-offline-send": Access(SIGNED_IN_WRONG_METHOD, OFFICIALS, lambda w: {"kind": "scores", **_scores(w)}),
+    "referee-pending": Access(SIGNED_IN_WRONG_METHOD, OFFICIALS, lambda w: {"tables": w.open_table.pk}),
     "referee-correct": Access(SIGNED_IN, ORGANIZERS, _correction, lambda w: {"table_id": w.locked_table.pk}),
     "referee-penalties": Access(OFFICIALS, OFFICIALS, lambda w: {
         "entry": w.open_table_entries[1], "kind": "vp_deduction", "vp": 2, "reason": "Slow play, warned twice.",

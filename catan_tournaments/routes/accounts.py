@@ -2,11 +2,11 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from catan_tournaments.accounts import PasswordResetView, SignInView
+from catan_tournaments.accounts import PasswordResetView, SignInView, SignOutView
 
 urlpatterns = [
     path("login/", SignInView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", SignOutView.as_view(), name="logout"),
     path("password_change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("password_change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("password_reset/", PasswordResetView.as_view(), name="password_reset"),

@@ -2,7 +2,7 @@
 from django.urls import path
 
 from ranking.views import draws
-from results.views import announcements, boards, desk, penalties, sheets
+from results.views import announcements, boards, desk, offline, penalties, sheets
 
 urlpatterns = [
     path("", desk.referee_home, name="referee-home"),
@@ -13,7 +13,9 @@ urlpatterns = [
     path("<slug:slug>/tables/<int:table_id>/banker/", sheets.banker, name="referee-banker"),
     path("<slug:slug>/tables/<int:table_id>/sign/", sheets.add_signature, name="referee-sign"),
     path("<slug:slug>/tables/<int:table_id>/sign-off/", sheets.sign_off, name="referee-sign-off"),
+    path("<slug:slug>/tables/<int:table_id>/send/", offline.send, name="referee-offline-send"),
     path("<slug:slug>/tables/<int:table_id>/correct/", sheets.correct_sheet, name="referee-correct"),
+    path("<slug:slug>/pending/", offline.pending, name="referee-pending"),
     path("<slug:slug>/penalties/", penalties.penalties, name="referee-penalties"),
     path("<slug:slug>/draws/", draws.draws, name="referee-draws"),
     path("<slug:slug>/announcements/", announcements.post, name="referee-announce"),

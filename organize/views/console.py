@@ -16,6 +16,7 @@ from championships.staff_signin import lift_signin_pause, paused_roles
 from ranking.selectors import podium
 from ranking.views.printing import tournament_paper
 from results.selectors import any_game_published, tables_missing_results
+from results.tablets import waiting_on_tablets
 
 from ..forms import BoardLimitsForm, InviteForm, StatusForm
 from ..invitations import send_set_password_link
@@ -70,8 +71,12 @@ def missing(request, slug: str):
 
 
 def _missing_results(tournament: Tournament) -> dict:
-    """Tables still missing results; before any game is published the list says that, not 'every table'."""
-    return {"missing": tables_missing_results(tournament), "nothing_published": not any_game_published(tournament)}
+    """Tables still missing results; before any game is published the list says that, not 'every table'. A table
+    whose result a referee's tablet reported as waiting on it (typed offline, not sent yet) says so."""
+    missing = tables_missing_results(tournament)
+    open_tables = {table.pk for table in missing}
+    return {"missing": missing, "nothing_published": not any_game_published(tournament),
+            "on_tablets": {pk: waiting for pk, waiting in waiting_on_tablets(tournament).items() if pk in open_tables}}
 
 
 @login_required

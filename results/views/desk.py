@@ -7,6 +7,7 @@ from championships.permissions import is_organizer, official_tournament, officia
 
 from .. import selectors
 from ..forms import AnnouncementForm, BoardForm
+from ..tablets import waiting_on_tablets
 
 
 @login_required
@@ -21,7 +22,8 @@ def desk(request, slug: str):
     tournament = official_tournament(request.user, slug)
     page = selectors.desk(tournament, request.GET.get("game"))
     context = {"tournament": tournament, "games": page.games, "game": page.game, "tables": page.tables,
-               "counts": page.counts, "is_organizer": is_organizer(request.user, tournament)}
+               "counts": page.counts, "is_organizer": is_organizer(request.user, tournament),
+               "on_tablets": waiting_on_tablets(tournament, besides=request.user)}
     if not request.htmx:
         context.update(announcements=selectors.recent_announcements(tournament), announcement_form=AnnouncementForm(),
                        board_form=BoardForm())

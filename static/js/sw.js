@@ -1,0 +1,111 @@
+/* The referee's tablet offline (issue 28): this service worker keeps the referee's desk and the current game's
+   record sheets, so they open without a network. The actions typed offline are queued by js/offline.js, not here.
+
+   Written by hand rather than with Workbox: it does three small things (keep a list of pages the desk names,
+   answer from them only when the network fails, forget them at sign-out), Workbox would add a build step or a
+   vendored bundle of several times this size, and every rule below about what may be kept is easier to check
+   in forty lines than in a library's configuration.
+
+   What it keeps, and only that:
+   - the pages the desk page asks for (the desk, its game's sheets, the referee's home), fetched with the
+     referee's own session: a page that answers with anything but the page itself (a sign-in redirect, an error)
+     is not kept. Only addresses under /referee/ (with or without a language prefix) are ever kept, so public
+     pages with players' data and staff pages of other users never are;
+   - the static files (CSS, scripts, fonts, icons) those pages use.
+   Pages are always asked from the network first; the kept copy answers only when the network fails. htmx's
+   partial requests are never answered from the cache. Signing out (a POST to /accounts/logout/) empties
+   everything kept, as does a page of another user. */
+"use strict";
+
+const PAGES = "catan-pages";
+const STATIC = "catan-static";
+const REFEREE_PAGE = /^\/(?:[a-z]{2}(?:-[a-z]+)?\/)?referee\//;
+const SIGN_OUT = /^\/(?:[a-z]{2}(?:-[a-z]+)?\/)?accounts\/logout\/$/;
+const STATIC_FILE = /^\/static\//;
+
+self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+
+function forgetAll() {
+  return Promise.all([
+    caches.keys().then((names) => Promise.all(names.map((name) => caches.delete(name)))),
+    new Promise((resolve) => {
+      const request = indexedDB.deleteDatabase("catan-offline");
+      request.onsuccess = request.onerror = request.onblocked = resolve;
+    }),
+  ]);
+}
+
+const FRESH = 2 * 60 * 1000;  // a page kept this recently is not asked again when the desk is opened again
+
+async function keep(url) {
+  const path = new URL(url, self.location.origin).pathname;
+  if (!REFEREE_PAGE.test(path)) return;
+  const pages = await caches.open(PAGES);
+  const kept = await pages.match(url, { ignoreVary: true });
+  if (kept && Date.now() - Number(kept.headers.get("X-Kept-At")) < FRESH) return;
+  const response = await fetch(url, { credentials: "same-origin", redirect: "manual" });
+  if (response.status !== 200 || !(response.headers.get("content-type") || "").startsWith("text/html")) return;
+  const html = await response.text();
+  const headers = { "Content-Type": response.headers.get("content-type"), "X-Kept-At": String(Date.now()) };
+  await pages.put(url, new Response(html, { status: 200, headers }));
+  const files = [...html.matchAll(/(?:src|href)="(\/static\/[^"]+)"/g)].map((match) => match[1]);
+  const store = await caches.open(STATIC);
+  await Promise.all(files.map(async (file) => {
+    if (await store.match(file)) return;
+    const answer = await fetch(file);
+    if (answer.ok) await store.put(file, answer);
+  }));
+}
+
+const OWNER = "/sw-owner";  // whose pages are kept: a worker's variables do not survive its restarts
+
+async function ownedBy(user) {
+  const store = await caches.open(PAGES);
+  const kept = await store.match(OWNER);
+  if (kept && (await kept.text()) !== user) {
+    await caches.delete(PAGES);
+    return ownedBy(user);
+  }
+  if (!kept) await store.put(OWNER, new Response(user));
+}
+
+self.addEventListener("message", (event) => {
+  const { type, user, urls } = event.data || {};
+  if (type !== "keep" || typeof user !== "string" || !Array.isArray(urls)) return;
+  event.waitUntil((async () => {
+    await ownedBy(user);
+    for (const url of urls) {
+      try { await keep(url); } catch (error) { /* the network went away meanwhile: keep what is kept */ }
+    }
+    if (event.source) event.source.postMessage({ type: "kept" });
+  })());
+});
+
+async function networkFirst(request, cacheName) {
+  const store = await caches.open(cacheName);
+  try {
+    const response = await fetch(request);
+    if (response.status === 200 && !response.redirected && await store.match(request, { ignoreVary: true })) {
+      await store.put(request, response.clone());
+    }
+    return response;
+  } catch (error) {
+    const kept = await store.match(request, { ignoreVary: true });
+    if (kept) return kept;
+    throw error;
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.method === "POST" && SIGN_OUT.test(url.pathname)) {
+    event.waitUntil(forgetAll());
+    return;
+  }
+  if (request.method !== "GET" || request.headers.get("HX-Request")) return;
+  if (REFEREE_PAGE.test(url.pathname)) event.respondWith(networkFirst(request, PAGES));
+  else if (STATIC_FILE.test(url.pathname)) event.respondWith(networkFirst(request, STATIC));
+});
