@@ -1,5 +1,6 @@
 """The organizer's PDFs: table cards, record sheets with the QR code of each table's sheet, blank sheets, slips,
 qualification list with the waiting list, certificates; nobody but the tournament's organizers gets them."""
+import re
 import subprocess
 import tempfile
 from pathlib import Path
@@ -60,6 +61,25 @@ def test_record_sheets_prefilled_and_each_qr_opens_its_tables_sheet(event, text_
     assert "Game 1 · Table 1" in pages[0] and "Start time" in pages[0] and "Referee" in pages[0]
     assert all(name in pages[0] for name in NAMES[:4]) and "Vera Eng" in pages[1]
     assert pages[0].index("Zoe Adams") < pages[0].index("Yann Brel") < pages[0].index("Wanda Diaz")
+
+
+def test_a_long_name_is_printed_whole_and_every_row_keeps_its_place(event, text_of):
+    """A sheet's rows stand over its printed boxes (SHEET_ROW_MM apart): a name too long for its column is set
+    smaller on more lines within its row, never pushing the rows below it down."""
+    tournament, game, client, _ = event
+    long_name = " ".join(["Maximilian Alexander", "Oberhauser-Wittelsbach"] * 4)  # 171 characters
+    seat = game.tables.get(number=1).seats.get(position=2)
+    Player.objects.filter(pk=seat.entry.player_id).update(name=long_name)
+    pdf = client.get(reverse("print-record-sheets", args=[tournament.slug, 1])).content
+    first_page = text_of(pdf, "-raw").split("\f")[0]
+    assert " ".join(first_page.split()).count("Oberhauser-Wittelsbach") == 4
+    boxes = subprocess.run(["pdftotext", "-bbox", "-f", "1", "-l", "1", "-", "-"], input=pdf, capture_output=True,
+                           check=True).stdout.decode()
+    words = re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)"[^>]*>([^<]*)</word>', boxes)
+    margin = 14 / 25.4 * 72 + 2  # pt: the play order is the first thing on its line
+    rows = {text: float(y) for x, y, text in words if float(x) < margin and text in {"1", "2", "3", "4"}}
+    step = printing.SHEET_ROW_MM / 25.4 * 72
+    assert [round(rows[n] - rows["1"] - k * step, 1) for k, n in enumerate("1234")] == [0.0] * 4
 
 
 def test_the_printed_qr_codes_decode_to_each_tables_sheet(event):
