@@ -33,6 +33,13 @@ medians, each divided by a `/healthz` request's measured in the same process:
 * HTML, JSON and CSV responses compressed when asked (`Accept-Encoding: br, gzip`); the ratio is all of them
   on the wire to all of them uncompressed. Target: every one compressed.
 
+The PDF rows (issue 23 item 1) come from `heavy_pdfs.py` in child processes, on a scratch SQLite database it
+builds once: the CPU seconds of laying out the record sheets of a 50-table game, the standings of 1,000 players
+and the seating of a 3,000-player game (medians of three, in a process that has laid a page out before, as a
+server has), each divided by a one-page PDF laid out as every PDF was before (its stylesheet and fonts parsed
+for it), and the child's peak resident memory. Targets: ≤ 15× and ≤ 120 MB, ≤ 20× and ≤ 150 MB, ≤ 60× and
+≤ 200 MB.
+
 A row is a function returning `Row`; add one to `ROWS` to add a figure.
 """
 import contextlib
@@ -55,6 +62,11 @@ sys.path.insert(0, str(ROOT))
 RANK_PLAYERS, RANK_GAMES, RANK_TARGET = 100_000, 4, 3.0
 SEAT_PLAYERS, SEAT_GAMES, SEAT_TARGET, SEAT_RUNS = 13, 4, 0.3, 5
 PDF_AGAIN_TARGET, FIRST_READER_TARGET, LIVE_UPDATE_TARGET, PROJECTOR_TARGET_KB = 2.0, 25.0, 5.0, 60
+HEAVY_PDFS = Path(__file__).with_name("heavy_pdfs.py")
+PDF_DOCUMENTS = {"sheets": ("record sheets PDF, 50 tables (200 players, QR codes)", 15.0, 120.0),
+                 "standings": ("standings PDF, 1,000 players", 20.0, 150.0),
+                 "seating": ("seating PDF of a 3,000-player game (public)", 60.0, 200.0)}
+"""heavy_pdfs.py's documents: the row's work, its target as a multiple of the baseline's CPU, its peak MB."""
 
 # Runs a script in this interpreter and, at exit, writes its peak resident memory to $BENCH_PEAK_FILE.
 WRAPPER = """
@@ -253,8 +265,39 @@ def compression(tmp: Path) -> Row:
     )
 
 
-ROWS: list[Callable[[Path], Row]] = [rank_memory, seat_cpu, pdf_again, first_reader, live_update,
-                                     projector_wire, compression]
+def _heavy_pdfs(*args: str | os.PathLike) -> str:
+    """heavy_pdfs.py run in a child process: its output (a failure stops the row, with the child's last words)."""
+    child = subprocess.run([sys.executable, str(HEAVY_PDFS), *map(str, args)], cwd=ROOT, capture_output=True,
+                           text=True)
+    if child.returncode:
+        last_words = " ".join(child.stderr.split())[-300:]
+        raise RuntimeError(f"heavy_pdfs.py {args[0]} exited {child.returncode}: {last_words}")
+    return child.stdout
+
+
+def pdf_row(document: str) -> Callable[[Path], Row]:
+    """The row of one of heavy_pdfs.py's documents (the database built by the first row that needs it)."""
+    work, most_ratio, most_mb = PDF_DOCUMENTS[document]
+
+    def measure(tmp: Path) -> Row:
+        database = tmp / "pdfs.sqlite3"
+        if not database.exists():
+            _heavy_pdfs("build", database)
+        figures = json.loads(_heavy_pdfs("measure", database, document).strip().splitlines()[-1])
+        ratio = figures["cpu"] / figures["baseline"]
+        return Row(
+            work, f"{figures['cpu']:.2f} s CPU, {figures['pages']} pages, peak {figures['peak_mb']:.0f} MB", ratio,
+            f"a one-page PDF as before (stylesheet and fonts parsed for it) {1000 * figures['baseline']:.0f} ms CPU"
+            f" (as now: {1000 * figures['one_page']:.0f} ms)",
+            f"≤ {most_ratio:g}× and ≤ {most_mb:g} MB", ratio <= most_ratio and figures["peak_mb"] <= most_mb,
+        )
+
+    measure.__name__ = f"pdf_{document}"
+    return measure
+
+
+ROWS: list[Callable[[Path], Row]] = [rank_memory, seat_cpu, *map(pdf_row, PDF_DOCUMENTS), pdf_again,
+                                     first_reader, live_update, projector_wire, compression]
 
 
 def main() -> int:

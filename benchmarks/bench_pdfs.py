@@ -28,8 +28,8 @@ from django.core.management import call_command  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from core.pdf import render_pdf  # noqa: E402
-from organize.printing import game_tables  # noqa: E402
-from ranking.public import public_standings  # noqa: E402
+from organize.printing import game_pdf  # noqa: E402
+from ranking.printing import standings_pdf  # noqa: E402
 from results.models import RecordSheet, Score  # noqa: E402
 from scheduling.models import Game, Seat  # noqa: E402
 from tests.factories import make_admin, make_tournament  # noqa: E402
@@ -77,14 +77,10 @@ def main() -> None:
         return render_pdf("print/base.html", {"tournament": sheets_event}, paper="a4")
 
     def record_sheets():
-        return render_pdf("print/record_sheets.html", {"tournament": sheets_event, "game": game,
-                                                       "tables": game_tables(sheets_event, game, BASE_URL)},
-                          paper="a4")
+        return game_pdf("record_sheets", sheets_event, game, "a4", BASE_URL)
 
     def standings():
-        return render_pdf("print/standings.html", {"tournament": standings_event, "printed_at": timezone.now(),
-                                                   "standings": public_standings(standings_event, per_page=None)},
-                          paper="a4")
+        return standings_pdf(standings_event, "a4")
 
     baseline()  # loads WeasyPrint and Pango once, as a running server has
     base, _ = best_of(baseline)

@@ -7,9 +7,18 @@ right-to-left languages. Any app may render a document through `render_pdf`.
 WeasyPrint fetches only what the site ships: `data:` URIs (the QR codes) and files under `static/` (the
 stylesheet's fonts). Any other URL that reached a page (an image, a stylesheet, an attachment) is not
 fetched, so no printed page can make the server read its internal network or its disk into a PDF.
+
+The stylesheet and the fonts it loads are parsed once per thread, not once per PDF: that parse was two
+thirds of a one-page PDF's time. What a long document costs is its boxes and lines; `core/print_columns.py`
+keeps long lists to one line of text per row.
 """
-from collections.abc import Iterable
+import atexit
+import gc
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
@@ -22,6 +31,10 @@ from django.utils.translation import get_language, get_language_bidi
 A4 = "a4"
 LETTER = "letter"
 PAPERS = {A4: "A4", LETTER: "letter"}
+PAGE_MM = {A4: (210.0, 297.0), LETTER: (215.9, 279.4)}
+"""Width and height of each paper, portrait."""
+MARGINS_MM = (14.0, 14.0, 16.0, 14.0)
+"""Top, right, bottom, left: the footer (the event and the page number) stands in the bottom margin."""
 LETTER_COUNTRIES = frozenset({"US", "CA", "MX", "PH", "CL", "CO", "VE", "CR", "GT", "PA", "DO", "PR", "SV", "NI"})
 """Where US Letter is the usual paper; everywhere else prints on A4."""
 
@@ -37,6 +50,13 @@ def paper_for(requested: str | None, country_code: str | None) -> str:
     return LETTER if (country_code or "").upper() in LETTER_COUNTRIES else A4
 
 
+def text_area_mm(paper: str, landscape: bool = False) -> tuple[float, float]:
+    """The width and height inside the margins (what a page of a long list may fill, `core.print_columns`)."""
+    width, height = PAGE_MM[paper][::-1] if landscape else PAGE_MM[paper]
+    top, right, bottom, left = MARGINS_MM
+    return width - left - right, height - top - bottom
+
+
 def qr_data_uri(payload: str) -> str:
     """A QR code (segno, error correction M) as a PNG of one pixel per module; the print stylesheet scales it
     up without smoothing (`image-rendering: pixelated`), so it prints as sharp as a vector drawing, and a sheet
@@ -44,7 +64,7 @@ def qr_data_uri(payload: str) -> str:
     return segno.make(payload, error="m").png_data_uri(scale=1, border=0)
 
 
-def html_for(template: str, context: dict) -> str:
+def html_for(template: str, context: dict[str, Any]) -> str:
     """The print template in the active language, with its `<html lang dir>`."""
     return render_to_string(template, {**context, "lang": get_language() or "en", "rtl": get_language_bidi()})
 
@@ -58,12 +78,12 @@ def shipped_file(url: str) -> Path | None:
     return path if path.is_relative_to(SHIPPED) and path.is_file() else None
 
 
-def _fetcher():
+def _fetcher() -> Any:
     """A WeasyPrint URL fetcher (one per document set: it keeps per-request state) for `data:` and shipped files."""
     from weasyprint.urls import URLFetcher
 
-    class ShippedFilesOnly(URLFetcher):
-        def fetch(self, url, headers=None):
+    class ShippedFilesOnly(URLFetcher):  # type: ignore[misc]  # WeasyPrint ships no types
+        def fetch(self, url: str, headers: Any = None) -> Any:
             if url[:5].lower() == "data:":
                 return super().fetch(url, headers)
             path = shipped_file(url)
@@ -74,33 +94,100 @@ def _fetcher():
     return ShippedFilesOnly(allowed_protocols=("data", "file"), allow_redirects=False)
 
 
-def _documents(parts: Iterable[str], paper: str, landscape: bool):
-    from weasyprint import CSS, HTML  # imported when printing: loading Pango costs a few hundred ms
+_parsed = threading.local()
+
+
+@atexit.register
+def _forget_stylesheets() -> None:
+    """This thread's fonts freed before the interpreter shuts down, while WeasyPrint can still free them."""
+    vars(_parsed).clear()
+
+
+def _stylesheets(paper: str, landscape: bool) -> tuple[Any, list[Any]]:
+    """The fonts and stylesheets of a document on `paper`: the print stylesheet, with the fonts its @font-face
+    rules load, parsed once per thread (again when the file changes), and the page size. A thread of its own:
+    Pango's font maps are not shared between threads."""
+    from weasyprint import CSS  # imported when printing: loading Pango costs a few hundred ms
     from weasyprint.text.fonts import FontConfiguration
 
-    fonts, fetcher = FontConfiguration(), _fetcher()
-    size = CSS(string=f"@page {{ size: {PAPERS[paper]}{' landscape' if landscape else ''}; }}", url_fetcher=fetcher)
-    css = CSS(filename=str(STYLESHEET), font_config=fonts, url_fetcher=fetcher)
-    base = str(STYLESHEET.parent)
+    version = STYLESHEET.stat().st_mtime_ns
+    parsed = getattr(_parsed, "sheets", None)
+    if parsed is None or parsed[0] != version:
+        fonts = FontConfiguration()
+        sizes: dict[tuple[str, bool], Any] = {}
+        parsed = _parsed.sheets = (version, fonts, CSS(filename=str(STYLESHEET), font_config=fonts,
+                                                       url_fetcher=_fetcher()), sizes)
+    _version, fonts, css, sizes = parsed
+    if (paper, landscape) not in sizes:
+        margins = " ".join(f"{margin:g}mm" for margin in MARGINS_MM)
+        sizes[paper, landscape] = CSS(string=f"@page {{ size: {PAPERS[paper]}{' landscape' if landscape else ''}; "
+                                             f"margin: {margins}; }}")
+    return fonts, [css, sizes[paper, landscape]]
+
+
+def print_fonts() -> Any:
+    """This thread's WeasyPrint font configuration, with the print stylesheet's fonts (to measure text with)."""
+    return _stylesheets(A4, False)[0]
+
+
+class _CollectorPause:
+    """The garbage collector paused while documents are laid out: WeasyPrint makes millions of short-lived objects
+    and hardly a cycle, and the collector's passes over them cost an eighth of the time (a few MB more at the
+    peak). Paused once for however many threads are laying out; restored when the last one is done."""
+
+    def __init__(self) -> None:
+        self.lock, self.depth, self.was_enabled = threading.Lock(), 0, True
+
+    @contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self.lock:
+            if not self.depth:
+                self.was_enabled = gc.isenabled()
+                gc.disable()
+            self.depth += 1
+        try:
+            yield
+        finally:
+            with self.lock:
+                self.depth -= 1
+                if not self.depth and self.was_enabled:
+                    gc.enable()
+
+
+_collector_paused = _CollectorPause()
+
+
+def _documents(parts: Iterable[str], paper: str, landscape: bool) -> Iterator[Any]:
+    from weasyprint import HTML
+
+    fonts, stylesheets = _stylesheets(paper, landscape)
+    fetcher, base = _fetcher(), str(STYLESHEET.parent)
     for html in parts:
-        yield HTML(string=html, base_url=base, url_fetcher=fetcher).render(stylesheets=[css, size], font_config=fonts)
+        yield HTML(string=html, base_url=base, url_fetcher=fetcher).render(stylesheets=stylesheets, font_config=fonts)
 
 
-def render_pdf(template: str, context: dict, *, paper: str, landscape: bool = False) -> bytes:
+def render_pdf(template: str, context: dict[str, Any], *, paper: str, landscape: bool = False) -> bytes:
     """One document: the template rendered and laid out on `paper` (a key of PAPERS)."""
-    return next(_documents([html_for(template, context)], paper, landscape)).write_pdf()
+    html = html_for(template, context)
+    with _collector_paused():
+        data: bytes = next(_documents([html], paper, landscape)).write_pdf()
+    return data
 
 
-def render_pdf_parts(parts: Iterable[str], *, paper: str, progress=None) -> bytes:
+def render_pdf_parts(parts: Iterable[str], *, paper: str, progress: Callable[[int], None] | None = None) -> bytes:
     """Several HTML documents laid out one after the other into one PDF; `progress(n)` after each part."""
-    pages = []
+    pages: list[Any] = []
     first = None
-    for n, document in enumerate(_documents(parts, paper, False), start=1):
-        first = first or document
-        pages.extend(document.pages)
-        if progress is not None:
-            progress(n)
-    return first.copy(pages).write_pdf()
+    with _collector_paused():
+        for n, document in enumerate(_documents(parts, paper, False), start=1):
+            first = first or document
+            pages.extend(document.pages)
+            if progress is not None:
+                progress(n)
+        if first is None:
+            raise ValueError("No part to lay out.")
+        data: bytes = first.copy(pages).write_pdf()
+    return data
 
 
 def pdf_response(data: bytes, filename: str) -> HttpResponse:

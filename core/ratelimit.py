@@ -1,4 +1,5 @@
-"""Rate limits: at most `limit` events per `window` seconds for one key (a client address, an account).
+"""Rate limits: at most `limit` events per `window` seconds for one key (a client address, an account), and
+concurrency limits: at most `limit` of something under way at once for one key (`ConcurrencyLimit`).
 
 Counted in the cache (Redis in production, so every worker sees the same counts) in fixed windows:
 cheap, one `incr` per event. The keys are hashed, so an email or username typed by anyone never
@@ -9,6 +10,9 @@ import hashlib
 import logging
 import math
 import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -54,3 +58,54 @@ class RateLimit:
             cache.delete(self._key(key, now)[0])
         except Exception:  # noqa: BLE001 - as in hit()
             logger.warning("Rate limit %s not cleared: the cache is unavailable", self.name)
+
+
+class Busy(Exception):  # noqa: N818 - what the caller is told: the limit's slots are all taken
+    """Every slot of a concurrency limit is taken; try again in `retry_after` seconds."""
+
+    def __init__(self, limit: "ConcurrencyLimit", retry_after: int):
+        super().__init__(f"{limit.name}: all {limit.limit} slots taken")
+        self.limit, self.retry_after = limit, retry_after
+
+
+@dataclass(frozen=True)
+class ConcurrencyLimit:
+    """At most `limit` at once for one key: each one holds a slot, a cache key added atomically (Redis `SET NX`)
+    and deleted when it is done. A slot also expires after `hold` seconds, so a process killed while holding one
+    (a worker past its timeout) frees it."""
+
+    name: str
+    limit: int
+    hold: int
+    """Seconds: longer than anything holding a slot may last."""
+    retry_after: int
+    """What a refused caller is told to wait (seconds)."""
+
+    def _slot(self, key: str, n: int) -> str:
+        digest = hashlib.sha256(f"{self.name}\0{key}".encode()).hexdigest()[:32]
+        return f"concurrency:{self.name}:{digest}:{n}"
+
+    @contextmanager
+    def slot(self, key: str) -> Iterator[None]:
+        """Hold one of the key's slots for the block; `Busy` when they are all taken."""
+        taken = self._take(key)
+        try:
+            yield
+        finally:
+            if taken is not None:
+                try:
+                    cache.delete(taken)
+                except Exception:  # noqa: BLE001 - the slot expires after `hold` seconds anyway
+                    logger.warning("Concurrency limit %s: a slot could not be freed", self.name)
+
+    def _take(self, key: str) -> str | None:
+        """The cache key of the slot taken; None when the cache cannot be reached (the work goes ahead)."""
+        token = uuid.uuid4().hex
+        try:
+            for n in range(self.limit):
+                if cache.add(self._slot(key, n), token, timeout=self.hold):
+                    return self._slot(key, n)
+        except Exception:  # noqa: BLE001 - as in RateLimit.hit(): a cache outage must not stop the work
+            logger.warning("Concurrency limit %s not held: the cache is unavailable", self.name)
+            return None
+        raise Busy(self, self.retry_after)

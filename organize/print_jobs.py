@@ -17,7 +17,7 @@ from championships.permissions import require_organizer
 from core.pdf import PAPERS, html_for, render_pdf_parts
 
 from .models import PrintJob
-from .printing import game_tables, pages_of
+from .printing import GAME_TEMPLATES, game_context, game_tables, pages_of
 
 logger = logging.getLogger(__name__)
 
@@ -27,8 +27,6 @@ LAYOUT_SHARE = 0.9
 """Laying out the parts, as a share of a whole job; writing the PDF takes the rest."""
 STALLED_AFTER = timedelta(minutes=5)
 """A job not heard of for this long is taken as lost (its process restarted): a new one may start."""
-TEMPLATES = {PrintJob.Kind.RECORD_SHEETS: "print/record_sheets.html",
-             PrintJob.Kind.TABLE_CARDS: "print/table_cards.html"}
 
 
 def stalled(job: PrintJob) -> bool:
@@ -86,8 +84,7 @@ def layout(job: PrintJob, progress) -> bytes:
     parts = pages_of(tables, TABLES_PER_PART)
     if not parts:
         raise ValidationError(_("Game %(n)s has no tables.") % {"n": job.game.number})
-    html = (html_for(TEMPLATES[PrintJob.Kind(job.kind)], {"tournament": tournament, "game": job.game, "tables": part})
-            for part in parts)
+    html = (html_for(GAME_TEMPLATES[job.kind], game_context(job.kind, tournament, job.game, part)) for part in parts)
     return render_pdf_parts(html, paper=job.paper, progress=lambda n: progress(n / len(parts)))
 
 

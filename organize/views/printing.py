@@ -1,6 +1,7 @@
 """The organizer's PDFs: table cards, record sheets (pre-filled and blank), result slips, the qualification list
 and the certificates. Each is laid out in the request, once per content (`_laid_out`); a whole game's cards or
-sheets also run as a print job (`organize.print_jobs`)."""
+sheets also run as a print job (`organize.print_jobs`). A layout holds one of the organizer's slots
+(`core.pdf_limits`): past them the view answers 429."""
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.utils.translation import gettext as _
@@ -9,52 +10,60 @@ from django.views.decorators.http import require_GET
 from championships.permissions import organized_tournament
 from core.pdf import html_for, pdf_response, render_pdf
 from core.pdf_cache import cached_pdf, pdf_key
+from core.pdf_limits import render_limited, render_slot
 from ranking.selectors import podium
 from ranking.views.printing import tournament_paper
 
 from .. import printing
-from ..printing import SLIPS_PER_PAGE, blank_tables, game_of, game_tables, pages_of, qualification_list
+from ..printing import blank_tables, game_context, game_of, game_tables, qualification_list
 
 BLANK_SHEETS_MAX = 50
 
 
-def _laid_out(template: str, context: dict, *, paper: str, landscape: bool = False) -> bytes:
+def _laid_out(request, template: str, context: dict, *, paper: str, landscape: bool = False) -> bytes:
     """The PDF from the cache when the same content was laid out before: the key is a digest of the HTML it
     prints (seats swapped in a planned game change it without a new results version), in a namespace no public
-    PDF shares; the views check the organizer's permission first."""
+    PDF shares; the views check the organizer's permission first. A layout holds one of the organizer's slots."""
     key = pdf_key("organizer", [html_for(template, context), paper, landscape])
-    return cached_pdf(key, lambda: render_pdf(template, context, paper=paper, landscape=landscape))
+
+    def layout() -> bytes:
+        with render_slot(request):
+            return render_pdf(template, context, paper=paper, landscape=landscape)
+
+    return cached_pdf(key, layout)
 
 
-def _game_pdf(request, slug: str, number: int, template: str, suffix: str, **extra):
+def _game_pdf(request, slug: str, number: int, kind: str, suffix: str):
     tournament = organized_tournament(request.user, slug)
     game = game_of(tournament, number)
     tables = game_tables(tournament, game, request.build_absolute_uri("/"))
-    context = {"tournament": tournament, "game": game, "tables": tables, **extra}
-    if "slips" in extra:
-        context["pages"] = pages_of(tables, SLIPS_PER_PAGE)
-    data = _laid_out(template, context, paper=tournament_paper(request, tournament))
+    data = _laid_out(request, printing.GAME_TEMPLATES[kind], game_context(kind, tournament, game, tables),
+                     paper=tournament_paper(request, tournament))
     return pdf_response(data, f"{tournament.slug}-game-{number}-{suffix}.pdf")
 
 
+@render_limited
 @login_required
 @require_GET
 def table_cards(request, slug: str, number: int):
-    return _game_pdf(request, slug, number, "print/table_cards.html", "table-cards")
+    return _game_pdf(request, slug, number, "table_cards", "table-cards")
 
 
+@render_limited
 @login_required
 @require_GET
 def record_sheets(request, slug: str, number: int):
-    return _game_pdf(request, slug, number, "print/record_sheets.html", "record-sheets")
+    return _game_pdf(request, slug, number, "record_sheets", "record-sheets")
 
 
+@render_limited
 @login_required
 @require_GET
 def result_slips(request, slug: str, number: int):
-    return _game_pdf(request, slug, number, "print/result_slips.html", "result-slips", slips=True)
+    return _game_pdf(request, slug, number, "result_slips", "result-slips")
 
 
+@render_limited
 @login_required
 @require_GET
 def blank_sheets(request, slug: str):
@@ -62,21 +71,24 @@ def blank_sheets(request, slug: str):
     tournament = organized_tournament(request.user, slug)
     count = request.GET.get("count", "4")
     count = min(int(count), BLANK_SHEETS_MAX) if count.isascii() and count.isdigit() and len(count) < 4 else 4
-    data = _laid_out("print/record_sheets.html", {"tournament": tournament, "game": None,
-                                                  "tables": blank_tables(max(count, 1))},
+    data = _laid_out(request, "print/record_sheets.html", {"tournament": tournament, "game": None,
+                                                           "tables": blank_tables(max(count, 1))},
                      paper=tournament_paper(request, tournament))
     return pdf_response(data, f"{tournament.slug}-blank-record-sheets.pdf")
 
 
+@render_limited
 @login_required
 @require_GET
 def qualification_pdf(request, slug: str):
     tournament = organized_tournament(request.user, slug)
-    data = _laid_out("print/qualification.html", {"tournament": tournament, "data": qualification_list(tournament)},
+    data = _laid_out(request, "print/qualification.html",
+                     {"tournament": tournament, "data": qualification_list(tournament)},
                      paper=tournament_paper(request, tournament))
     return pdf_response(data, f"{tournament.slug}-qualification.pdf")
 
 
+@render_limited
 @login_required
 @require_GET
 def certificates(request, slug: str):
@@ -86,6 +98,7 @@ def certificates(request, slug: str):
     if not rows:
         raise Http404(_("The podium is known once every game of the last stage is signed off or the tournament "
                         "is closed."))
-    data = _laid_out("print/certificates.html", {"tournament": tournament, "certificates": printing.certificates(rows)},
+    data = _laid_out(request, "print/certificates.html",
+                     {"tournament": tournament, "certificates": printing.certificates(rows)},
                      paper=tournament_paper(request, tournament), landscape=True)
     return pdf_response(data, f"{tournament.slug}-certificates.pdf")

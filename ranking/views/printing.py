@@ -2,21 +2,21 @@
 
 Each is laid out once per results version, language and paper and then served from the cache (`core.pdf_cache`):
 asked again, it costs a cache read; the likely ones are laid out ahead by the background refresh
-(`ranking.refresh`), which is told here which ones readers ask for."""
+(`ranking.refresh`), which is told here which ones readers ask for. A layout holds one of the client's slots
+(`core.pdf_limits`): past them the view answers 429."""
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 
 from championships.models import Tournament
-from core.pdf import PAPERS, paper_for, pdf_response, render_pdf
+from core.pdf import PAPERS, paper_for, pdf_response
 from core.pdf_cache import cached_pdf, pdf_key
+from core.pdf_limits import render_limited, render_slot
 
-from .. import refresh
+from .. import printing, refresh
 from ..live import request_version, tournament_id
-from ..printing import seating_sheet
-from ..public import public_standings, published_game
+from ..public import published_game
 
 
 def _tournament(slug: str) -> Tournament:
@@ -25,7 +25,7 @@ def _tournament(slug: str) -> Tournament:
 
 def tournament_paper(request, tournament: Tournament) -> str:
     """`?paper=a4|letter`, else the usual paper of the championship's country."""
-    country = tournament.championship.country if tournament.championship_id else None
+    country = tournament.championship.country if tournament.championship is not None else None
     return paper_for(request.GET.get("paper"), country.code if country else None)
 
 
@@ -35,7 +35,8 @@ def _public_pdf(request, slug: str, kind: str, number: int | None, layout) -> by
     championship)."""
     def laid_out() -> bytes:
         tournament = _tournament(slug)
-        data = layout(tournament, tournament_paper(request, tournament))
+        with render_slot(request):  # only a layout holds a slot, never a cache hit (core/pdf_limits.py)
+            data = layout(tournament, tournament_paper(request, tournament))
         if not getattr(request, "from_refresh", False):
             refresh.wanted_pdf(tournament.pk, request.path + (f"?paper={asked}" if asked else ""))
         return data
@@ -49,25 +50,22 @@ def _public_pdf(request, slug: str, kind: str, number: int | None, layout) -> by
                       laid_out)
 
 
+@render_limited
 @require_GET
 def standings_pdf(request, slug: str):
     def layout(tournament: Tournament, paper: str) -> bytes:
-        return render_pdf("print/standings.html", {
-            "tournament": tournament, "standings": public_standings(tournament, per_page=None),
-            "printed_at": timezone.localtime(),
-        }, paper=paper)
+        return printing.standings_pdf(tournament, paper)
 
     return pdf_response(_public_pdf(request, slug, "standings", None, layout), f"{slug}-standings.pdf")
 
 
+@render_limited
 @require_GET
 def seating_pdf(request, slug: str, number: int):
     def layout(tournament: Tournament, paper: str) -> bytes:
         game = published_game(tournament, number)
         if game is None:
             raise Http404("No published game with that number.")
-        sheet = seating_sheet(tournament, game)
-        return render_pdf("print/seating.html", {"tournament": tournament, "game": game, "tables": sheet.tables,
-                                                 "alphabetical": sheet.alphabetical}, paper=paper)
+        return printing.seating_pdf(tournament, game, paper)
 
     return pdf_response(_public_pdf(request, slug, "seating", number, layout), f"{slug}-game-{number}-seating.pdf")

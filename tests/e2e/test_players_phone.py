@@ -49,10 +49,7 @@ class Pages:
 
     def check(self, page, name: str) -> None:
         assert page.locator("html").get_attribute("lang") == self.language, name
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), f"{name} is too wide"
-        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
-        if violations := axe_violations(page, self.axe_script):
-            self.failing[name] = described(violations)
+        checked(page, self.axe_script, self.failing, name)
         self.seen.append((name, page.url))
         if self.guide is not None:
             shot(page, self.guide, f"players-{name}-{self.language}")
@@ -202,24 +199,36 @@ def _review_shots(browser, live_server, target: Path, language: str, seen, staff
         context.close()
 
 
-def test_the_organizers_pages_pass_axe(browser, live_server, axe_script):
-    tournament, entered, organizer, referee = _tournament()
-    checkin.open_window(tournament, user=organizer)
-    failing = {}
+def every_width(browser, live_server):
+    """A fresh page at each width in English and Arabic, with the address prefix of its language."""
     for language in ("en", "ar"):
         prefix = "" if language == "en" else f"/{language}"
         for width, height in WIDTHS.items():
             context = browser.new_context(viewport={"width": width, "height": height}, base_url=live_server.url,
                                           bypass_csp=True)
-            page = context.new_page()
-            sign_in(page, "phone-organizer")
-            for name, url in organizer_pages(tournament):
-                assert page.goto(prefix + url).status == 200, name
-                assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (name, width)
-                page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
-                if violations := axe_violations(page, axe_script):
-                    failing[f"{name} {language} {width}"] = described(violations)
-            context.close()
+            try:
+                yield context.new_page(), language, prefix, width
+            finally:
+                context.close()
+
+
+def checked(page, axe_script, failing: dict, name: str) -> None:
+    """No wider than the screen (asserted), and axe-core's violations noted under `name`."""
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), name
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    if violations := axe_violations(page, axe_script):
+        failing[name] = described(violations)
+
+
+def test_the_organizers_pages_pass_axe(browser, live_server, axe_script):
+    tournament, entered, organizer, referee = _tournament()
+    checkin.open_window(tournament, user=organizer)
+    failing: dict[str, str] = {}
+    for page, language, prefix, width in every_width(browser, live_server):
+        sign_in(page, "phone-organizer")
+        for name, url in organizer_pages(tournament):
+            assert page.goto(prefix + url).status == 200, name
+            checked(page, axe_script, failing, f"{name} {language} {width}")
     assert not failing, "\n".join(f"{name}: {text}" for name, text in failing.items())
 
 
@@ -244,3 +253,21 @@ def test_the_qr_screen_shows_a_new_windows_code_by_itself(browser, live_server):
         page.locator(".qr-screen .message.warning").wait_for()
     finally:
         context.close()
+
+
+def test_the_wait_page_after_too_many_links_that_open_nothing(browser, live_server, axe_script, monkeypatch):
+    """An address past its misses is told to wait, on a page that passes axe-core at every width."""
+    from core.ratelimit import RateLimit
+    from web.players import views
+
+    monkeypatch.setattr(views, "TOKEN_MISSES", RateLimit("player-token-miss", 0, 3600))
+    target = os.environ.get("PLAYER_SHOTS")
+    failing: dict[str, str] = {}
+    for page, language, prefix, width in every_width(browser, live_server):
+        assert page.goto(f"{prefix}/me/{'x' * 43}/").status == 429
+        assert page.locator("main .message.warning").inner_text().strip()
+        checked(page, axe_script, failing, f"{language} {width}")
+        if target:
+            Path(target).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(target) / f"wait-{language}-{width}.png"), full_page=True)
+    assert not failing, "\n".join(f"{name}: {text}" for name, text in failing.items())

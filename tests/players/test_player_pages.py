@@ -195,6 +195,33 @@ def test_a_token_in_a_refused_address_never_reaches_the_log(client, caplog):
     assert "Not Found" in caplog.text and secret not in caplog.text
 
 
+def test_tokens_that_open_nothing_are_limited_per_address(cup, monkeypatch):
+    """Nobody tries tokens or check-in codes at speed: past the misses one address may have in an hour, every token
+    it sends waits (the good one too), players elsewhere are not affected, and a good token is never counted."""
+    from core.ratelimit import RateLimit
+    from web.players import views
+
+    tournament, entries, organizer = cup
+    monkeypatch.setattr(views, "TOKEN_MISSES", RateLimit("player-token-miss", 3, 3600))
+    good = links.issue(entries[0].player)
+    window = checkin.open_window(tournament, user=organizer)
+    guesser = Client(REMOTE_ADDR="203.0.113.9")
+    assert [guesser.get(f"/me/{good}/").status_code for _ in range(5)] == [200] * 5
+    misses = [guesser.get("/me/" + "x" * 43 + "/").status_code,
+              guesser.get(f"/t/{tournament.slug}/register/confirm/" + "y" * 43 + "/").status_code,
+              guesser.get(f"/t/{tournament.slug}/check-in/not-the-code/").status_code]
+    assert misses == [404, 404, 200]  # the check-in page says the code does not work
+    refused = guesser.get("/me/" + "z" * 43 + "/")
+    assert refused.status_code == 429 and 0 < int(refused["Retry-After"]) <= 3600
+    assert "Too many links that open nothing" in refused.content.decode() and "no-store" in refused["Cache-Control"]
+    assert guesser.get(f"/me/{good}/").status_code == 429
+    assert guesser.get(f"/me/{good}/calendar.ics").status_code == 429
+    assert guesser.post(f"/me/{good}/sheets/1/", {"action": "confirm", "version": 1}).status_code == 429
+    assert guesser.get(f"/t/{tournament.slug}/check-in/{window.code}/").status_code == 429
+    assert guesser.post(f"/me/{good}/").status_code == 405  # a wrong method is still just that
+    assert Client(REMOTE_ADDR="198.51.100.2").get(f"/me/{good}/").status_code == 200
+
+
 def test_the_seating_email_names_the_table_with_a_calendar_file(cup, django_capture_on_commit_callbacks):
     from results.publishing import publish_game
     from scheduling.services import generate_seating

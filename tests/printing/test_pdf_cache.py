@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from core import pdf_cache
 from organize.views import printing as organizer_printing
-from ranking.views import printing as public_printing
+from ranking import printing as public_printing
 from scheduling.models import Game
 from scheduling.services import swap_seats
 from tests.factories import make_entries, make_game, make_official, make_tournament, play

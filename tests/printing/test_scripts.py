@@ -34,8 +34,10 @@ def scripts():
 def test_every_script_prints_without_a_missing_glyph(scripts, text_of, language, path):
     prefix = "" if language == "en" else f"/{language}"
     pdf = scripts.get(f"{prefix}/t/scripts-cup/{path}").content
-    text = text_of(pdf)
-    assert [name for name in NAMES if name not in text] == [], text
+    # pdftotext's -layout puts right-to-left runs in reading order, but on a right-to-left page it may move a
+    # zero-width mark of a left-to-right name (Thai "ี") out of its word; -raw keeps a left-to-right run as drawn
+    text, drawn = text_of(pdf), text_of(pdf, "-raw")
+    assert [name for name in NAMES if name not in text and name not in drawn] == [], text
     assert pdf_missing_glyphs(pdf) == set()
 
 

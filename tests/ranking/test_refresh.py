@@ -139,7 +139,7 @@ def test_without_a_worker_nothing_is_queued_and_readers_get_the_newest_version(c
 
 def test_the_job_renders_in_the_languages_readers_use_and_the_pdfs_they_ask_for(
         client, event, worker, django_capture_on_commit_callbacks, monkeypatch):
-    from ranking.views import printing
+    from ranking import printing
 
     layouts = []
     monkeypatch.setattr(printing, "render_pdf", lambda template, context, **kw: layouts.append(template) or b"%PDF-")
@@ -161,7 +161,7 @@ def test_the_job_renders_in_the_languages_readers_use_and_the_pdfs_they_ask_for(
 
 def test_a_newer_change_stops_the_pdfs_for_the_pages(event, worker, django_capture_on_commit_callbacks,
                                                      monkeypatch):
-    from ranking.views import printing
+    from ranking import printing
 
     layouts = []
     monkeypatch.setattr(printing, "render_pdf", lambda template, context, **kw: layouts.append(template) or b"%PDF-")

@@ -9,6 +9,7 @@ opened on the same phone knows who is checking in.
 """
 import math
 import secrets
+import time
 from functools import wraps
 
 from django.conf import settings
@@ -40,6 +41,10 @@ from scheduling.calendar import tournament_event
 from .forms import EmailForm, ObjectionForm, RegistrationForm
 
 HOUR = 3600
+TOKEN_MISSES = RateLimit("player-token-miss", 30, HOUR)
+"""Addresses with a token or check-in code that opens nothing, per client address and hour: past the limit, that
+address is answered "wait" for every token until the hour ends, so nobody tries tokens at speed. A mistyped or
+replaced link is one miss; a venue's players behind one address stay far below it."""
 COOKIE = "catan_me"
 COOKIE_SALT = "web.players.me"
 COOKIE_DAYS = 30
@@ -68,7 +73,34 @@ def _minutes(seconds: int) -> int:
 
 
 def _invalid_link(request, problem: str = ""):
+    """A token or code that opens nothing: counted against the client's address (TOKEN_MISSES)."""
+    if wait := TOKEN_MISSES.hit(client_address(request) or "unknown"):
+        return _guessing(request, wait)
     return render(request, "players/invalid_link.html", {"problem": problem}, status=404)
+
+
+def _guessing(request, wait: int):
+    return _too_many(request, "players/invalid_link.html", {}, wait, ngettext(
+        "Too many links that open nothing came from your network: try again in %(n)d minute.",
+        "Too many links that open nothing came from your network: try again in %(n)d minutes.", _minutes(wait))
+        % {"n": _minutes(wait)})
+
+
+def _wait_after_misses(request) -> int:
+    """0, else the seconds until this address may try a token again (it has had too many that open nothing)."""
+    if TOKEN_MISSES.used(client_address(request) or "unknown") < TOKEN_MISSES.limit:
+        return 0
+    return max(1, TOKEN_MISSES.window - int(time.time()) % TOKEN_MISSES.window)
+
+
+def tokens_checked(view):
+    """Refuses, before looking a token up, an address that has had too many that open nothing."""
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if wait := _wait_after_misses(request):
+            return _guessing(request, wait)
+        return view(request, *args, **kwargs)
+    return wrapper
 
 
 # ---- registering ----------------------------------------------------------------------------------------------
@@ -117,6 +149,7 @@ def _add_errors(form, error: ValidationError) -> None:
 
 @private_page
 @require_http_methods(["GET", "POST"])
+@tokens_checked
 def register_confirm(request, slug: str, token: str):
     """GET shows what confirming does and a button (email scanners open links too); the POST confirms."""
     registration = signup.registration_for(slug, token)
@@ -186,6 +219,7 @@ def _player(token: str):
 
 @private_page
 @require_GET
+@tokens_checked
 def me(request, token: str):
     player = _player(token)
     if player is None:
@@ -199,6 +233,7 @@ def me(request, token: str):
 
 @private_page
 @require_GET
+@tokens_checked
 def me_calendar(request, token: str):
     player = _player(token)
     if player is None:
@@ -219,6 +254,7 @@ def _ics(text: str, filename: str) -> HttpResponse:
 
 @private_page
 @require_POST
+@tokens_checked
 def me_cancel(request, token: str, registration_id: int):
     player = _player(token)
     if player is None:
@@ -235,6 +271,7 @@ def me_cancel(request, token: str, registration_id: int):
 
 @private_page
 @require_POST
+@tokens_checked
 def me_sheet(request, token: str, sheet_id: int):
     """Confirm the table's result (the player's signature, by phone) or say it is wrong."""
     player = _player(token)
@@ -266,6 +303,7 @@ def me_sheet(request, token: str, sheet_id: int):
 
 @private_page
 @require_http_methods(["GET", "POST"])
+@tokens_checked
 def check_in(request, slug: str, code: str):
     """The QR code's page: GET says who would be checked in, the POST checks them in (late by the rule, or sent
     to the desk). The player is the one whose private link this phone opened last."""
@@ -274,6 +312,8 @@ def check_in(request, slug: str, code: str):
     player = _player(token) if token else None
     window = checkin.current_window(tournament)
     open_now = window is not None and secrets.compare_digest(window.code.encode(), code.encode())
+    if not open_now and (wait := TOKEN_MISSES.hit(client_address(request) or "unknown")):
+        return _guessing(request, wait)
     entry = Entry.objects.filter(tournament=tournament, player=player).first() if player else None
     context = {"tournament": tournament, "player": player, "token": token if player else None, "entry": entry,
                "open_now": open_now, "window": window if open_now else None}
