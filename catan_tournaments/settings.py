@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "scheduling",
     "results",
     "ranking",
+    "ratings",
     "organize",
     "web.players",
     "demo",

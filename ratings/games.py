@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from datetime import date
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from championships.models import Tournament
 from engines.ranking.engine import SeatResult, TableResult, score_table
@@ -42,20 +42,25 @@ def _from(key: str) -> Q:
     return Q(date__gt=day) | Q(date__isnull=True) | Q(date=day, pk__gte=first)
 
 
-def rated_tables(*, tournament_ids: Iterable[int] | None = None, from_key: str = "") -> list[Table]:
-    """The signed-off tables of running and finished tournaments (of `tournament_ids`, or all), from `from_key` on,
-    in the fixed order; one query, whatever their number."""
+def score_rows(*, tournament_ids: Iterable[int] | None = None, from_key: str = "") -> QuerySet:
+    """(date, tournament, ruleset, game, table, player, vp, winner) of every seat of the signed-off tables of
+    running and finished tournaments (of `tournament_ids`, or all) that can sort from `from_key` on; unordered."""
     tournaments = Tournament.objects.filter(status__in=RATED_STATUSES)
     if tournament_ids is not None:
         tournaments = tournaments.filter(pk__in=list(tournament_ids))
     if from_key:
         tournaments = tournaments.filter(_from(from_key))
-    scores = (Score.objects.filter(sheet__status=RecordSheet.Status.SIGNED_OFF,
-                                   sheet__table__game__tournament__in=tournaments.values("pk"))
-              .order_by()
-              .values_list("sheet__table__game__tournament__date", "sheet__table__game__tournament_id",
-                           "sheet__table__game__tournament__ruleset", "sheet__table__game__number",
-                           "sheet__table__number", "seat__entry__player_id", "vp", "winner"))
+    return (Score.objects.filter(sheet__status=RecordSheet.Status.SIGNED_OFF,
+                                 sheet__table__game__tournament__in=tournaments.values("pk"))
+            .order_by()
+            .values_list("sheet__table__game__tournament__date", "sheet__table__game__tournament_id",
+                         "sheet__table__game__tournament__ruleset", "sheet__table__game__number",
+                         "sheet__table__number", "seat__entry__player_id", "vp", "winner"))
+
+
+def rated_tables(*, tournament_ids: Iterable[int] | None = None, from_key: str = "") -> list[Table]:
+    """The tables of `score_rows` with each player's place, in the fixed order; one query, whatever their number."""
+    scores = score_rows(tournament_ids=tournament_ids, from_key=from_key)
     seats: dict[tuple[str, int, int], list[tuple[int, int, bool]]] = defaultdict(list)
     rulesets: dict[tuple[str, int, int], str] = {}
     for day, tournament, ruleset, game, table, player, vp, winner in scores.iterator(chunk_size=20_000):

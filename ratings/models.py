@@ -56,10 +56,9 @@ class RatedTable(models.Model):
 class RatingChange(models.Model):
     """One player's rating before and after one rated table."""
 
-    table = models.ForeignKey(RatedTable, models.DO_NOTHING, related_name="changes")
-    """Deleted with their table by the replay itself (`ratings.services`), changes first: both go in one statement."""
-    key = models.CharField(max_length=KEY_LENGTH)
-    """The table's key again, so that a player's history and a replay read in order without a join."""
+    table = models.ForeignKey(RatedTable, models.DO_NOTHING, to_field="key", db_column="key", related_name="changes")
+    """By the table's key (`table_id` is the key): a player's history and a replay read in order without a join, and
+    the replay writes the rows without reading ids back. Deleted with their table by the replay (changes first)."""
     player = models.ForeignKey(Player, models.CASCADE, related_name="rating_changes")
     place = models.PositiveSmallIntegerField()
     mu_before = models.FloatField()
@@ -69,13 +68,12 @@ class RatingChange(models.Model):
     sigma = models.FloatField()
 
     class Meta:
-        ordering = ["key", "player_id"]
+        ordering = ["table_id", "player_id"]
         constraints = [models.UniqueConstraint(fields=["table", "player"], name="rating_change_once_per_table")]
-        indexes = [models.Index(fields=["player", "key"], name="rating_change_player_key"),
-                   models.Index(fields=["key"], name="rating_change_key")]
+        indexes = [models.Index(fields=["player", "table"], name="rating_change_player_key")]
 
     def __str__(self) -> str:
-        return f"{self.key} · {self.player_id}"
+        return f"{self.table_id} · {self.player_id}"
 
 
 class RatingRequest(models.Model):

@@ -11,10 +11,10 @@ rated in one go.
 """
 from collections.abc import Iterable
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
-from engines.ratings import INITIAL, Rating, replay
+from engines.ratings import Rating, replay
 
 from .games import rated_tables, result_text
 from .models import PlayerRating, RatedTable, RatingChange, RatingRequest, RatingState
@@ -42,7 +42,7 @@ def recompute_from(from_key: str) -> int:
     """Replay every rated table from `from_key` on (all with ""); returns how many tables were rated. Runs inside
     the caller's transaction, holding the update's lock."""
     ratings: dict[int, Rating] = {}
-    for player, mu, sigma, games in (RatingChange.objects.filter(key__gte=from_key).order_by("key")
+    for player, mu, sigma, games in (RatingChange.objects.filter(table_id__gte=from_key).order_by("table_id")
                                      .values_list("player_id", "mu_before", "sigma_before", "games_before")
                                      .iterator(chunk_size=20_000)):
         ratings.setdefault(player, Rating(mu, sigma, games))  # the player's rating before the replayed tables
@@ -53,39 +53,45 @@ def recompute_from(from_key: str) -> int:
         ratings[player] = Rating(mu, sigma, games)  # no history from `from_key` on: the current rating is from before
     touched = set(ratings) | newcomers
 
-    if from_key:
-        RatingChange.objects.filter(key__gte=from_key).delete()
-        RatedTable.objects.filter(key__gte=from_key).delete()
-    else:  # everything: no filter to check row by row
-        RatingChange.objects.all().delete()
-        RatedTable.objects.all().delete()
-
-    rows: list[RatedTable] = []
-    changes: list[list] = []
+    RatingChange.objects.filter(table_id__gte=from_key).delete()
+    RatedTable.objects.filter(key__gte=from_key).delete()
+    rows: list[tuple] = []
+    changes: list[tuple] = []
     for table, table_changes in replay(tables, ratings):
-        game, number = (int(part) for part in table.key.rsplit("/", 2)[1:])
-        rows.append(RatedTable(key=table.key, tournament_id=int(table.key.split("/")[1]), game_number=game,
-                               table_number=number, result=result_text(table)))
-        changes.append(table_changes)
-    RatedTable.objects.bulk_create(rows, batch_size=BATCH)
-    RatingChange.objects.bulk_create(
-        (RatingChange(table_id=row.pk, key=row.key, player_id=c.player, place=c.place, mu_before=c.before.mu,
-                      sigma_before=c.before.sigma, games_before=c.before.games, mu=c.after.mu, sigma=c.after.sigma)
-         for row, table_changes in zip(rows, changes) for c in table_changes),
-        batch_size=BATCH)
-
-    _store(touched, ratings)
+        _day, tournament, game, number = table.key.split("/")
+        rows.append((table.key, int(tournament), int(game), int(number), result_text(table)))
+        changes.extend((table.key, c.player, c.place, c.before.mu, c.before.sigma, c.before.games, c.after.mu,
+                        c.after.sigma) for c in table_changes)
+    _insert(RatedTable, ["key", "tournament", "game_number", "table_number", "result"], rows)
+    _insert(RatingChange, ["table", "player", "place", "mu_before", "sigma_before", "games_before", "mu", "sigma"],
+            changes)
+    _store(touched, ratings, everyone=not from_key)
     return len(rows)
 
 
-def _store(players: set[int], ratings: dict[int, Rating]) -> None:
-    kept = [PlayerRating(player_id=p, mu=r.mu, sigma=r.sigma, ordinal=r.ordinal, games=r.games)
-            for p in sorted(players) if (r := ratings.get(p, INITIAL)).games]
-    gone = sorted(p for p in players if not ratings.get(p, INITIAL).games)
-    if gone:
-        PlayerRating.objects.filter(player_id__in=gone).delete()
-    PlayerRating.objects.bulk_create(kept, batch_size=BATCH, update_conflicts=True, unique_fields=["player"],
-                                     update_fields=["mu", "sigma", "ordinal", "games"])
+def _store(players: set[int], ratings: dict[int, Rating], everyone: bool) -> None:
+    """The players' current ratings (rows replaced; a player left with no rated game has none)."""
+    if everyone:
+        PlayerRating.objects.all().delete()
+    else:
+        ids = sorted(players)
+        for start in range(0, len(ids), 500):
+            PlayerRating.objects.filter(player_id__in=ids[start:start + 500]).delete()
+    _insert(PlayerRating, ["player", "mu", "sigma", "ordinal", "games"],
+            [(p, r.mu, r.sigma, r.ordinal, r.games) for p in sorted(players) if (r := ratings[p]).games])
+
+
+def _insert(model, fields: list[str], rows: list[tuple]) -> None:
+    """Plain INSERTs, many rows a statement: a full recompute writes a row per player and table (400,000 for
+    100,000 tables), and building a model instance for each costs more than rating it (benchmarks/bench_ratings.py).
+    """
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(model._meta.get_field(name).column) for name in fields)
+    sql = (f"INSERT INTO {quote(model._meta.db_table)} ({columns}) "
+           f"VALUES ({', '.join(['%s'] * len(fields))})")
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), BATCH):
+            cursor.executemany(sql, rows[start:start + BATCH])
 
 
 def request_update(tournament_id: int) -> None:

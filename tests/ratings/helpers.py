@@ -32,8 +32,8 @@ def snapshot_ratings() -> dict[int, tuple[float, float, int]]:
 
 
 def snapshot_history() -> list[tuple]:
-    return list(RatingChange.objects.order_by("key", "player_id").values_list(
-        "key", "player_id", "place", "mu_before", "sigma_before", "games_before", "mu", "sigma"))
+    return list(RatingChange.objects.order_by("table_id", "player_id").values_list(
+        "table_id", "player_id", "place", "mu_before", "sigma_before", "games_before", "mu", "sigma"))
 
 
 def make_players(n: int, prefix: str = "P") -> list[Player]:

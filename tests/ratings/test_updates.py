@@ -71,7 +71,7 @@ def test_places_come_from_the_sheet_winner_first_equal_vp_tied(history):
 def test_a_correction_recomputes_from_its_game_on_and_keeps_what_came_before(history,
                                                                             django_capture_on_commit_callbacks):
     first = history["first"]
-    before = {row[0]: row for row in RatingChange.objects.values_list("pk", "key", "player_id", "mu", "sigma")}
+    before = {row[0]: row for row in RatingChange.objects.values_list("pk", "table_id", "player_id", "mu", "sigma")}
     table = first.games.get(number=2).tables.get(number=1)
     sheet = RecordSheet.objects.get(table=table)
     seats = list(table.seats.order_by("position"))
@@ -92,11 +92,11 @@ def test_a_correction_recomputes_from_its_game_on_and_keeps_what_came_before(his
     finally:
         services.recompute_from = original
     assert rated == [corrected_key]
-    after = {row[0]: row for row in RatingChange.objects.values_list("pk", "key", "player_id", "mu", "sigma")}
+    after = {row[0]: row for row in RatingChange.objects.values_list("pk", "table_id", "player_id", "mu", "sigma")}
     kept = {pk: row for pk, row in before.items() if row[1] < corrected_key}
     assert kept and all(after[pk] == row for pk, row in kept.items())  # the same rows, untouched
     assert not any(pk in after for pk, row in before.items() if row[1] >= corrected_key)  # the rest replayed
-    winner = RatingChange.objects.get(key=corrected_key, player=seats[0].entry.player)
+    winner = RatingChange.objects.get(table_id=corrected_key, player=seats[0].entry.player)
     assert winner.place == 1
     assert_same_as_a_full_recompute()
 
@@ -151,7 +151,7 @@ def test_rate_check_reports_a_difference_without_changing_anything(history):
 
 
 def test_a_first_game_starts_from_the_initial_rating(history):
-    first_change = RatingChange.objects.order_by("key", "player_id").first()
+    first_change = RatingChange.objects.order_by("table_id", "player_id").first()
     assert (first_change.mu_before, first_change.sigma_before, first_change.games_before) == (
         INITIAL.mu, INITIAL.sigma, 0)
     assert len(rated_tables()) == 12
