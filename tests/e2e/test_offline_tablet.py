@@ -1,0 +1,239 @@
+"""The referee's tablet without a network (issue 28), on a 768 px tablet: the desk opened online keeps the game's
+sheets; offline the referee fills, signs and signs off two tables, reloads and still sees them; back online the
+queue is sent once. A sheet an organizer changed meanwhile is shown beside the tablet's version."""
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from audit.models import AuditEntry
+from championships.services import assign_staff
+from results.models import RecordSheet, TabletReport
+from results.sheets import SheetInput, save_entry
+from tests.factories import make_admin, make_entries, make_game, make_tournament, make_user
+
+from .axe import axe_violations
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+SHOTS = Path("/tmp/hG")
+
+
+@pytest.fixture
+def event():
+    tournament = make_tournament(slug="wifi-cup", name="Wi-Fi Cup", status="running")
+    entries = make_entries(tournament, 8)
+    game = make_game(tournament, [entries[:4], entries[4:]])
+    referee = make_user("tablet-referee")
+    assign_staff(referee, "referee", tournament=tournament, user=make_admin())
+    return tournament, game
+
+
+def tablet_context(browser, live_server, **options):
+    return browser.new_context(viewport={"width": 768, "height": 1024}, has_touch=True, base_url=live_server.url,
+                               **options)
+
+
+@pytest.fixture
+def context(browser, live_server):
+    context = tablet_context(browser, live_server)
+    yield context
+    context.close()
+
+
+def tablet_page(context):
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())  # "Sign off and lock this result?"
+    return page
+
+
+@pytest.fixture
+def tablet(context):
+    """The tablet's page; the Content-Security-Policy must not block anything it uses, the worker included."""
+    page = tablet_page(context)
+    blocked = []
+    page.on("console", lambda message: blocked.append(message.text)
+            if "Content Security Policy" in message.text else None)
+    yield page
+    assert not blocked, blocked
+
+
+def open_desk_online(page):
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill("tablet-referee")
+    page.get_by_label("Password").fill("pw-for-tests-only")
+    page.locator("main").get_by_role("button", name="Sign in").click()
+    page.goto("/referee/wifi-cup/")
+    expect(page.locator("#tablet-state .tablet-connection")).to_have_text("Online")
+    expect(page.locator("#tablet-state[data-kept]")).to_have_count(1, timeout=15000)  # the worker kept the sheets
+
+
+def enter_elsewhere(tournament, table, vps):
+    """An organizer enters other scores on the same sheet (from the desk, online), while the tablet is offline."""
+    organizer = make_user(f"organizer-{table.number}")
+    assign_staff(organizer, "organizer", tournament=tournament, user=make_admin())
+    seats = table.seats.order_by("position")
+    save_entry(table.sheet.pk, SheetInput(dict(zip((s.entry_id for s in seats), vps))), user=organizer, base_version=0)
+
+
+def expect_report(page, tables):
+    """The tablet's last report of the tables waiting on it, once it arrives."""
+    for _ in range(50):
+        report = TabletReport.objects.filter(user__username="tablet-referee").first()
+        if report is not None and report.tables == tables:
+            return
+        page.wait_for_timeout(200)
+    raise AssertionError(f"the tablet did not report {tables}")
+
+
+def players(game, number):
+    return [s.entry.player.name for s in game.tables.get(number=number).seats.order_by("position")]
+
+
+def fill_sign_and_sign_off(page, names, vps):
+    for name, vp in zip(names, vps):
+        page.get_by_label(name, exact=True).fill(vp)
+    page.get_by_label("Start time").fill("10:00")
+    page.get_by_label("End time").fill("11:25")
+    page.get_by_role("button", name="Save scores").click()
+    expect(page.get_by_text("Saved on this tablet, not yet sent.")).to_be_visible()
+    for name in names:
+        page.get_by_role("button", name=f"Confirm by tap: {name}").click()
+        expect(page.locator(f"#tablet-steps .signature-row:has-text('{name}') .tablet-signed")).to_be_visible()
+    page.locator("#tablet-steps").get_by_role("button", name="Sign off and lock the result").click()
+    expect(page.get_by_text("Signed off on this tablet, not yet sent.")).to_be_visible()
+
+
+def test_two_tables_filled_offline_reach_the_server_once(browser, live_server, event, axe_script):
+    tournament, game = event
+    # bypass_csp: axe-core is injected as an inline script, which the site's policy rightly refuses
+    context = tablet_context(browser, live_server, bypass_csp=True)
+    tablet = tablet_page(context)
+    open_desk_online(tablet)
+    context.set_offline(True)
+    expect(tablet.locator("#tablet-state .tablet-connection")).to_contain_text("Offline")
+
+    for number, vps in ((1, ["7", "10", "6", "5"]), (2, ["10", "4", "8", "9"])):
+        tablet.get_by_role("link", name=re.compile(f"Table {number}")).click()
+        expect(tablet.get_by_role("heading", name=f"Game 1 · Table {number}")).to_be_visible()
+        fill_sign_and_sign_off(tablet, players(game, number), vps)
+        if number == 1:
+            tablet.reload()  # offline: the kept page, and what this tablet holds on it
+            expect(tablet.get_by_text("Signed off on this tablet, not yet sent.")).to_be_visible()
+            expect(tablet.get_by_label(players(game, 1)[1], exact=True)).to_have_value("10")
+            expect(tablet.locator("#tablet-steps .tablet-signed")).to_have_count(4)
+            assert axe_violations(tablet, axe_script) == []
+            tablet.screenshot(path=str(SHOTS / "sheet-offline-768-en.png"), full_page=True)
+        tablet.get_by_role("link", name="All tables").click()
+
+    expect(tablet.locator("#tablet-state .tablet-count")).to_have_text("12")  # 2 × (scores, 4 taps, sign-off)
+    expect(tablet.locator(".tablet-local-note")).to_have_count(2)
+    assert axe_violations(tablet, axe_script) == []
+    assert RecordSheet.objects.filter(table__game=game, version=0).count() == 2  # nothing reached the server
+
+    context.set_offline(False)  # the browser says "online": the queue goes, in order
+    expect(tablet.locator("#tablet-state .tablet-count")).to_have_text("0", timeout=15000)
+    expect(tablet.locator(".table-card .status-signed_off")).to_have_count(2)
+    expect(tablet.locator(".tablet-local-note")).to_have_count(0)
+
+    public = browser.new_context(base_url=live_server.url).new_page()
+    public.goto("/t/wifi-cup/standings/")
+    winners = {players(game, 1)[1], players(game, 2)[0]}
+    rows = public.locator("table.standings tbody tr")
+    for row in range(2):
+        assert rows.nth(row).locator("td").nth(3).inner_text() == "1"  # one win each, counted once
+        assert any(name in rows.nth(row).inner_text() for name in winners)
+    for sheet in RecordSheet.objects.filter(table__game=game):
+        assert sheet.status == RecordSheet.Status.SIGNED_OFF
+        actions = sorted(AuditEntry.objects.filter(object_id=sheet.pk, action__startswith="sheet.")
+                         .values_list("action", flat=True))
+        assert actions == sorted(["sheet.entered", *["sheet.signature.tap"] * 4, "sheet.signed_off"])
+    context.close()
+
+
+def test_a_sheet_changed_meanwhile_shows_both_versions_and_the_referee_chooses(context, tablet, event):
+    tournament, game = event
+    open_desk_online(tablet)
+    context.set_offline(True)
+    tablet.get_by_role("link", name=re.compile("Table 1")).click()
+    names = players(game, 1)
+    fill_sign_and_sign_off(tablet, names, ["7", "10", "6", "5"])
+
+    table = game.tables.get(number=1)
+    enter_elsewhere(tournament, table, [10, 8, 6, 5])
+    assert RecordSheet.objects.get(table=table).version == 1
+
+    context.set_offline(False)
+    conflict = tablet.locator("#tablet-conflict")
+    expect(conflict).to_be_visible(timeout=15000)
+    expect(conflict.locator(".server-title")).to_contain_text("On the server: version 1")
+    expect(conflict.locator(".server-version")).to_contain_text(f"{names[0]}: 10")
+    expect(conflict.locator(".tablet-version")).to_contain_text(f"{names[1]}: 10")
+    expect(conflict.locator(".tablet-version")).to_contain_text("Signatures collected on this tablet: 4")
+    expect(tablet.locator("#tablet-state .tablet-problem")).to_contain_text("Game 1 · Table 1")
+    assert RecordSheet.objects.get(table=table).version == 1  # nothing overwritten before the referee chooses
+    expect_report(tablet, [table.pk])  # the organizer's list of missing results says where the result is
+
+    conflict.get_by_role("button", name="Send this tablet's version").click()
+    expect(tablet.get_by_role("heading", name="Signed off and locked")).to_be_visible(timeout=15000)
+    sheet = RecordSheet.objects.get(table=table)
+    assert list(sheet.scores.order_by("seat__position").values_list("vp", flat=True)) == [7, 10, 6, 5]
+    assert [r.data["scores"][0]["vp"] for r in sheet.revisions.order_by("number")] == [10, 7, 7]  # both kept
+    expect_report(tablet, [])
+
+
+def test_keeping_the_server_version_drops_the_tablets_after_asking(context, tablet, event):
+    tournament, game = event
+    open_desk_online(tablet)
+    context.set_offline(True)
+    tablet.get_by_role("link", name=re.compile("Table 2")).click()
+    table = game.tables.get(number=2)
+    names = players(game, 2)
+    for name, vp in zip(names, ["10", "4", "8", "9"]):
+        tablet.get_by_label(name, exact=True).fill(vp)
+    tablet.get_by_role("button", name="Save scores").click()
+    expect(tablet.get_by_text("Saved on this tablet, not yet sent.")).to_be_visible()
+    enter_elsewhere(tournament, table, [5, 10, 8, 9])
+    context.set_offline(False)
+    conflict = tablet.locator("#tablet-conflict")
+    expect(conflict).to_be_visible(timeout=15000)
+    conflict.get_by_role("button", name="Keep the server version").click()
+    expect(tablet.locator("#tablet-state .tablet-count")).to_have_text("0")
+    expect(tablet.get_by_label(names[1], exact=True)).to_have_value("10")
+    assert RecordSheet.objects.get(table=table).version == 1
+
+    tablet.get_by_role("button", name="Sign out tablet-referee").click()  # nothing kept stays for the next user
+    expect(tablet.get_by_role("link", name="Staff sign-in")).to_be_visible()
+    assert tablet.evaluate("caches.keys()") == []
+    assert "catan-offline" not in [db["name"] for db in tablet.evaluate("indexedDB.databases()")]
+
+
+def test_the_arabic_sheet_offline_and_what_is_never_kept(browser, live_server, event, axe_script):
+    tournament, game = event
+    context = tablet_context(browser, live_server, bypass_csp=True, locale="ar")
+    tablet = tablet_page(context)
+    tablet.goto("/ar/accounts/login/")
+    tablet.locator("input[name=username]").fill("tablet-referee")
+    tablet.locator("input[name=password]").fill("pw-for-tests-only")
+    tablet.locator("main form button[type=submit]").click()
+    tablet.goto("/ar/referee/wifi-cup/")
+    expect(tablet.locator("#tablet-state[data-kept]")).to_have_count(1, timeout=15000)
+    context.set_offline(True)
+    tablet.locator("a.table-card").first.click()
+    expect(tablet.locator("html[dir=rtl] [data-offline-sheet]")).to_have_count(1)
+    for field, vp in zip(tablet.locator("input.vp-input").all(), ["10", "8", "6", "5"]):
+        field.fill(vp)
+    tablet.locator("form[data-offline=scores] button[type=submit]").click()
+    expect(tablet.locator("#tablet-steps")).to_be_visible()
+    tablet.locator("#tablet-steps form[data-offline=sign] button").first.click()
+    expect(tablet.locator("#tablet-state .tablet-count")).to_have_text("2")
+    assert axe_violations(tablet, axe_script) == []
+    tablet.screenshot(path=str(SHOTS / "sheet-offline-768-ar.png"), full_page=True)
+
+    with pytest.raises(PlaywrightError):  # a public page with players' names was never kept
+        tablet.goto("/ar/t/wifi-cup/standings/")
+    with pytest.raises(PlaywrightError):  # nor a referee page the desk does not name
+        tablet.goto("/ar/referee/wifi-cup/penalties/")
+    context.close()
