@@ -37,6 +37,7 @@ class Kind(models.TextChoices):
     ANNOUNCEMENT = "announcement", _("Announcements")
     TOURNAMENT = "tournament", _("Tournament status")
     CHAMPIONSHIP = "championship", _("Championships")
+    TOKEN = "token", _("API tokens")
     ADMIN = "admin", _("Edits in the admin")
 
 
@@ -240,6 +241,9 @@ class Action(StrEnum):
 
     CHAMPIONSHIP_CREATED = "championship.created", told(
         _("Championship created"), _("Championship %(name)s created"))
+
+    TOKEN_CREATED = "token.created", told(_("API token created"))
+    TOKEN_REVOKED = "token.revoked", told(_("API token revoked"))
 
     ADMIN_ADDED = "admin.added", told(_("Added in the admin"), _("Added in the admin: %(object)s"))
     ADMIN_CHANGED = "admin.changed", told(_("Changed in the admin"), _("Changed in the admin: %(object)s"))

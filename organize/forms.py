@@ -159,3 +159,8 @@ class BoardLimitsForm(forms.Form):
     limits = forms.MultipleChoiceField(
         label=_("Fairness limits for random boards"), required=False, widget=forms.CheckboxSelectMultiple,
         choices=lambda: [(key, label) for key, label in LIMIT_LABELS.items()])
+
+
+class ApiTokenForm(forms.Form):
+    name = LineField(label=_("What the token is for"), max_length=100,
+                     help_text=_("For example: the federation's website. Shown in this list and the activity log."))

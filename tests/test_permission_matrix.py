@@ -42,6 +42,7 @@ LOGIN = "login"          # redirect to a login page (the site's or the admin's)
 FORBIDDEN = "forbidden"  # 403
 NOT_FOUND = "not found"  # 404
 NOT_ALLOWED = "method"   # 405
+UNAUTHORIZED = "token"   # 401: an API v1 operation that takes an organizer's API token, asked without one
 
 ACTORS = ("anonymous", "no_role", "player", "referee_elsewhere", "organizer_elsewhere", "referee", "organizer",
           "championship_organizer", "superuser")
@@ -61,6 +62,7 @@ NOBODY = _rule(NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED) 
 SIGNED_IN_WRONG_METHOD = _rule(LOGIN, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED)
 CREATORS = _rule(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN)                        # superusers and add_championship
 CHAMPIONSHIP_ORGANIZERS = {**ORGANIZERS, "organizer": FORBIDDEN}               # a tournament's organizer is not one
+TOKEN_ONLY = _rule(UNAUTHORIZED, UNAUTHORIZED, UNAUTHORIZED, UNAUTHORIZED, UNAUTHORIZED)  # a session is not a token
 
 
 @dataclass
@@ -100,6 +102,10 @@ ACCESS: dict[str, Access] = {
         "games", "seating", "players", "player", "announcements")},
     "api-v1:championship": Access(ANYONE, NOBODY, kwargs=lambda w: {"slug": w.tournament.championship.slug}),
     "api-v1:board": Access(ANYONE, NOBODY, kwargs=lambda w: {"code": generate_board(1).code}),
+    "api-v1:entries": Access(NOBODY, TOKEN_ONLY, lambda w: {"player_ids": [w.entry.player_id]}),
+    "api-v1:import": Access(NOBODY, TOKEN_ONLY, lambda w: {"csv": "name\nMallory"}),
+    "api-v1:results": Access(TOKEN_ONLY, NOBODY),
+    "organize-api-tokens": Access(CHAMPIONSHIP_ORGANIZERS, CHAMPIONSHIP_ORGANIZERS, lambda w: {"name": "Perm token"}),
     "set_language": Access(ANYONE, ANYONE, lambda w: {"language": "ar", "next": "/"}),
     # Django's auth views
     "login": Access(ANYONE, ANYONE, lambda w: {"username": w.users["no_role"].username, "password": "wrong"}),
@@ -423,7 +429,7 @@ def outcome(response) -> str:
         return LOGIN if path.endswith("/accounts/login/") or path == reverse("admin:login") else OK
     if 200 <= code < 300 or code in (400, 422):
         return OK
-    return {403: FORBIDDEN, 404: NOT_FOUND, 405: NOT_ALLOWED}.get(code, f"status {code}")
+    return {401: UNAUTHORIZED, 403: FORBIDDEN, 404: NOT_FOUND, 405: NOT_ALLOWED}.get(code, f"status {code}")
 
 
 def _client(world: World, actor: str) -> Client:

@@ -2,6 +2,7 @@
 from django.urls import path
 
 from organize.views import activity, checkin, console, entries, new, players, print_jobs, printing, registrations
+from organize.views import api_tokens as api_token_pages
 from organize.views import boards as board_limits
 from ranking.views import qualification
 from results.views import boards, exports, penalties, publishing
@@ -16,6 +17,7 @@ urlpatterns = [
          name="organize-championship-staff"),
     path("championships/<slug:championship_slug>/board-limits/", board_limits.board_limits,
          name="organize-board-limits"),
+    path("championships/<slug:championship_slug>/api-tokens/", api_token_pages.api_tokens, name="organize-api-tokens"),
     path("staff/<int:role_id>/remove/", console.remove_role, name="organize-staff-remove"),
     path("staff/<int:role_id>/unlock/", console.unlock_role, name="organize-staff-unlock"),
     path("<slug:slug>/", console.tournament, name="organize-tournament"),

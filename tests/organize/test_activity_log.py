@@ -415,6 +415,8 @@ SAMPLES = {
     Action.TOURNAMENT_REGISTRATION: {variant: ({}, {"variant": variant})
                                      for variant in ("opened", "closed", "changed")},
     Action.CHAMPIONSHIP_CREATED: {"": (None, {"name": "UAE 2026", "preset": "uae"})},
+    Action.TOKEN_CREATED: {"": (None, {"name": "Website", "championship": "uae-2026"})},
+    Action.TOKEN_REVOKED: {"": (None, {"name": "Website"})},
     Action.ADMIN_ADDED: {"": (None, {"name": "Ann"})},
     Action.ADMIN_CHANGED: {"": ({"name": "An"}, {"name": "Ann"})},
     Action.ADMIN_DELETED: {"": ({"name": "Ann"}, None)},

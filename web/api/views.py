@@ -26,7 +26,7 @@ from results.models import Announcement, RecordSheet
 from results.selectors import game_seating
 from scheduling.models import Game
 
-from . import schemas
+from . import organizer, schemas
 from .http import PageParams, conditional, cors, page_links, page_slice, paged, remembered
 
 api = NinjaAPI(
@@ -37,6 +37,7 @@ api = NinjaAPI(
 )
 api.add_decorator(conditional, mode="view")
 api.add_decorator(cors, mode="view")
+api.add_router("/", organizer.router)
 
 NOT_FOUND = {404: schemas.Error}
 
