@@ -1,6 +1,9 @@
 """The referee's tablet without a network (issue 28), on a 768 px tablet: the desk opened online keeps the game's
 sheets; offline the referee fills, signs and signs off two tables, reloads and still sees them; back online the
-queue is sent once. A sheet an organizer changed meanwhile is shown beside the tablet's version."""
+queue is sent once. A sheet an organizer changed meanwhile is shown beside the tablet's version.
+
+`TABLET_SHOTS=<dir>` writes the pages offline (sheet, desk, two versions; English and Arabic) there for review."""
+import os
 import re
 from pathlib import Path
 
@@ -18,7 +21,11 @@ from .axe import axe_violations
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path("/tmp/hG")
+
+
+def shot(page, name: str) -> None:
+    if target := os.environ.get("TABLET_SHOTS"):
+        page.screenshot(path=str(Path(target) / f"{name}.png"), full_page=True)
 
 
 @pytest.fixture
@@ -125,12 +132,13 @@ def test_two_tables_filled_offline_reach_the_server_once(browser, live_server, e
             expect(tablet.get_by_label(players(game, 1)[1], exact=True)).to_have_value("10")
             expect(tablet.locator("#tablet-steps .tablet-signed")).to_have_count(4)
             assert axe_violations(tablet, axe_script) == []
-            tablet.screenshot(path=str(SHOTS / "sheet-offline-768-en.png"), full_page=True)
+            shot(tablet, "sheet-offline-768-en")
         tablet.get_by_role("link", name="All tables").click()
 
     expect(tablet.locator("#tablet-state .tablet-count")).to_have_text("12")  # 2 × (scores, 4 taps, sign-off)
     expect(tablet.locator(".tablet-local-note")).to_have_count(2)
     assert axe_violations(tablet, axe_script) == []
+    shot(tablet, "desk-offline-768-en")
     assert RecordSheet.objects.filter(table__game=game, version=0).count() == 2  # nothing reached the server
 
     context.set_offline(False)  # the browser says "online": the queue goes, in order
@@ -175,6 +183,7 @@ def test_a_sheet_changed_meanwhile_shows_both_versions_and_the_referee_chooses(c
     expect(tablet.locator("#tablet-state .tablet-problem")).to_contain_text("Game 1 · Table 1")
     assert RecordSheet.objects.get(table=table).version == 1  # nothing overwritten before the referee chooses
     expect_report(tablet, [table.pk])  # the organizer's list of missing results says where the result is
+    shot(tablet, "conflict-768-en")
 
     conflict.get_by_role("button", name="Send this tablet's version").click()
     expect(tablet.get_by_role("heading", name="Signed off and locked")).to_be_visible(timeout=15000)
@@ -230,7 +239,7 @@ def test_the_arabic_sheet_offline_and_what_is_never_kept(browser, live_server, e
     tablet.locator("#tablet-steps form[data-offline=sign] button").first.click()
     expect(tablet.locator("#tablet-state .tablet-count")).to_have_text("2")
     assert axe_violations(tablet, axe_script) == []
-    tablet.screenshot(path=str(SHOTS / "sheet-offline-768-ar.png"), full_page=True)
+    shot(tablet, "sheet-offline-768-ar")
 
     with pytest.raises(PlaywrightError):  # a public page with players' names was never kept
         tablet.goto("/ar/t/wifi-cup/standings/")
