@@ -12,6 +12,7 @@ from .models import (
     Score,
     SheetRevision,
     Signature,
+    TabletReport,
     TiebreakDraw,
     TiebreakDrawPlace,
 )
@@ -109,3 +110,12 @@ class ObjectionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["sheet", "entry", "sheet_version", "created_at"]
     list_filter = ["sheet__table__game__tournament"]
     search_fields = ["entry__player__name", "note"]
+
+
+@admin.register(TabletReport)
+class TabletReportAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Read-only: each referee's tablet replaces its own report of the tables waiting on it."""
+
+    list_display = ["tournament", "user", "reported_at"]
+    list_filter = ["tournament"]
+    search_fields = ["user__username"]
