@@ -100,8 +100,9 @@ def table_seeds(seats: list[Seat]) -> dict[int, int | None]:
     return local
 
 
-def game_seating(game: Game) -> dict:
-    """The seating API's object: tables in number order; a signed-off table also shows VP and the winner.
+def game_seating(game: Game, part: slice = slice(None)) -> dict:
+    """The seating API's object: tables in number order (those of `part`: API v1 asks a page of them); a signed-off
+    table also shows VP and the winner.
 
     Seats of a stage seated by rank also carry their `seed` at the table (1 = chooses first), where the ruleset's
     players choose in seed order (not at Lord of Catan tables: they settle seats themselves, seed 003).
@@ -112,7 +113,7 @@ def game_seating(game: Game) -> dict:
         Table.objects.filter(game=game).order_by("number").select_related("sheet")
         .prefetch_related(Prefetch("seats", Seat.objects.select_related("entry__player", "score")
                                    .order_by("position")))
-    )
+    )[part]
     result = []
     for table in tables:
         sheet: RecordSheet | None = getattr(table, "sheet", None)

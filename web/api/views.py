@@ -154,11 +154,10 @@ def seating(request: HttpRequest, slug: str, number: int, paging: Query[PagePara
     if game is None:
         _tournament(slug)
         raise HttpError(404, "No published game with that number.")
-    found = game_seating(game)
-    tables = found.pop("tables")
-    page, pages, part = page_slice(len(tables), paging)
-    return {**found, "count": len(tables), "page": page, "pages": pages, "page_size": paging.page_size,
-            **page_links(request, page, pages), "tables": tables[part]}
+    count = game.tables.count()
+    page, pages, part = page_slice(count, paging)
+    return {**game_seating(game, part), "count": count, "page": page, "pages": pages, "page_size": paging.page_size,
+            **page_links(request, page, pages)}
 
 
 @api.get("/tournaments/{slug}/players/", response={200: schemas.EntryPage, **NOT_FOUND}, url_name="players",
