@@ -38,6 +38,7 @@ class Kind(models.TextChoices):
     TOURNAMENT = "tournament", _("Tournament status")
     CHAMPIONSHIP = "championship", _("Championships")
     TOKEN = "token", _("API tokens")
+    SEASON = "season", _("Seasons")
     ADMIN = "admin", _("Edits in the admin")
 
 
@@ -244,6 +245,10 @@ class Action(StrEnum):
 
     TOKEN_CREATED = "token.created", told(_("API token created"))
     TOKEN_REVOKED = "token.revoked", told(_("API token revoked"))
+
+    SEASON_CREATED = "season.created", told(_("Season created"))
+    SEASON_CHANGED = "season.changed", told(_("Season changed: name, championships, points or tiebreaks"))
+    SEASON_DELETED = "season.deleted", told(_("Season deleted"))
 
     ADMIN_ADDED = "admin.added", told(_("Added in the admin"), _("Added in the admin: %(object)s"))
     ADMIN_CHANGED = "admin.changed", told(_("Changed in the admin"), _("Changed in the admin: %(object)s"))

@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "ratings",
     "organize",
     "web.players",
+    "web.public",
     "demo",
 ]
 

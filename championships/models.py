@@ -18,8 +18,9 @@ RULESET_CHOICES = [(ruleset.key, _(ruleset.name)) for ruleset in RULESETS.values
 FRIENDS_MAX = 1000
 """The most a registration's friends-or-family list may hold (a few names, one a line)."""
 
-RESERVED_SLUGS = frozenset({"new", "championships"})
-"""Words the organizer's URLs use next to slugs (`/organize/new/`, `/organize/championships/…`): no slug may be one."""
+RESERVED_SLUGS = frozenset({"new", "championships", "seasons"})
+"""Words the organizer's URLs use next to slugs (`/organize/new/`, `/organize/championships/…`,
+`/organize/seasons/…`): no slug may be one."""
 
 
 TOURNAMENT_ORDER = (F("date").asc(nulls_last=True),
@@ -98,6 +99,11 @@ class Player(models.Model):
     media_opt_out = models.BooleanField(
         _("opts out of photos and videos"), default=False,
         help_text=_("The player asked not to appear in photos or videos."),
+    )
+    listed = models.BooleanField(
+        _("listed in the public ratings"), default=True,
+        help_text=_("Unticked when the player asked not to appear in the public ratings across events "
+                    "(/ratings/); their results still count in each tournament's standings."),
     )
     language = models.CharField(
         _("language for emails"), max_length=7, blank=True,

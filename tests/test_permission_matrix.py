@@ -29,6 +29,8 @@ from engines.boards.generator import generate_board
 from organize import checkin
 from organize.models import PrintJob
 from ranking.standings import tied_groups, tournament_standings
+from ratings.seasons import create_season
+from ratings.services import recompute_all
 from results.announcements import post_announcement
 from results.penalties import record_penalty
 from tests.db_snapshot import snapshot
@@ -76,6 +78,11 @@ class Access:
 def _scores(world):
     return {"base_version": world.open_sheet_version, "winner": world.open_table_entries[0],
             **{f"vp_{entry}": vp for entry, vp in zip(world.open_table_entries, (10, 8, 6, 4))}}
+
+
+def _season_data(world):
+    return {"name": "Perm Tour", "championships": [world.tournament.championship_id], "points_qualifier": "10, 6, 3",
+            "tiebreak_0": "wins"}
 
 
 def _correction(world):
@@ -243,6 +250,23 @@ ACCESS: dict[str, Access] = {
                                                                   "registration_id": w.own_registration_id}),
     "players-me-sheet": Access(NOBODY, ANYONE, lambda w: {"action": "confirm", "version": w.open_sheet_version},
                                kwargs=lambda w: {"token": w.player_token}),
+    # ratings across events and seasons (issue 26): public pages and JSON of a rated player; seasons for the
+    # organizers of every championship in them; the listing opt-out recorded by the player's organizers
+    "ratings": Access(ANYONE, NOBODY),
+    "ratings-csv": Access(ANYONE, NOBODY),
+    "rating-player": Access(ANYONE, NOBODY, kwargs=lambda w: {"player_id": w.rated_player_id}),
+    "rating-player-csv": Access(ANYONE, NOBODY, kwargs=lambda w: {"player_id": w.rated_player_id}),
+    "api-ratings": Access(ANYONE, NOBODY),
+    "api-rating-player": Access(ANYONE, NOBODY, kwargs=lambda w: {"player_id": w.rated_player_id}),
+    "organize-seasons": Access(SIGNED_IN, SIGNED_IN_WRONG_METHOD),
+    "organize-season-new": Access(CHAMPIONSHIP_ORGANIZERS, CHAMPIONSHIP_ORGANIZERS, lambda w: _season_data(w)),
+    "organize-season": Access(CHAMPIONSHIP_ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "organize-season-edit": Access(CHAMPIONSHIP_ORGANIZERS, CHAMPIONSHIP_ORGANIZERS,
+                                   lambda w: {**_season_data(w), "version": "0"}),
+    "organize-season-delete": Access(SIGNED_IN_WRONG_METHOD, CHAMPIONSHIP_ORGANIZERS),
+    "organize-season-csv": Access(CHAMPIONSHIP_ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "organize-season-pdf": Access(CHAMPIONSHIP_ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "organize-player-listing": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"listed": "0"}),
 }
 
 # The Django admin, all of it: superusers only (no account here is staff without being a superuser).
@@ -267,6 +291,7 @@ KWARG_SOURCES = {
     "announcement_id": lambda w: w.announcement_id,
     "relationship_id": lambda w: w.relationship_id,
     "job_id": lambda w: w.print_job_id,
+    "season_id": lambda w: w.season_id,
     "registration_id": lambda w: w.registration_id,
     "code": lambda w: w.check_in_code,
     "sheet_id": lambda w: w.open_table.sheet.pk,
@@ -337,6 +362,8 @@ class World:
     confirm_token: str = ""
     player_token: str = ""
     check_in_code: str = ""
+    rated_player_id: int = 0
+    season_id: int = 0
     draw_data: dict = field(default_factory=dict)
     clients: dict = field(default_factory=dict)  # one signed-in test client per actor
 
@@ -398,7 +425,20 @@ def _build_world() -> World:
                  locked_sheet_version=locked.version, entry=entries[1], users=users, draw_data=draw_data,
                  announcement_id=announcement.pk, relationship_id=pair.pk, other_entry_player_id=entries[5].player_id,
                  print_job_id=print_job.pk, registration_id=unconfirmed.pk, own_registration_id=own.pk,
-                 confirm_token=confirm_token, player_token=links.issue(entries[4].player), check_in_code=window.code)
+                 confirm_token=confirm_token, player_token=links.issue(entries[4].player), check_in_code=window.code,
+                 **_ratings_world(admin, tournament, users))
+
+
+def _ratings_world(admin, tournament, users) -> dict:
+    """A running event of four with its table signed off, rated; a season over the fixture's championship."""
+    rated = make_tournament(slug="perm-rated", games=1, status=Tournament.Status.RUNNING)
+    rated_entries = make_entries(rated, 4)
+    play(make_game(rated, [rated_entries]).tables.get(), [10, 7, 5, 3], admin)
+    recompute_all()
+    season = create_season(user=users["championship_organizer"], name="Perm Season",
+                           championship_ids=[tournament.championship_id], points={"qualifier": [10, 6, 3]},
+                           tiebreaks=["wins"])
+    return {"rated_player_id": rated_entries[0].player_id, "season_id": season.pk}
 
 
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # signing in is not what is tested here

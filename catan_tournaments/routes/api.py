@@ -1,12 +1,16 @@
-"""The read-only public JSON API (docs/interfaces.md, HTTP); unknown tournaments and games answer 404 in JSON."""
+"""The read-only public JSON API (docs/interfaces.md, HTTP); unknown tournaments, games and rated players answer 404
+in JSON."""
 from django.urls import path
 
 from championships import api as championships_api
 from ranking import api as ranking_api
+from ratings import api as ratings_api
 from results import api as results_api
 
 urlpatterns = [
     path("tournaments/", championships_api.tournament_list, name="api-tournaments"),
     path("tournaments/<slug:slug>/standings/", ranking_api.standings, name="api-standings"),
     path("tournaments/<slug:slug>/games/<int:number>/seating/", results_api.seating, name="api-seating"),
+    path("ratings/", ratings_api.ratings, name="api-ratings"),
+    path("ratings/players/<int:player_id>/", ratings_api.player, name="api-rating-player"),
 ]

@@ -4,12 +4,13 @@ from django.urls import path
 from organize.views import activity, checkin, console, entries, new, players, print_jobs, printing, registrations
 from organize.views import api_tokens as api_token_pages
 from organize.views import boards as board_limits
+from organize.views import seasons as season_pages
 from ranking.views import qualification
 from results.views import boards, exports, penalties, publishing
 from scheduling import views as seating
 
 urlpatterns = [
-    # before the <slug> patterns: "new" and "championships" are reserved slugs (championships.models)
+    # before the <slug> patterns: "new", "championships" and "seasons" are reserved slugs (championships.models)
     path("", console.home, name="organize-home"),
     path("new/", new.new_championship, name="organize-new"),
     path("championships/<slug:championship_slug>/", console.championship, name="organize-championship"),
@@ -18,6 +19,13 @@ urlpatterns = [
     path("championships/<slug:championship_slug>/board-limits/", board_limits.board_limits,
          name="organize-board-limits"),
     path("championships/<slug:championship_slug>/api-tokens/", api_token_pages.api_tokens, name="organize-api-tokens"),
+    path("seasons/", season_pages.season_list, name="organize-seasons"),
+    path("seasons/new/", season_pages.season_new, name="organize-season-new"),
+    path("seasons/<int:season_id>/", season_pages.season, name="organize-season"),
+    path("seasons/<int:season_id>/edit/", season_pages.season_edit, name="organize-season-edit"),
+    path("seasons/<int:season_id>/delete/", season_pages.season_delete, name="organize-season-delete"),
+    path("seasons/<int:season_id>/standings.csv", season_pages.season_csv, name="organize-season-csv"),
+    path("seasons/<int:season_id>/standings.pdf", season_pages.season_pdf, name="organize-season-pdf"),
     path("staff/<int:role_id>/remove/", console.remove_role, name="organize-staff-remove"),
     path("staff/<int:role_id>/unlock/", console.unlock_role, name="organize-staff-unlock"),
     path("<slug:slug>/", console.tournament, name="organize-tournament"),
@@ -47,6 +55,7 @@ urlpatterns = [
     path("<slug:slug>/players/", players.player_list, name="organize-players"),
     path("<slug:slug>/players.csv", players.player_csv, name="organize-players-csv"),
     path("<slug:slug>/players/add/", players.player_add, name="organize-player-add"),
+    path("<slug:slug>/players/<int:player_id>/listing/", players.player_listing, name="organize-player-listing"),
     path("<slug:slug>/players/import/", players.player_import, name="organize-player-import"),
     path("<slug:slug>/relationships/", players.relationship_list, name="organize-relationships"),
     path("<slug:slug>/relationships.csv", players.relationship_csv, name="organize-relationships-csv"),

@@ -1,11 +1,12 @@
 """Public pages, no login: the tournaments, championships, and each tournament's overview, "where do I sit?",
-games, players, standings and projector screen."""
+games, players, standings and projector screen; the ratings across events."""
 from django.urls import path
 
 from championships.views import public as championships_public
 from ranking.views import printing as public_printing
 from ranking.views import public as ranking_public
 from ranking.views import public_pages
+from web.public import views as web_public
 
 urlpatterns = [
     path("", championships_public.home, name="home"),
@@ -20,4 +21,8 @@ urlpatterns = [
     path("t/<slug:slug>/standings.csv", ranking_public.standings_csv, name="public-standings-csv"),
     path("t/<slug:slug>/standings.pdf", public_printing.standings_pdf, name="public-standings-pdf"),
     path("t/<slug:slug>/games/<int:number>/seating.pdf", public_printing.seating_pdf, name="public-seating-pdf"),
+    path("ratings/", web_public.ratings, name="ratings"),
+    path("ratings.csv", web_public.ratings_csv, name="ratings-csv"),
+    path("ratings/players/<int:player_id>/", web_public.player, name="rating-player"),
+    path("ratings/players/<int:player_id>.csv", web_public.player_csv, name="rating-player-csv"),
 ]

@@ -1,30 +1,53 @@
-"""Players of a tournament's organizer: the list, one added by hand, a registration list imported, relationships."""
+"""Players of a tournament's organizer: the list, one added by hand, a registration list imported, relationships;
+whether a player is listed in the public ratings."""
+from typing import TYPE_CHECKING, Any, TypedDict, cast
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core import signing
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from championships import people
-from championships.permissions import organized_tournament
+from championships.permissions import organized_tournament, visible_players
 from championships.registration import DECISIONS, KEEP, preview_roster
 from championships.relationships import remove_declaration
 from championships.roster import read_upload
+from championships.services import change_player
 from core.csv_export import csv_response
 from engines.csv_input import InputError
 
 from .. import rosters
 from ..people_forms import ImportConfirmForm, ImportUploadForm, PlayerForm, RelationshipForm, search_query
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from django_stubs_ext import WithAnnotations
+
+    from championships.models import Player, Relationship
+
 IMPORT_SALT = "organize.player-import"
 IMPORT_MAX_AGE = 6 * 3600
 """How long a previewed list may wait for its confirmation (seconds)."""
 ONLY = ("entered", "not_entered", "all")
 """Which players the list shows; this tournament's entries unless the organizer asks for more."""
+
+
+class _Entered(TypedDict):
+    entered: bool
+    """`rosters.players` marks each player entered in this tournament or not."""
+
+
+class _DeclaredHere(TypedDict):
+    declared_here: bool
+    """`rosters.relationships` marks the pairs this tournament's championship declared."""
 
 
 def _only(request) -> str:
@@ -47,16 +70,37 @@ def player_list(request, slug: str):
 def player_csv(request, slug: str):
     tournament = organized_tournament(request.user, slug)
     rows = rosters.players(tournament, request.user, search_query(request.GET), _only(request))
-    header = ["name", "email", "date_of_birth", "country", "entered", "friends_or_family", "media_opt_out"]
+    header = ["name", "email", "date_of_birth", "country", "entered", "friends_or_family", "media_opt_out",
+              "listed_in_ratings"]
 
     def lines():
         for chunk_start in range(0, rows.count(), 500):
             for row in rosters.player_rows(tournament, rows[chunk_start:chunk_start + 500]):
-                p = row.player
+                p = cast("WithAnnotations[Player, _Entered]", row.player)
                 yield [p.name, p.email, p.date_of_birth.isoformat() if p.date_of_birth else "",
                        p.country.code if p.country else "", "yes" if p.entered else "no",
-                       "; ".join(name for name, _kind in row.relations), "yes" if p.media_opt_out else "no"]
+                       "; ".join(name for name, _kind in row.relations), "yes" if p.media_opt_out else "no",
+                       "yes" if p.listed else "no"]
     return csv_response(f"{tournament.slug}-players.csv", header, lines())
+
+
+@login_required
+@require_POST
+def player_listing(request, slug: str, player_id: int):
+    """List a player in the public ratings across events, or hide them (their wish, recorded by an organizer of every
+    tournament they are entered in; audited as a change of their details)."""
+    tournament = organized_tournament(request.user, slug)
+    player = get_object_or_404(visible_players(request.user), pk=player_id)
+    listed = request.POST.get("listed") == "1"
+    try:
+        change_player(player.pk, user=request.user, tournament=tournament, listed=listed)
+    except PermissionDenied:
+        messages.error(request, _("Only an organizer of every tournament %(player)s is entered in may change this.")
+                       % {"player": player.name})
+    else:
+        messages.success(request, (_("%(player)s is listed in the public ratings.") if listed else
+                                   _("%(player)s is hidden from the public ratings.")) % {"player": player.name})
+    return redirect(f"{reverse('organize-players', args=[slug])}?{urlencode({'q': player.name, 'only': 'all'})}")
 
 
 @login_required
@@ -120,7 +164,7 @@ def player_import(request, slug: str):
     """GET: the upload form. POST a file: its preview, nothing saved. POST the preview's token: the import
     (or, when the organizer changed a row's choice, the preview again with the counts those choices give)."""
     tournament = organized_tournament(request.user, slug)
-    context = {"tournament": tournament, "is_organizer": True}
+    context: dict[str, Any] = {"tournament": tournament, "is_organizer": True}
     if request.method == "POST" and "token" in request.POST:
         return _confirm(request, tournament, context)
     form = ImportUploadForm(request.POST or None, request.FILES or None)
@@ -223,7 +267,8 @@ def relationship_csv(request, slug: str):
     tournament = organized_tournament(request.user, slug)
     rows = ([r.player_a.name, r.player_a.country.code if r.player_a.country else "", r.player_b.name,
              r.player_b.country.code if r.player_b.country else "", r.kind, "yes" if r.declared_here else "no"]
-            for r in rosters.relationships(tournament, search_query(request.GET)).iterator(chunk_size=500))
+            for r in cast("Iterator[WithAnnotations[Relationship, _DeclaredHere]]",
+                          rosters.relationships(tournament, search_query(request.GET)).iterator(chunk_size=500)))
     return csv_response(f"{tournament.slug}-relationships.csv",
                         ["player", "country", "friend_or_family", "their_country", "kind", "declared_here"], rows)
 

@@ -1,0 +1,108 @@
+"""The public ratings across events: everyone rated (`/ratings/`, filtered by country and championship, searched by
+name, paged, and as CSV) and one player's events, games and rating history (`/ratings/players/<id>/`).
+
+No login and no JavaScript. The pages' content is cached per ratings version, language, address and the query
+parameters they read (`ranking.live.cached_fragment`), and their ETag comes from the same version, so an unchanged
+page is answered 304. A player who is not listed is not shown to the public; their organizers see their page
+with a note saying so.
+"""
+import hashlib
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import get_language
+from django.views.decorators.http import condition, require_GET
+
+from championships.permissions import visible_players
+from core.csv_export import csv_response
+from engines.ratings import PROVISIONAL_GAMES
+from ranking.live import cached_fragment
+from ranking.views.public_pages import page_number
+from ratings.selectors import Filters, PlayerHistory, player_history, ratings_page, ratings_rows
+from ratings.version import ratings_version
+
+from .chart import history_chart
+
+LIST_CSV_HEADER = ["rank", "player_id", "player", "country", "ordinal", "mu", "sigma", "games", "provisional"]
+GAMES_CSV_HEADER = ["tournament", "date", "game", "table", "place", "players", "ordinal", "change"]
+"""Machine-readable keys, the same in every language (the pages are for people, the CSVs for programs)."""
+
+
+def _etag(request, *args, **kwargs) -> str | None:
+    """Same ratings version, language, address and account: the same page."""
+    version = ratings_version()
+    if version is None:
+        return None
+    user = request.user.pk if request.user.is_authenticated else 0
+    parts = [version, get_language() or "", request.path, request.GET.urlencode(), str(user)]
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
+
+
+def _cached(request, name: str, uses: dict[str, str], render_page) -> HttpResponse:
+    """The page rendered once per ratings version, language, address and the query values it reads (`uses`), for
+    readers who are not signed in and have no message waiting (the page then holds nothing personal); others get
+    it rendered for them."""
+    if request.user.is_authenticated or "messages" in request.COOKIES:
+        return render_page()
+    request.page_query = urlencode(sorted((k, v) for k, v in uses.items() if v))
+    return HttpResponse(cached_fragment(request, name, ratings_version(), lambda: render_page().content.decode()))
+
+
+def _context(**context) -> dict:
+    return {"provisional_games": PROVISIONAL_GAMES, **context}
+
+
+@require_GET
+@condition(etag_func=_etag)
+def ratings(request):
+    filters = Filters.from_query(request.GET)
+    number = page_number(request)
+    return _cached(request, "ratings", {**filters.as_params(), "page": str(number)}, lambda: render(
+        request, "public/ratings.html",
+        _context(page=ratings_page(filters, number), query=urlencode(filters.as_params()))))
+
+
+@require_GET
+def ratings_csv(request):
+    """Everyone the page's filters keep, in rank order (all pages)."""
+    rows = ([r.rank, r.player_id, r.name, r.country.code if r.country else "", f"{r.ordinal:.6f}", f"{r.mu:.6f}",
+             f"{r.sigma:.6f}", r.games, "yes" if r.provisional else "no"]
+            for r in ratings_rows(Filters.from_query(request.GET)))
+    return csv_response("ratings.csv", LIST_CSV_HEADER, rows)
+
+
+def _history(request, player_id: int, page: int | None) -> tuple[PlayerHistory, bool]:
+    """The player's history for this reader, and whether the player is hidden from the public: a player who is not
+    listed is shown only to a user who may read their personal data (their organizers)."""
+    history = player_history(player_id, page)
+    if history is not None:
+        return history, False
+    if request.user.is_authenticated and visible_players(request.user).filter(pk=player_id).exists():
+        history = player_history(player_id, page, include_unlisted=True)
+        if history is not None:
+            return history, True
+    raise Http404("No rated player with that number.")
+
+
+@require_GET
+@condition(etag_func=_etag)
+def player(request, player_id: int):
+    number = page_number(request)
+
+    def render_page():
+        history, hidden = _history(request, player_id, number)
+        first_shown = history.row.games - len(history.chart) + 1
+        return render(request, "public/player.html", _context(
+            history=history, hidden=hidden, chart=history_chart(history.chart, first_shown)))
+
+    return _cached(request, "rated-player", {"page": str(number)}, render_page)
+
+
+@require_GET
+def player_csv(request, player_id: int):
+    """Every rated game of the player, latest first (all pages)."""
+    history, _hidden = _history(request, player_id, None)
+    rows = ([g.tournament_slug, g.tournament_date.isoformat() if g.tournament_date else "", g.game, g.table, g.place,
+             g.players, f"{g.ordinal:.6f}", f"{g.change:.6f}"] for g in history.games)
+    return csv_response(f"rating-{history.player.pk}.csv", GAMES_CSV_HEADER, rows)
