@@ -9,6 +9,8 @@ from django.contrib.auth.models import Permission
 from championships.services import assign_staff
 from organize import checkin
 from organize.models import PrintJob
+from ratings.seasons import create_season
+from ratings.services import recompute_all
 from results.announcements import post_announcement
 from results.penalties import record_penalty
 from results.sheets import SheetInput, save_entry
@@ -16,7 +18,15 @@ from scheduling.boards import change_board
 from scheduling.clocks import change_clock, set_timed_turns
 from scheduling.models import PlanningJob
 from scheduling.services import generate_seating
-from tests.factories import make_admin, make_game, make_official, make_player, make_tournament, play
+from tests.factories import (
+    make_admin,
+    make_championship,
+    make_game,
+    make_official,
+    make_player,
+    make_tournament,
+    play,
+)
 from tests.scheduling.crowd import crowd, seat_in_rotation
 
 from .axe import axe_violations
@@ -33,7 +43,8 @@ NAMES = [  # Latin, Arabic and Hebrew script; some long
 @pytest.fixture
 def tournament_day():
     """A running qualifier: game 1 published (table 1 signed off, table 2 being entered), games 2-3 planned,
-    a penalty, and the activity log that all of this wrote."""
+    a penalty, and the activity log that all of this wrote; a finished finals of the same players in a season of
+    the organizer's, and everyone's ratings across the two (one player hidden from the public ratings)."""
     tournament = make_tournament(slug="a11y-cup", name="Accessibility Cup", status="running", advance_count=4)
     entries = [tournament.entries.create(player=make_player(name)) for name in NAMES]
     for entry in (entries[1], entries[6]):  # marked "no photos or videos" on the desk, the sheet, the player list
@@ -78,8 +89,26 @@ def tournament_day():
     AccessFailureLog.objects.bulk_create(AccessFailureLog(username=paused.username, ip_address="203.0.113.9",
                                                           user_agent="x", http_accept="", path_info="/accounts/login/")
                                          for _ in range(5))
+    tour = make_championship(slug="a11y-tour", name="Accessibility Tour")
+    assign_staff(organizer, "organizer", championship=tour, user=make_admin())
+    finals = make_tournament(slug="a11y-finals", name="Accessibility Finals", championship=tour, kind="finals",
+                             status="running", games=1)
+    finals_entries = [finals.entries.create(player=entry.player) for entry in entries]
+    for table, vps in zip(make_game(finals, [finals_entries[:4], finals_entries[4:]]).tables.order_by("number"),
+                          ([6, 10, 8, 7], [10, 9, 4, 5])):
+        play(table, vps, organizer)
+    finals.status = "finished"
+    finals.save(update_fields=["status"])
+    season = create_season(user=organizer, name="Accessibility Tour 2030", championship_ids=[tour.pk],
+                           points={"finals": [25, 18, 15, 12, 10, 8]}, tiebreaks=["wins", "total_vp"])
+    hidden = entries[7].player  # opted out of the public ratings: their organizer is told so on their page
+    hidden.listed = False
+    hidden.save(update_fields=["listed"])
+    recompute_all()
     return {
         "home": "/",
+        "ratings": "/ratings/",
+        "rated player": f"/ratings/players/{entries[1].player_id}/",
         "standings": f"/t/{tournament.slug}/standings/",
         "overview": f"/t/{tournament.slug}/",
         "where do I sit": f"/t/{tournament.slug}/where/?q=a",
@@ -114,10 +143,16 @@ def tournament_day():
         "new championship": "/organize/new/",
         "new championship from a preset": "/organize/new/?preset=uae-2022&year=2030",
         "new championship, custom format": "/organize/new/?preset=custom&year=2030",
+        "rated player hidden from the public": f"/ratings/players/{hidden.pk}/",
+        "seasons": "/organize/seasons/",
+        "new season": "/organize/seasons/new/",
+        "season": f"/organize/seasons/{season.pk}/",
+        "change a season": f"/organize/seasons/{season.pk}/edit/",
     }
 
 
-PUBLIC = ("home", "standings", "overview", "where do I sit", "game", "player", "projector", "championship")
+PUBLIC = ("home", "standings", "overview", "where do I sit", "game", "player", "projector", "championship", "ratings",
+          "rated player")
 
 
 @pytest.mark.parametrize("language", ["en", "he"])
