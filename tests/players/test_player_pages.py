@@ -123,7 +123,10 @@ def test_the_private_page_shows_the_players_own_data_and_keeps_the_token_private
     assert entries[0].player.name in html and "Game 1: table 1" in html and entries[1].player.name in html
     assert "p1@example.com" not in html and "1981-02-03" not in html  # nobody else's personal data
     assert response.cookies["catan_me"]["httponly"]
-    assert client.get(f"/ar/me/{token}/").status_code == 200
+    assert '<html lang="en" dir="ltr">' in html
+    for language in ("ar", "he", "fa"):  # the page in all four languages
+        translated = client.get(f"/{language}/me/{token}/").content.decode()
+        assert f'<html lang="{language}" dir="rtl">' in translated and entries[0].player.name in translated
     for wrong in ("x" * 43, token[:-2], token + "A"):
         assert client.get(f"/me/{wrong}/").status_code == 404
     assert game
