@@ -40,10 +40,6 @@
   const putAction = (action) => store("readwrite", (s) => s.put(action));
   const removeActions = (ids) => store("readwrite", (s) => ids.forEach((id) => s.delete(id)));
 
-  function newKey() {
-    return crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random().toString(16).slice(2);
-  }
-
   // ---- The service worker ----
   if ("serviceWorker" in navigator && state.dataset.worker) {
     navigator.serviceWorker.register(state.dataset.worker, { scope: "/" }).then(() => {
@@ -92,7 +88,7 @@
     const fields = formFields(form, submitter);
     const mine = (await allActions()).filter((a) => a.table === tableId);
     const base = {
-      user, key: newKey(), table: tableId, kind, fields, made: new Date().toISOString(),
+      user, table: tableId, kind, fields, made: new Date().toISOString(),
       send: sheet.dataset.send, page: sheet.dataset.page, label: sheet.dataset.label, pending: state.dataset.pending,
     };
     if (kind === "scores") {
@@ -339,7 +335,7 @@
         let response;
         try {
           response = await post(action.send,
-            new URLSearchParams({ ...action.fields, kind: action.kind, request_key: action.key }));
+            new URLSearchParams({ ...action.fields, kind: action.kind }));
         } catch (error) {
           break;  // the network went away again: the rest waits
         }
