@@ -140,6 +140,7 @@ def tournament_day():
         "print job, failed": f"/organize/{tournament.slug}/print/jobs/{misprint.pk}/",
         "staff": f"/organize/{tournament.slug}/staff/",
         "championship console": f"/organize/championships/{tournament.championship.slug}/",
+        "API tokens": f"/organize/championships/{tour.slug}/api-tokens/",
         "new championship": "/organize/new/",
         "new championship from a preset": "/organize/new/?preset=uae-2022&year=2030",
         "new championship, custom format": "/organize/new/?preset=custom&year=2030",
