@@ -19,8 +19,11 @@ def _plain_http_live_server():
         yield
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """Chromium for one test module. Not for the session: Playwright's sync API marks the main thread's event loop as
+    running for as long as it lives, and the tests that run an event loop of their own (tests/reliability, run after
+    the database tests) would find it."""
     if not shutil.which(CHROMIUM):
         if os.environ.get("REQUIRE_BROWSER"):
             pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package")
