@@ -125,7 +125,8 @@ def private_link(request, slug: str):
             messages.success(request, _("The private link of %(player)s is replaced; the new one was emailed to "
                                         "them.") % {"player": player.name})
         else:
-            messages.warning(request, _("The private link of %(player)s is replaced. They have no email: give them "
+            # success, not a warning: the link is replaced (a warning is what the site says when it refuses)
+            messages.success(request, _("The private link of %(player)s is replaced. They have no email: give them "
                                         "this link, shown only now: %(link)s") % {"player": player.name,
                                                                                    "link": link})
     return redirect(reverse("organize-registrations", args=[slug]) + "#links")
