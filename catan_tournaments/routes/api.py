@@ -6,11 +6,14 @@ from championships import api as championships_api
 from ranking import api as ranking_api
 from ratings import api as ratings_api
 from results import api as results_api
+from web.api.http import superseded
 
 urlpatterns = [
-    path("tournaments/", championships_api.tournament_list, name="api-tournaments"),
-    path("tournaments/<slug:slug>/standings/", ranking_api.standings, name="api-standings"),
-    path("tournaments/<slug:slug>/games/<int:number>/seating/", results_api.seating, name="api-seating"),
+    # deprecated: API v1 (web/api/) answers the same objects, paged; these keep working and name their successor
+    path("tournaments/", superseded("tournaments")(championships_api.tournament_list), name="api-tournaments"),
+    path("tournaments/<slug:slug>/standings/", superseded("standings")(ranking_api.standings), name="api-standings"),
+    path("tournaments/<slug:slug>/games/<int:number>/seating/", superseded("seating")(results_api.seating),
+         name="api-seating"),
     path("ratings/", ratings_api.ratings, name="api-ratings"),
     path("ratings/players/<int:player_id>/", ratings_api.player, name="api-rating-player"),
 ]

@@ -88,6 +88,17 @@ def test_the_old_shapes_are_kept(client, spec, world):
     assert "vp" not in seating["tables"][1]["seats"][0]  # not signed off: no result yet, as before
 
 
+def test_the_old_paths_say_they_are_deprecated_and_name_their_successor(client, world):
+    tournament, entries = world
+    for path in ("tournaments/", f"tournaments/{tournament.slug}/standings/",
+                 f"tournaments/{tournament.slug}/games/1/seating/"):
+        old, new = f"/api/{path}", f"/api/v1/{path}"
+        response = client.get(old)
+        assert response.status_code == 200 and response["Deprecation"] == "@1795651200"  # 2026-11-26
+        assert response["Link"] == f'<http://testserver{new}>; rel="successor-version"'
+        assert client.get(new).status_code == 200
+
+
 def test_a_player_a_game_list_and_the_announcements(client, spec, world):
     tournament, entries = world
     slug, winner = tournament.slug, entries[0]

@@ -1,10 +1,12 @@
-"""What every API v1 answer shares: CORS for reading from any site, a conditional GET, and pages of a list.
+"""What every API v1 answer shares: CORS for reading from any site, a conditional GET, and pages of a list; and
+the mark on the first API's answers that v1 replaces them.
 
 CORS by a few lines rather than django-cors-headers (not installed): the whole API is public, read-only and takes
 no credentials, so the one rule is `Access-Control-Allow-Origin: *` on GET and HEAD answers (with the ETag exposed
 to scripts); nothing to configure per origin, and no preflight to answer since no request needs one.
 """
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from functools import wraps
 from math import ceil
 from typing import Any, Generic, TypeVar
@@ -12,6 +14,7 @@ from typing import Any, Generic, TypeVar
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.middleware.http import ConditionalGetMiddleware
+from django.urls import reverse
 from django.utils.decorators import decorator_from_middleware
 from ninja import Field, Schema
 
@@ -33,6 +36,25 @@ def cors(view: View) -> View:
             response["Access-Control-Expose-Headers"] = "ETag"
         return response
     return wrapper
+
+
+DEPRECATED_SINCE = datetime(2026, 11, 26, tzinfo=UTC)
+"""When API v1 replaced the first JSON endpoints (`/api/tournaments/…`)."""
+
+
+def superseded(successor: str) -> Callable[[View], View]:
+    """An endpoint of the first JSON API, kept working: its answers say so (`Deprecation`, RFC 9745) and name the
+    API v1 operation that replaces it (`Link: <…>; rel="successor-version"`, RFC 8288), by its URL name."""
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            response = view(request, *args, **kwargs)
+            response["Deprecation"] = f"@{int(DEPRECATED_SINCE.timestamp())}"
+            url = request.build_absolute_uri(reverse(f"api-v1:{successor}", kwargs=kwargs))
+            response["Link"] = f'<{url}>; rel="successor-version"'
+            return response
+        return wrapper
+    return decorate
 
 
 conditional = decorator_from_middleware(ConditionalGetMiddleware)
