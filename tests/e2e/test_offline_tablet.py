@@ -246,3 +246,29 @@ def test_the_arabic_sheet_offline_and_what_is_never_kept(browser, live_server, e
     with pytest.raises(PlaywrightError):  # nor a referee page the desk does not name
         tablet.goto("/ar/referee/wifi-cup/penalties/")
     context.close()
+
+
+def test_signatures_on_a_sheet_kept_with_its_scores_are_queued_too(context, tablet, event):
+    """The scores were saved online; the players sign and the referee signs off offline, on the sheet's own forms."""
+    tournament, game = event
+    table = game.tables.get(number=2)
+    enter_elsewhere(tournament, table, [5, 10, 8, 9])
+    open_desk_online(tablet)
+    context.set_offline(True)
+    tablet.get_by_role("link", name=re.compile("Table 2")).click()
+    names = players(game, 2)
+    for name in names:
+        tablet.get_by_text(f"Sign as {name}").click()
+        tablet.locator(f".signature-row:has-text('{name}')").get_by_role("button", name="Confirm by tap").click()
+        expect(tablet.locator(f".signature-row:has-text('{name}') .tablet-signed")).to_be_visible()
+    expect(tablet.get_by_text("Signatures saved on this tablet, not yet sent.")).to_be_visible()
+    tablet.get_by_role("button", name="Sign off and lock the result").click()
+    expect(tablet.get_by_text("Signed off on this tablet, not yet sent.")).to_be_visible()
+    tablet.reload()
+    expect(tablet.locator("#tablet-state .tablet-count")).to_have_text("5")
+    assert RecordSheet.objects.get(table=table).status == RecordSheet.Status.SIGNING
+
+    context.set_offline(False)
+    expect(tablet.get_by_role("heading", name="Signed off and locked")).to_be_visible(timeout=15000)
+    sheet = RecordSheet.objects.get(table=table)
+    assert sheet.status == RecordSheet.Status.SIGNED_OFF and sheet.signatures.count() == 4
