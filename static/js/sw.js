@@ -14,13 +14,15 @@
    - the static files (CSS, scripts, fonts, icons) those pages use.
    Pages are always asked from the network first; the kept copy answers only when the network fails. htmx's
    partial requests are never answered from the cache. Signing out (a POST to /accounts/logout/) empties
-   everything kept, as does a page of another user. */
+   everything kept; signing in as another user (a session that expired without signing out) empties the
+   pages kept. */
 "use strict";
 
 const PAGES = "catan-pages";
 const STATIC = "catan-static";
 const REFEREE_PAGE = /^\/(?:[a-z]{2}(?:-[a-z]+)?\/)?referee\//;
 const SIGN_OUT = /^\/(?:[a-z]{2}(?:-[a-z]+)?\/)?accounts\/logout\/$/;
+const SIGN_IN = /^\/(?:[a-z]{2}(?:-[a-z]+)?\/)?accounts\/login\/$/;
 const STATIC_FILE = /^\/static\//;
 
 self.addEventListener("install", () => self.skipWaiting());
@@ -105,7 +107,33 @@ self.addEventListener("fetch", (event) => {
     event.waitUntil(forgetAll());
     return;
   }
+  if (request.method === "POST" && SIGN_IN.test(url.pathname)) {  // someone else signing in: the pages kept go
+    event.waitUntil(request.clone().formData().then((form) => ownedBy(String(form.get("username") || "")))
+      .catch(() => caches.delete(PAGES)));
+    return;
+  }
   if (request.method !== "GET" || request.headers.get("HX-Request")) return;
   if (REFEREE_PAGE.test(url.pathname)) event.respondWith(networkFirst(request, PAGES));
   else if (STATIC_FILE.test(url.pathname)) event.respondWith(networkFirst(request, STATIC));
+});
+
+/* A player's phone told their table (issue 25; web/players/static/players/push.js subscribes it, results/notices.py
+   sends it): the message is JSON with a title, a body and the game's public page. A tap opens the player's own
+   page when it is open already (its address is the private link, so it is never in the message), else that page. */
+const PLAYER_PAGE = /^\/(?:[a-z]{2}(?:-[a-z]+)?\/)?me\/[^/]+\/$/;
+
+self.addEventListener("push", (event) => {
+  let data = {};
+  try { data = event.data ? event.data.json() : {}; } catch (error) { /* not ours: shown with the site's name */ }
+  event.waitUntil(self.registration.showNotification(data.title || "CATAN", {
+    body: data.body || "", tag: data.tag, data: { url: data.url || "/" }, icon: "/app-icon-192.png" }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+    const own = windows.find((client) => PLAYER_PAGE.test(new URL(client.url).pathname));
+    if (own) return own.focus().then((client) => client.navigate(client.url)).catch(() => undefined);
+    return self.clients.openWindow(event.notification.data.url);
+  }));
 });

@@ -272,3 +272,21 @@ def test_signatures_on_a_sheet_kept_with_its_scores_are_queued_too(context, tabl
     expect(tablet.get_by_role("heading", name="Signed off and locked")).to_be_visible(timeout=15000)
     sheet = RecordSheet.objects.get(table=table)
     assert sheet.status == RecordSheet.Status.SIGNED_OFF and sheet.signatures.count() == 4
+
+
+def test_another_referee_signing_in_never_gets_the_pages_kept_for_the_first(context, tablet, event):
+    """The first referee's session ended without signing out; the next one to sign in is not shown their pages."""
+    tournament, game = event
+    second = make_user("second-referee")
+    assign_staff(second, "referee", tournament=tournament, user=make_admin())
+    open_desk_online(tablet)
+    sheet = tablet.locator("a.table-card").first.get_attribute("href")
+    context.clear_cookies()  # the session expired
+    tablet.goto("/accounts/login/")
+    tablet.get_by_label("Username").fill("second-referee")
+    tablet.get_by_label("Password").fill("pw-for-tests-only")
+    tablet.locator("main").get_by_role("button", name="Sign in").click()
+    expect(tablet.get_by_role("button", name="Sign out second-referee")).to_be_visible()
+    context.set_offline(True)
+    with pytest.raises(PlaywrightError):
+        tablet.goto(sheet)
