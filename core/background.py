@@ -1,15 +1,23 @@
-"""The one way to start a background job: a Celery task (in an app's `tasks.py`) queued for the worker.
+"""The one way to start background work (a job's run, an email, a refresh): a Celery task (in an app's `tasks.py`)
+queued for the worker.
 
-Without a broker (Celery's eager mode: `REDIS_URL` unset) there is no worker, and a broker that cannot be
-reached has none either. What then depends on the job: work someone asked for (a print job) runs here and
-now, in the request; work that only spares later requests some time (warming caches) is not done at all, since
-running it here would make the request that triggered it wait for what a reader would otherwise wait for.
+One policy when there is no worker, whatever the work: without a broker (Celery's eager mode, `REDIS_URL` unset)
+there is none, and a broker that cannot be reached has none either. Work someone asked for (a seating plan, a
+print job, an email) then runs on this web process's own background threads, `executor`: the request answers at
+once and the organizer follows the job's progress page as with a worker, and a slow mail server never holds a
+page. Nothing is refused because Redis is down on the day. Work that only spares later requests some time
+(warming caches, `or_here=False`) is skipped instead: running it would spend the web process's time on what a
+reader would otherwise wait for.
+
+A job whose row is not yet committed is handed over from `transaction.on_commit`, so the thread reads it.
 """
 from __future__ import annotations
 
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from django.db import connection
 from kombu.exceptions import OperationalError
 
 if TYPE_CHECKING:
@@ -17,22 +25,38 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="background")
+"""The embedded worker: two threads per web process (a seating search is CPU-bound), so one slow email does not
+hold a seating plan back; more work waits its turn."""
+
 
 def has_worker(task: Task[..., Any]) -> bool:
     """Whether queued tasks go to a worker (a broker is configured) rather than running eagerly."""
     return not task.app.conf.task_always_eager
 
 
+def run_on_thread(task: Task[..., Any], *args: object) -> None:
+    """What a background thread runs: the task, then its own database connection closed (the thread outlives
+    the request). A failure is logged, never lost silently."""
+    try:
+        task(*args)
+    except Exception:  # noqa: BLE001 - nobody waits on this thread's result: the log is where a failure is seen
+        logger.exception("Background task %s failed", task.name)
+    finally:
+        if not connection.in_atomic_block:  # only a caller's own transaction (a test's) keeps it open
+            connection.close()
+
+
 def run_in_background(task: Task[..., Any], *args: object, or_here: bool = True) -> bool:
-    """Queue `task(*args)` for the worker; without one, run it here (`or_here`) or skip it. True when it was queued
-    or ran, False when it was skipped."""
+    """Queue `task(*args)` for the worker; without one, run it on a thread of this process (`or_here`) or skip it.
+    True when it was queued or handed to a thread, False when it was skipped."""
     if has_worker(task):
         try:
             task.delay(*args)
             return True
         except OperationalError as error:
-            logger.warning("Could not queue %s%r (%r); %s.", task.name, args, error,
-                           "running it here" if or_here else "skipped")
+            logger.warning("Could not queue %s (%r); %s.", task.name, error,
+                           "running it on a thread here" if or_here else "skipped")
     if or_here:
-        task(*args)
+        executor.submit(run_on_thread, task, *args)
     return or_here

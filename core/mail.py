@@ -5,8 +5,8 @@ A message is written whole before it is queued (subject, body and attachments, i
 the worker sends exactly what the request decided and needs nothing else. Its text may hold a player's private
 link, so the task's arguments are never shown in the worker's log lines (`argsrepr`) and a failure is logged by
 the recipient's domain only. Without a worker (no broker, or one that cannot be reached:
-`core.background.run_in_background`) the message is sent once, here, and a failure is logged, never raised into
-the request that committed the change.
+`core.background.run_in_background`) the message is sent once, on the web process's own background thread, so a
+slow mail server never holds the request that committed the change, and a failure is logged, never raised.
 
 Whoever keeps a row saying an email went out (a start-time notice) names it as `record`: when the email finally
 fails, the row is removed, so the next run tries again.

@@ -4,11 +4,13 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from core.jobs import BackgroundJob
 from scheduling.models import Game
 
 
-class PrintJob(models.Model):
-    """One batch PDF, laid out outside the request; its state and, once done, the file itself live in this row.
+class PrintJob(BackgroundJob):
+    """One batch PDF, laid out outside the request (`core.jobs`); its state and, once done, the file itself live in
+    this row.
 
     The PDF is kept in the database, not under MEDIA_ROOT: the Celery worker and the web processes need not
     share a disk, and a backup of the database holds it too (a 50-table game's sheets are a few hundred KB).
@@ -18,29 +20,13 @@ class PrintJob(models.Model):
         RECORD_SHEETS = "record_sheets", _("record sheets")
         TABLE_CARDS = "table_cards", _("table cards")
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("waiting to start")
-        RUNNING = "running", _("laying out")
-        SUCCEEDED = "succeeded", _("ready")
-        FAILED = "failed", _("failed")
-
     game = models.ForeignKey(Game, models.CASCADE, related_name="print_jobs")
     kind = models.CharField(_("document"), max_length=16, choices=Kind.choices)
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
-    language = models.CharField(max_length=16, default="en")
     paper = models.CharField(max_length=8, default="a4")
     base_url = models.CharField(max_length=300, help_text=_("The site's address the QR codes point to."))
-    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.QUEUED)
-    done = models.FloatField(_("share done"), default=0.0)
-    message = models.CharField(_("message"), max_length=500, blank=True)
     pdf = models.BinaryField(null=True, blank=True, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
-        ordering = ["-created_at"]
+    class Meta(BackgroundJob.Meta):
         indexes = [models.Index(fields=["game", "kind", "status"], name="print_job_game_kind_status")]
         constraints = [
             models.CheckConstraint(condition=Q(done__gte=0, done__lte=1), name="print_job_done_share"),
@@ -49,14 +35,6 @@ class PrintJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} · {self.get_kind_display()} · {self.get_status_display()}"
-
-    @property
-    def active(self) -> bool:
-        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
-
-    @property
-    def percent(self) -> int:
-        return round(self.done * 100)
 
 
 class StartTimeNotice(models.Model):

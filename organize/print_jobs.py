@@ -1,36 +1,25 @@
 """Print jobs: a whole game's record sheets or table cards laid out as one PDF outside the request.
 
 `start_print_job` records the job (organizers only; a job of the same game and document under way is reused)
-and `organize.tasks.dispatch` runs it: on the Celery worker when a broker is configured, else in the request
-(Celery's eager mode). Whoever runs it writes its progress to the row after each group of tables, so the page's
-polling reads it from any process; a failed job keeps its message and may be run again (`retry_print_job`).
+and `organize.tasks.dispatch` runs it (`core.jobs`, like every background job: claim, progress after each group
+of tables, stall, finish). A failed job keeps its message and may be run again (`retry_print_job`).
 """
-import logging
-from datetime import timedelta
-
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from championships.permissions import require_organizer
+from core import jobs as core_jobs
 from core.pdf import PAPERS, html_for, render_pdf_parts
 
 from .models import PrintJob
 from .printing import GAME_TEMPLATES, game_context, game_tables, pages_of
 
-logger = logging.getLogger(__name__)
-
 TABLES_PER_PART = 10
 """Tables laid out at a time: progress is written after each part (a 50-table game reports five times)."""
 LAYOUT_SHARE = 0.9
 """Laying out the parts, as a share of a whole job; writing the PDF takes the rest."""
-STALLED_AFTER = timedelta(minutes=5)
-"""A job not heard of for this long is taken as lost (its process restarted): a new one may start."""
-
-
-def stalled(job: PrintJob) -> bool:
-    return job.active and timezone.now() - job.updated_at > STALLED_AFTER
 
 
 def start_print_job(game, kind: str, *, user, language: str, paper: str, base_url: str) -> PrintJob:
@@ -45,7 +34,7 @@ def start_print_job(game, kind: str, *, user, language: str, paper: str, base_ur
                                                               paper=paper, status__in=[PrintJob.Status.QUEUED,
                                                                                        PrintJob.Status.RUNNING])
                    .first())
-        if running is not None and not stalled(running):
+        if running is not None and not running.stalled():
             return running
         return PrintJob.objects.create(game=game, kind=kind, requested_by=user, language=language[:16], paper=paper,
                                        base_url=base_url[:300])
@@ -56,25 +45,12 @@ def retry_print_job(job_id: int, *, user) -> PrintJob:
     with transaction.atomic():
         job = PrintJob.objects.select_for_update(of=("self",)).select_related("game__tournament").get(pk=job_id)
         require_organizer(user, job.game.tournament)
-        if job.status != PrintJob.Status.FAILED and not stalled(job):
+        if job.status != PrintJob.Status.FAILED and not job.stalled():
             raise ValidationError(_("Only a failed print job can be run again."))
         job.status, job.done, job.message, job.pdf = PrintJob.Status.QUEUED, 0.0, "", None
         job.started_at = job.finished_at = None
         job.save()
         return job
-
-
-def _finish(job_id: int, status: str, message: str = "", pdf: bytes | None = None) -> None:
-    now = timezone.now()
-    changes = {"status": status, "message": message[:500], "finished_at": now, "updated_at": now}
-    if status == PrintJob.Status.SUCCEEDED:
-        changes.update(done=1.0, pdf=pdf)
-    PrintJob.objects.filter(pk=job_id, status=PrintJob.Status.RUNNING).update(**changes)
-
-
-def fail_to_dispatch(job: PrintJob, message: str) -> None:
-    PrintJob.objects.filter(pk=job.pk, status=PrintJob.Status.QUEUED).update(
-        status=PrintJob.Status.FAILED, message=message[:500], finished_at=timezone.now())
 
 
 def layout(job: PrintJob, progress) -> bytes:
@@ -90,28 +66,14 @@ def layout(job: PrintJob, progress) -> bytes:
 
 def run_print_job(job_id: int) -> None:
     """Lay the job's PDF out and store it; a job already taken by another runner is left alone."""
-    now = timezone.now()
-    if not PrintJob.objects.filter(pk=job_id, status=PrintJob.Status.QUEUED).update(
-            status=PrintJob.Status.RUNNING, started_at=now, updated_at=now):
-        return
-    job = PrintJob.objects.select_related("game__tournament__championship", "game__stage").get(pk=job_id)
+    progress = core_jobs.progress_writer(PrintJob, job_id, scale=LAYOUT_SHARE)
 
-    def progress(share: float) -> None:
-        PrintJob.objects.filter(pk=job_id, status=PrintJob.Status.RUNNING).update(
-            done=LAYOUT_SHARE * min(max(share, 0.0), 1.0), updated_at=timezone.now())
+    def lay_out(job: PrintJob) -> tuple[str, dict]:
+        require_organizer(job.requested_by, job.game.tournament)
+        return "", {"pdf": layout(job, progress)}
 
-    with translation.override(job.language):
-        try:
-            require_organizer(job.requested_by, job.game.tournament)
-            pdf = layout(job, progress)
-        except ValidationError as error:
-            _finish(job_id, PrintJob.Status.FAILED, " ".join(error.messages))
-        except PermissionDenied:
-            _finish(job_id, PrintJob.Status.FAILED, _("You may no longer print for this tournament."))
-        except Exception as error:  # noqa: BLE001 - a worker must record any failure, not lose the job silently
-            logger.exception("Print job %s failed", job_id)
-            _finish(job_id, PrintJob.Status.FAILED,
-                    _("The PDF could not be laid out (%(error)s). Run it again; if it fails again, the server's "
-                      "log has the details.") % {"error": type(error).__name__})
-        else:
-            _finish(job_id, PrintJob.Status.SUCCEEDED, pdf=pdf)
+    core_jobs.run(PrintJob, job_id, lay_out, related=("game__tournament__championship", "game__stage"),
+                  denied=gettext_lazy("You may no longer print for this tournament."),
+                  unexpected=lambda error: _("The PDF could not be laid out (%(error)s). Run it again; if it fails "
+                                             "again, the server's log has the details.")
+                  % {"error": type(error).__name__})

@@ -1,10 +1,16 @@
-"""Where a print job runs: on the Celery worker when a broker is configured, else within the request."""
+"""Where a print job runs: in the request for a game of one part, else in the background (`core.background`: the
+Celery worker with Redis, or a thread of the web process without a reachable broker)."""
 from celery import shared_task
 
-from core.background import run_in_background
+from core import jobs as core_jobs
+from scheduling.models import Table
 
 from . import notices, print_jobs
 from .models import PrintJob
+
+INLINE_MAX_TABLES = print_jobs.TABLES_PER_PART
+"""Games up to this many tables are laid out within the request (one part: about a second), so the organizer
+gets the file at once instead of a progress bar that flashes by."""
 
 
 @shared_task
@@ -13,9 +19,8 @@ def print_job_task(job_id: int) -> None:
 
 
 def dispatch(job: PrintJob) -> None:
-    """Hand the job to the worker; without a broker (eager mode) or when it cannot be reached, run it here,
-    so a page keeps working with Redis down and nothing is lost."""
-    run_in_background(print_job_task, job.pk)
+    """Run the job where it belongs (see the module docstring)."""
+    core_jobs.dispatch(job, print_job_task, here=Table.objects.filter(game_id=job.game_id).count() <= INLINE_MAX_TABLES)
 
 
 @shared_task

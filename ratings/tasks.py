@@ -2,8 +2,8 @@
 
 A burst of changes queues one job: the first change marks the job queued (for QUEUED_SECONDS) and queues it; the
 others only leave their `RatingRequest`. The job clears the mark before it reads the requests, so a change that
-comes while it runs queues the next job. Without a worker the job runs here, after the change committed: the
-ratings are data the pages show, not a cache that may wait.
+comes while it runs queues the next job. Without a worker the job runs on the web process's own thread, after
+the change committed: the ratings are data the pages show, not a cache that may wait.
 """
 import logging
 

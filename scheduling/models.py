@@ -1,10 +1,12 @@
 """When and where: games of a stage, their tables and the play-order seats."""
-from django.conf import settings
+from datetime import timedelta
+
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from championships.models import Entry, Stage, Tournament
+from core.jobs import BackgroundJob
 
 
 class Game(models.Model):
@@ -94,32 +96,18 @@ class Seat(models.Model):
         return f"{self.table} · {self.position}: {self.entry.player}"
 
 
-class PlanningJob(models.Model):
-    """One request to plan a stage's seating, run in the background; its state lives here so that any web
-    process (or the Celery worker) can report it, and a failed job keeps its error until it is run again."""
-
-    class Status(models.TextChoices):
-        QUEUED = "queued", _("waiting to start")
-        RUNNING = "running", _("planning")
-        SUCCEEDED = "succeeded", _("planned")
-        FAILED = "failed", _("failed")
+class PlanningJob(BackgroundJob):
+    """One request to plan a stage's seating, run in the background (`core.jobs`); a failed job keeps its error
+    until it is run again."""
 
     stage = models.ForeignKey(Stage, models.CASCADE, related_name="planning_jobs")
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
     seed = models.PositiveIntegerField(_("seed"))
-    language = models.CharField(max_length=16, default="en")
     players = models.PositiveIntegerField(_("players"))
-    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.QUEUED)
-    done = models.FloatField(_("share done"), default=0.0)
     estimate_seconds = models.FloatField(_("expected duration (seconds)"))
-    message = models.CharField(_("message"), max_length=500, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
 
-    class Meta:
-        ordering = ["-created_at"]
+    stalled_after = timedelta(minutes=2)
+
+    class Meta(BackgroundJob.Meta):
         indexes = [models.Index(fields=["stage", "status"], name="planning_job_stage_status")]
         constraints = [
             models.CheckConstraint(condition=Q(done__gte=0, done__lte=1), name="planning_job_done_share"),
@@ -128,6 +116,6 @@ class PlanningJob(models.Model):
     def __str__(self) -> str:
         return f"{self.stage} · {self.get_status_display()}"
 
-    @property
-    def active(self) -> bool:
-        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+    def quiet_limit(self) -> timedelta:
+        """Two minutes, or twice the expected duration of a long job."""
+        return max(self.stalled_after, timedelta(seconds=2 * self.estimate_seconds))

@@ -1,11 +1,11 @@
-"""Where a planning job runs: in the request when the stage is small, else on the Celery worker (with
-Redis) or, in the embedded setup without a broker, on a background thread of the web process."""
-from concurrent.futures import ThreadPoolExecutor
-
+"""Where a planning job runs: in the request when the stage is small, else in the background (`core.background`:
+the Celery worker with Redis, or a thread of the web process without a reachable broker)."""
 from celery import shared_task
 from celery.exceptions import WorkerLostError
 from celery.signals import task_failure
-from django.db import connection, transaction
+from django.db import connection
+
+from core import jobs as core_jobs
 
 from . import jobs
 from .models import PlanningJob
@@ -14,9 +14,6 @@ INLINE_MAX_PLAYERS = 256
 """Stages up to this many players are planned within the request: the engine needs about 0.1 s for
 256 players × 4 games on a 2-core machine (0.3 s for 512), so the organizer gets the result at once
 instead of a progress bar that flashes by, with a wide margin below the 10-s limit on slower hardware."""
-
-executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="seating-planner")
-"""The embedded worker: one planning at a time per web process (the search is CPU-bound), others wait."""
 
 
 @shared_task
@@ -38,19 +35,6 @@ def fail_job_lost_with_its_worker(sender=None, exception=None, args=None, kwargs
         connection.close()  # the main process's own connection: its forked pool processes must not share it
 
 
-def _run_on_thread(job_id: int) -> None:
-    try:
-        jobs.run_job(job_id)
-    finally:
-        connection.close()  # the thread's own connection; the pool's thread outlives the request
-
-
 def dispatch(job: PlanningJob) -> None:
-    """Run the job where it belongs (see the module docstring); raises kombu's OperationalError when the
-    broker cannot be reached."""
-    if job.players <= INLINE_MAX_PLAYERS:
-        jobs.run_job(job.pk)
-    elif not generate_seating_task.app.conf.task_always_eager:
-        generate_seating_task.delay(job.pk)
-    else:
-        transaction.on_commit(lambda: executor.submit(_run_on_thread, job.pk))
+    """Run the job where it belongs (see the module docstring)."""
+    core_jobs.dispatch(job, generate_seating_task, here=job.players <= INLINE_MAX_PLAYERS)

@@ -10,7 +10,6 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
-from kombu.exceptions import OperationalError
 
 from championships.models import Stage
 from championships.permissions import organized_tournament, require_organizer
@@ -86,11 +85,7 @@ def generate(request, slug: str, stage_id: int):
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect(back)
-    try:
-        tasks.dispatch(job)
-    except OperationalError:  # the broker is down or frozen: the settings make this fail within seconds
-        jobs.fail_to_dispatch(job, _("The background worker cannot be reached, so the seating was not planned. "
-                                     "Try again in a minute."))
+    tasks.dispatch(job)
     job.refresh_from_db()
     if job.status == PlanningJob.Status.SUCCEEDED:
         messages.success(request, job.message)

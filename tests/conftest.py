@@ -82,9 +82,20 @@ def _english_to_start_with():
     translation.activate(settings.LANGUAGE_CODE)
 
 
+class InlineExecutor:
+    """The embedded worker's threads (core.background.executor) replaced by the test's own thread: background work
+    runs at once, in the test's transaction. Tests of the threads themselves put a real executor back."""
+
+    def submit(self, fn, *args):
+        fn(*args)
+
+
 @pytest.fixture(autouse=True)
-def _eager_tasks():
+def _eager_tasks(monkeypatch):
     """Tasks run in the test's own process and transaction, even when REDIS_URL names a broker."""
+    from core import background
+
+    monkeypatch.setattr(background, "executor", InlineExecutor())
     previous = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True
     yield

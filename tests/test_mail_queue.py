@@ -85,3 +85,29 @@ def test_the_worker_never_logs_the_message(monkeypatch):
     monkeypatch.setattr(Task, "apply_async", queued)
     site_mail.send_email.delay({"to": "a@example.com", "body": "https://x/me/SECRET/"})
     assert seen["argsrepr"] == "(…)" and seen["kwargsrepr"] == "{…}"
+
+
+def test_without_a_worker_a_slow_mail_server_never_holds_the_request(monkeypatch, django_capture_on_commit_callbacks):
+    """core.background's one policy: no broker (eager Celery, as here), so the email goes to the web process's own
+    thread; the change that asked for it returns while the mail server is still answering."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Event
+
+    from core import background
+
+    threads = ThreadPoolExecutor(max_workers=1)
+    monkeypatch.setattr(background, "executor", threads)
+    answering = Event()
+    real = site_mail.deliver
+
+    def slow(message):
+        assert answering.wait(10)
+        real(message)
+    monkeypatch.setattr(site_mail, "deliver", slow)
+    with django_capture_on_commit_callbacks(execute=True):
+        site_mail.queue_email("ana@example.com", "Your table", "Table 3")
+    assert mail.outbox == []  # handed over; the server has not answered yet
+    answering.set()
+    threads.shutdown(wait=True)
+    (sent,) = mail.outbox
+    assert sent.to == ["ana@example.com"] and sent.subject == "Your table"

@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from championships.permissions import organized_tournament
+from core.jobs import progress_of
 from core.pdf import pdf_response
 
 from .. import print_jobs, tasks
@@ -47,7 +48,7 @@ def start(request, slug: str):
 def progress(request, slug: str, job_id: int):
     """The job's page; htmx polls it for the progress bar until the file is ready or the job failed."""
     job = _job(request, slug, job_id)
-    context = {"tournament": job.game.tournament, "job": job, "stalled": print_jobs.stalled(job)}
+    context = {"tournament": job.game.tournament, "progress": progress_of(job)}
     if request.htmx:
         return render(request, "organize/_print_job.html", context)
     return render(request, "organize/print_job.html", {**context, "is_organizer": True})

@@ -15,7 +15,8 @@ pytestmark = [
 ]
 
 
-def test_record_sheets_are_laid_out_on_the_worker(client, text_of):
+def test_record_sheets_are_laid_out_on_the_worker(client, text_of, monkeypatch):
+    monkeypatch.setattr("organize.tasks.INLINE_MAX_TABLES", 0)  # two tables: laid out in the request otherwise
     tournament = make_tournament(slug="print-worker", games=1)
     entries = make_entries(tournament, 8)
     make_game(tournament, [entries[:4], entries[4:]])

@@ -1,5 +1,6 @@
 """Planning through the web app: small stages in the request, large ones as a job that the page follows."""
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
@@ -9,6 +10,7 @@ from django.utils import timezone
 
 from audit.models import AuditEntry
 from championships.models import Entry
+from core import background
 from engines.seating import engine, search
 from scheduling import jobs, services, tasks
 from scheduling.models import Game, PlanningJob
@@ -33,7 +35,7 @@ class HeldExecutor:
 @pytest.fixture
 def held(monkeypatch):
     executor = HeldExecutor()
-    monkeypatch.setattr(tasks, "executor", executor)
+    monkeypatch.setattr(background, "executor", executor)
     monkeypatch.setitem(tasks.generate_seating_task.app.conf, "task_always_eager", True)  # embedded, even in CI
     return executor
 
@@ -61,7 +63,7 @@ def test_planning_3000_players_answers_at_once_with_a_job_the_page_follows(clien
     job = PlanningJob.objects.get(stage=stage)
     assert response.status_code == 302 and response["Location"] == f"{url(stage)}?task={job.pk}"
     assert (job.status, job.players, job.seed) == (PlanningJob.Status.QUEUED, 3000, 7)
-    assert held.submitted == [(tasks._run_on_thread, (job.pk,))]  # handed to the worker thread, not run
+    assert held.submitted == [(background.run_on_thread, (tasks.generate_seating_task, job.pk))]  # not run yet
     assert not Game.objects.filter(stage=stage).exists()  # the request did not plan
     page = client.get(response["Location"]).content.decode()
     assert "Waiting for the planner" in page and "Expected to be done at" in page and "3000 players" in page
@@ -203,6 +205,7 @@ def test_a_small_stage_is_planned_in_the_request(client):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_embedded_worker_thread_plans_while_the_page_polls(client, monkeypatch):
+    monkeypatch.setattr(background, "executor", ThreadPoolExecutor(max_workers=1))
     monkeypatch.setattr(tasks, "INLINE_MAX_PLAYERS", 0)
     monkeypatch.setitem(tasks.generate_seating_task.app.conf, "task_always_eager", True)
     tournament = make_tournament(slug="thread-cup", games=2)
