@@ -91,12 +91,12 @@ class InlineExecutor:
 
 
 @pytest.fixture(autouse=True)
-def _eager_tasks(monkeypatch):
-    """Tasks run in the test's own process and transaction, even when REDIS_URL names a broker."""
+def _eager_tasks():
+    """Tasks run in the test's own process and transaction, even when REDIS_URL names a broker. Not through the
+    `monkeypatch` fixture: a test's own `monkeypatch.undo()` must not bring the threads back."""
     from core import background
 
-    monkeypatch.setattr(background, "executor", InlineExecutor())
-    previous = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
+    previous = celery_app.conf.task_always_eager, background.executor
+    celery_app.conf.task_always_eager, background.executor = True, InlineExecutor()
     yield
-    celery_app.conf.task_always_eager = previous
+    celery_app.conf.task_always_eager, background.executor = previous
