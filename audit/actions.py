@@ -190,6 +190,11 @@ class Action(StrEnum):
         details=False)
     PLAYER_LINK_SENT = "player.link_sent", told(
         _("Private link sent again"), _("Private link of %(player)s sent again (asked for on /me/)"), details=False)
+    PLAYER_PUSH_ON = "player.push_on", told(
+        _("Phone notifications on"), _("%(player)s asked to be notified on a phone when their table is published"),
+        details=False)
+    PLAYER_PUSH_OFF = "player.push_off", told(
+        _("Phone notifications off"), _("%(player)s stopped the notifications on a phone"), details=False)
 
     REGISTRATION_SUBMITTED = "registration.submitted", told(
         _("Registration received"), _("%(player)s registered on the tournament's page (email not yet confirmed)"))

@@ -231,6 +231,12 @@ PLAYER_LINKS_PER_ADDRESS = env.int("PLAYER_LINKS_PER_ADDRESS", default=10)
 PLAYER_LINKS_PER_EMAIL = env.int("PLAYER_LINKS_PER_EMAIL", default=3)
 REGISTRATIONS_PER_ADDRESS = env.int("REGISTRATIONS_PER_ADDRESS", default=20)
 
+# Web Push to players' phones when their table is published (core/webpush.py): on only with both VAPID keys
+# (`manage.py make_vapid_keys` makes a pair); the contact is the address push services write to about the site.
+WEBPUSH_VAPID_PUBLIC_KEY = env.str("WEBPUSH_VAPID_PUBLIC_KEY", default="")
+WEBPUSH_VAPID_PRIVATE_KEY = env.str("WEBPUSH_VAPID_PRIVATE_KEY", default="")
+WEBPUSH_CONTACT = env.str("WEBPUSH_CONTACT", default=f"mailto:{DEFAULT_FROM_EMAIL}")
+
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = not DEBUG
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # probed over plain HTTP inside the deployment

@@ -13,6 +13,7 @@ from .models import (
     Entry,
     Player,
     PlayerLink,
+    PushSubscription,
     Registration,
     Relationship,
     StaffRole,
@@ -248,4 +249,13 @@ class PlayerLinkAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     fields = ["player", "created_at"]
     list_display = ["player", "created_at"]
+    search_fields = ["player__name"]
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Read-only, without the browser's address and keys: players switch their phone's notifications themselves."""
+
+    fields = ["player", "created_at", "last_error"]
+    list_display = ["player", "created_at", "last_error"]
     search_fields = ["player__name"]

@@ -438,6 +438,27 @@ class PlayerLink(models.Model):
         return f"{self.player} · {self.created_at:%Y-%m-%d %H:%M}"
 
 
+class PushSubscription(models.Model):
+    """One browser that asked, from the player's private page, to be told when their table is published (Web Push,
+    championships/push.py). The endpoint is the push service's address for that browser; the two keys encrypt
+    what is sent to it, so only that browser reads it. A push service that answers "gone" removes the row."""
+
+    ENDPOINT_MAX = 1000
+    player = models.ForeignKey(Player, models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=ENDPOINT_MAX, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_error = models.CharField(max_length=200, blank=True)
+    """Why the last sending failed ("" once one went through): a status and a reason, never the message."""
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.player} · {self.created_at:%Y-%m-%d %H:%M}"
+
+
 class Registration(models.Model):
     """A player's own registration for a tournament (championships/signup.py): typed on the tournament's page,
     confirmed by the emailed link, then entered, waiting for a place, awaiting the organizer, refused or cancelled.

@@ -1,5 +1,6 @@
 """Publishing a game opens its record sheets and emails each seated player their table (`results.notices`, in the
-background); taking it back closes them; seeded tables record their play order.
+background, with a push to their subscribed phones where Web Push is configured); taking it back closes them;
+seeded tables record their play order.
 
 Games, tables and seats are written by `scheduling.services`; this module adds what results need
 (a sheet with one score row per seat) and checks that no result is lost on the way.
@@ -13,6 +14,7 @@ from audit.services import record_change
 from championships.models import StaffRole, Stage, Tournament
 from championships.permissions import require_official, require_organizer
 from championships.setup import advance_status
+from core import webpush
 from core.background import run_in_background
 from engines.rulesets import ruleset_for
 from scheduling import boards
@@ -22,7 +24,7 @@ from scheduling.models import Game, Table
 from .models import RecordSheet, Score
 from .sheets import game_is_complete
 from .signals import announce_after_commit
-from .tasks import send_seating_notices
+from .tasks import send_seating_notices, send_seating_pushes
 
 
 def open_sheet(table: Table) -> RecordSheet:
@@ -66,6 +68,8 @@ def publish_game(game_id: int, *, user) -> Game:
         advance_status(game.tournament_id, Tournament.Status.RUNNING, user=user,
                        why=_("Game %(n)d was published.") % {"n": game.number})
         transaction.on_commit(lambda: run_in_background(send_seating_notices, game.pk), robust=True)
+        if webpush.configured():
+            transaction.on_commit(lambda: run_in_background(send_seating_pushes, game.pk), robust=True)
     return game
 
 

@@ -250,6 +250,12 @@ ACCESS: dict[str, Access] = {
                                                                   "registration_id": w.own_registration_id}),
     "players-me-sheet": Access(NOBODY, ANYONE, lambda w: {"action": "confirm", "version": w.open_sheet_version},
                                kwargs=lambda w: {"token": w.player_token}),
+    # Web Push (configured for this module, `_web_push_configured`): the token is the key, as for the page
+    "players-me-push-subscribe": Access(NOBODY, ANYONE, lambda w: {
+        "endpoint": "https://push.example.com/perm", "p256dh": "BA" + "A" * 85, "auth": "A" * 22},
+        kwargs=lambda w: {"token": w.player_token}),
+    "players-me-push-unsubscribe": Access(NOBODY, ANYONE, lambda w: {"endpoint": "https://push.example.com/perm"},
+                                          kwargs=lambda w: {"token": w.player_token}),
     # ratings across events and seasons (issue 26): public pages and JSON of a rated player; seasons for the
     # organizers of every championship in them; the listing opt-out recorded by the player's organizers
     "ratings": Access(ANYONE, NOBODY),
@@ -442,6 +448,12 @@ def _ratings_world(admin, tournament, users) -> dict:
 
 
 FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # signing in is not what is tested here
+
+
+@pytest.fixture(autouse=True)
+def _web_push_configured(settings):
+    """The players' push endpoints exist only where Web Push is configured (core/webpush.py)."""
+    settings.WEBPUSH_VAPID_PUBLIC_KEY, settings.WEBPUSH_VAPID_PRIVATE_KEY = "BPermPublic", "permPrivate"
 
 
 @pytest.fixture(scope="module")

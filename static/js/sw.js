@@ -116,3 +116,24 @@ self.addEventListener("fetch", (event) => {
   if (REFEREE_PAGE.test(url.pathname)) event.respondWith(networkFirst(request, PAGES));
   else if (STATIC_FILE.test(url.pathname)) event.respondWith(networkFirst(request, STATIC));
 });
+
+/* A player's phone told their table (issue 25; web/players/static/players/push.js subscribes it, results/notices.py
+   sends it): the message is JSON with a title, a body and the game's public page. A tap opens the player's own
+   page when it is open already (its address is the private link, so it is never in the message), else that page. */
+const PLAYER_PAGE = /^\/(?:[a-z]{2}(?:-[a-z]+)?\/)?me\/[^/]+\/$/;
+
+self.addEventListener("push", (event) => {
+  let data = {};
+  try { data = event.data ? event.data.json() : {}; } catch (error) { /* not ours: shown with the site's name */ }
+  event.waitUntil(self.registration.showNotification(data.title || "CATAN", {
+    body: data.body || "", tag: data.tag, data: { url: data.url || "/" }, icon: "/app-icon-192.png" }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+    const own = windows.find((client) => PLAYER_PAGE.test(new URL(client.url).pathname));
+    if (own) return own.focus().then((client) => client.navigate(client.url)).catch(() => undefined);
+    return self.clients.openWindow(event.notification.data.url);
+  }));
+});

@@ -1,9 +1,12 @@
 """The players' forms: every text has a maximum, in the browser (maxlength) and here."""
+import base64
+
 from django import forms
+from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
 
 from championships.countries import country_choices
-from championships.models import FRIENDS_MAX
+from championships.models import FRIENDS_MAX, PushSubscription
 from championships.signup import Details
 from core.text import LineField
 from results.limits import OBJECTION_MAX
@@ -57,3 +60,36 @@ class ObjectionForm(forms.Form):
     version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     note = forms.CharField(label=_("What is wrong?"), max_length=OBJECTION_MAX, required=False,
                            widget=forms.Textarea(attrs={"rows": 2}))
+
+
+_BASE64URL = RegexValidator(r"\A[A-Za-z0-9_-]+={0,2}\Z", _("Not a browser's key."))
+
+
+class PushSubscriptionForm(forms.Form):
+    """What a browser's `PushSubscription` gives (its endpoint and keys), posted by static/players/push.js."""
+
+    endpoint = forms.URLField(max_length=PushSubscription.ENDPOINT_MAX, assume_scheme="https")
+    p256dh = forms.CharField(max_length=200, required=False, validators=[_BASE64URL])
+    auth = forms.CharField(max_length=100, required=False, validators=[_BASE64URL])
+
+    def __init__(self, *args, subscribing: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["p256dh"].required = self.fields["auth"].required = subscribing
+
+    def clean_p256dh(self) -> str:
+        """The browser's P-256 public key: an uncompressed point, 65 bytes starting with 4."""
+        return self._key("p256dh", lambda raw: len(raw) == 65 and raw[0] == 4)
+
+    def clean_auth(self) -> str:
+        """The browser's authentication secret: 16 bytes."""
+        return self._key("auth", lambda raw: len(raw) == 16)
+
+    def _key(self, name: str, shaped) -> str:
+        value = self.cleaned_data[name].rstrip("=")
+        try:
+            fits = not value or shaped(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)))
+        except ValueError:  # binascii.Error: a length no base64 text has
+            fits = False
+        if not fits:
+            raise forms.ValidationError(_("Not a browser's key."))
+        return value

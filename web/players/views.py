@@ -16,7 +16,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.core import signing
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -25,26 +25,29 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from championships import links, signup
+from championships import links, push, signup
 from championships.models import Championship, Entry, Tournament
 from championships.tasks import send_private_link
 from core.background import run_in_background
 from core.clients import client_address
 from core.ics import CONTENT_TYPE, calendar
 from core.ratelimit import RateLimit
+from core.webpush import configured as push_configured
 from organize import checkin
 from ranking.own import own_page
 from results.limits import OBJECTION_MAX
 from results.sheets import SheetLocked, StaleSheet, confirm_on_phone, object_on_phone
 from scheduling.calendar import tournament_event
 
-from .forms import EmailForm, ObjectionForm, RegistrationForm
+from .forms import EmailForm, ObjectionForm, PushSubscriptionForm, RegistrationForm
 
 HOUR = 3600
 TOKEN_MISSES = RateLimit("player-token-miss", 30, HOUR)
 """Addresses with a token or check-in code that opens nothing, per client address and hour: past the limit, that
 address is answered "wait" for every token until the hour ends, so nobody tries tokens at speed. A mistyped or
 replaced link is one miss; a venue's players behind one address stay far below it."""
+PUSH_CHANGES = RateLimit("player-push", 30, HOUR)
+"""Notifications switched on or off per player and hour: a phone asks once each time its player taps."""
 COOKIE = "catan_me"
 COOKIE_SALT = "web.players.me"
 COOKIE_DAYS = 30
@@ -226,7 +229,9 @@ def me(request, token: str):
         return _invalid_link(request, _("This link does not open anything: it was mistyped, or replaced by a newer "
                                         "one. Ask for yours again below."))
     response = render(request, "players/me.html", {"player": player, "token": token, "rows": own_page(player),
-                                                   "objection_max": OBJECTION_MAX})
+                                                   "objection_max": OBJECTION_MAX,
+                                                   "push_key": settings.WEBPUSH_VAPID_PUBLIC_KEY
+                                                   if push_configured() else ""})
     _set_cookie(response, token)
     return response
 
@@ -297,6 +302,47 @@ def me_sheet(request, token: str, sheet_id: int):
     except (SheetLocked, ValidationError) as error:
         messages.error(request, str(error) if isinstance(error, SheetLocked) else " ".join(error.messages))
     return redirect(reverse("players-me", args=[token]) + f"#sheet-{sheet_id}")
+
+
+@private_page
+@require_POST
+@tokens_checked
+def me_push_subscribe(request, token: str):
+    """This browser is notified of the player's tables from now on (posted by static/players/push.js)."""
+    return _push_change(request, token, subscribing=True)
+
+
+@private_page
+@require_POST
+@tokens_checked
+def me_push_unsubscribe(request, token: str):
+    """This browser is no longer notified of the player's tables."""
+    return _push_change(request, token, subscribing=False)
+
+
+def _push_change(request, token: str, *, subscribing: bool):
+    """204 when done; JSON with the problem otherwise. There is nothing here where Web Push is not configured."""
+    if not push_configured():
+        raise Http404
+    player = _player(token)
+    if player is None:
+        return _invalid_link(request)
+    if wait := PUSH_CHANGES.hit(str(player.pk)):
+        response = JsonResponse({"error": _("Too many changes: try again in %(n)d minutes.")
+                                 % {"n": _minutes(wait)}}, status=429)
+        response["Retry-After"] = str(wait)
+        return response
+    form = PushSubscriptionForm(request.POST, subscribing=subscribing)
+    if not form.is_valid():
+        return JsonResponse({"error": _("This browser's notification address cannot be used.")}, status=422)
+    try:
+        if subscribing:
+            push.subscribe(player, **form.cleaned_data)
+        else:
+            push.unsubscribe(player, endpoint=form.cleaned_data["endpoint"])
+    except ValidationError as error:
+        return JsonResponse({"error": " ".join(error.messages)}, status=422)
+    return HttpResponse(status=204)
 
 
 # ---- self check-in --------------------------------------------------------------------------------------------
