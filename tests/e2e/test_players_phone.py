@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 from django.core import mail
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from championships.models import Entry, Player, Tournament
 from organize import checkin
@@ -105,7 +106,8 @@ def test_a_player_on_a_phone_from_registration_to_the_signed_off_result(browser,
         # 3. A place frees (an early player withdraws at the desk): the first waiting takes it, by email.
         checkin.withdraw(tournament, entered[0].pk, user=organizer, reason="Cannot come")
         promoted = [m for m in mail.outbox if m.to == ["rania@example.com"]][-1]
-        assert "A place for you" in promoted.subject
+        with translation.override(language):  # the email is in the language the player registered in
+            assert promoted.subject == _("A place for you: %(tournament)s") % {"tournament": "Phone Open"}
         phone.goto(private)
         assert Entry.objects.get(tournament=tournament, player__email="rania@example.com").status == "registered"
 
