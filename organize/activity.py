@@ -309,6 +309,8 @@ _TELLERS: dict[Action, Callable[[_Facts], _Telling]] = {
     Action.PLAYER_UPDATED: lambda f: _tell(player=f.after.get("name") or f.context.player_name(f.entry)),
     Action.PLAYER_LINK_ROTATED: _player,
     Action.PLAYER_LINK_SENT: _player,
+    Action.PLAYER_PUSH_ON: _player,
+    Action.PLAYER_PUSH_OFF: _player,
     Action.REGISTRATION_SUBMITTED: _player,
     Action.REGISTRATION_CONFIRMED: lambda f: _tell(str(f.after.get("status", "")), player=f.after.get("player", "?")),
     Action.REGISTRATION_APPROVED: lambda f: _tell(str(f.after.get("status", "")), player=f.after.get("player", "?")),

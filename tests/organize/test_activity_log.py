@@ -392,6 +392,8 @@ SAMPLES = {
     Action.PLAYER_UPDATED: {"": ({"name": "An"}, {"name": "Ann"})},
     Action.PLAYER_LINK_ROTATED: {"": (None, {**P, "links_removed": 2})},
     Action.PLAYER_LINK_SENT: {"": (None, P)},
+    Action.PLAYER_PUSH_ON: {"": (None, P)},
+    Action.PLAYER_PUSH_OFF: {"": (None, P)},
     Action.REGISTRATION_SUBMITTED: {"": (None, {**P, "email": "ann@example.com"})},
     Action.REGISTRATION_CONFIRMED: {status: (None, {**P, "status": status}) for status in ("entered", "waiting",
                                                                                           "pending")},

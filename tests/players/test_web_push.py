@@ -18,6 +18,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.core.management import call_command
 from django.test import Client
+from django.utils import translation
+from django.utils.translation import gettext as _
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from py_vapid import Vapid02
@@ -137,7 +139,10 @@ def test_publishing_pushes_each_subscribed_player_their_table(cup, vapid, push_s
         payload = json.loads(http_ece.decrypt(body, private_key=key, auth_secret=auth, version="aes128gcm"))
         seat = Seat.objects.select_related("table").get(game=game, entry__player_id=player_id)
         assert payload["table"] == seat.table.number and payload["game"] == 1
-        assert payload["title"].startswith(f"Game 1: table {seat.table.number}") and "Push Cup" in payload["body"]
+        with translation.override("ar" if player_id == arabic.pk else "en"):  # as the email: the player's language
+            title = _("Game %(game)d: table %(table)d · %(tournament)s") % {
+                "game": 1, "table": seat.table.number, "tournament": "Push Cup"}
+        assert payload["title"] == title and "Push Cup" in payload["body"]
         assert token not in json.dumps(payload) and "/me/" not in payload["url"]
         # in the language the player registered in, as the email
         assert payload["url"] == ("/ar" if player_id == arabic.pk else "") + "/t/push-cup/games/1/"
