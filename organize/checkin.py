@@ -25,6 +25,7 @@ from django.utils.translation import ngettext
 from audit.actions import Action
 from audit.services import record_change
 from championships.models import Entry, Stage, Tournament
+from championships.namesakes import entry_numbers
 from championships.permissions import is_organizer, require_organizer
 from championships.signup import fill_places
 from core.names import fold
@@ -487,6 +488,16 @@ def counts(tournament: Tournament) -> CheckInCounts:
         no_show=Count("pk", filter=Q(status=status.NO_SHOW)),
     )
     return CheckInCounts(**data)
+
+
+def with_namesakes(tournament: Tournament, rows) -> list[Entry]:
+    """The rows, each with `namesake`: its number among the tournament's namesakes as every public list shows it
+    ("Ann Lee (2)", `championships.namesakes`), None for a name no one else has; the desk tells the player."""
+    numbers = entry_numbers(Entry.objects.filter(tournament=tournament).values_list("pk", "player__name"))
+    rows = list(rows)
+    for row in rows:
+        row.namesake = numbers.get(row.pk)
+    return rows
 
 
 def entries(tournament: Tournament, query: str = "", status: str = ""):

@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.db.models import Count, Prefetch
 
 from championships.models import ACTIVE_STATUSES, Championship, Entry, Stage, Tournament
+from championships.namesakes import entry_numbers
 from core.names import fold
 from engines.metrics import Unit
 from engines.ranking.engine import SeatResult, TableResult, score_table
@@ -89,6 +90,8 @@ class Match:
     seats: list[SeatAt]
     place: dict | None = None
     """After the last game: the player's standing row (final rank, tied)."""
+    namesake: int | None = None
+    """For a name another entry shares: its number (`namesake_numbers`)."""
 
 
 @dataclass(frozen=True)
@@ -129,7 +132,8 @@ def where(tournament: Tournament, query: str) -> WherePage:
                 .values_list("entry_id", "game__number", "table__number", "position")):
             seats[entry].append(SeatAt(game, table, position))
     places = {row["entry"]: row for row in tournament_standings(tournament)} if over and shown else {}
-    return WherePage(query, games, [Match(name, player, seats[entry], places.get(entry))
+    namesakes = namesake_numbers(tournament) if shown else {}
+    return WherePage(query, games, [Match(name, player, seats[entry], places.get(entry), namesakes.get(entry))
                                     for _key, entry, name, player in shown],
                      len(found) > len(shown), played and bool(games), over)
 
@@ -157,6 +161,13 @@ def searchable_names(tournament: Tournament) -> list[tuple[str, int, str, int]]:
         .values_list("player__search_name", "pk", "player__name", "player_id")))
 
 
+def namesake_numbers(tournament: Tournament) -> dict[int, int]:
+    """Entry id → its number among the tournament's namesakes ("Ann Lee (2)"), for entries whose name another
+    shares: every public list names them alike, so a player finds their own seat. Cached per results version."""
+    return _per_version(tournament, "namesakes", lambda: entry_numbers(
+        (pk, name) for _key, pk, name, _player in searchable_names(tournament)))
+
+
 # ---- a game ---------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -167,6 +178,7 @@ class SeatRow:
     vp: int | None = None
     winner: bool = False
     place: int | None = None
+    namesake: int | None = None
 
 
 @dataclass(frozen=True)
@@ -212,6 +224,7 @@ def game_page(tournament: Tournament, game: Game, page: int = 1) -> GamePage:
     tables = (Table.objects.filter(game=game).order_by("number").select_related("sheet")
               .prefetch_related(Prefetch("seats", Seat.objects.select_related("entry__player", "score")
                                          .order_by("position"))))[(page - 1) * TABLES_PAGE: page * TABLES_PAGE]
+    namesakes = namesake_numbers(tournament)
     rows = []
     for table in tables:
         sheet = getattr(table, "sheet", None)
@@ -219,10 +232,11 @@ def game_page(tournament: Tournament, game: Game, page: int = 1) -> GamePage:
         if sheet is not None and sheet.is_locked:
             places = [s.place for s in score_table(TableResult(
                 game.number, table.number, tuple(_seat_result(s) for s in seats)), rules)]
-            row = [SeatRow(s.position, s.entry.player.name, s.entry.player_id, s.score.vp, s.score.winner, p)
-                   for s, p in zip(seats, places)]
+            row = [SeatRow(s.position, s.entry.player.name, s.entry.player_id, s.score.vp, s.score.winner, p,
+                           namesakes.get(s.entry_id)) for s, p in zip(seats, places)]
         else:
-            row = [SeatRow(s.position, s.entry.player.name, s.entry.player_id) for s in seats]
+            row = [SeatRow(s.position, s.entry.player.name, s.entry.player_id, namesake=namesakes.get(s.entry_id))
+                   for s in seats]
         rows.append(TableRow(table.number, sheet is not None and sheet.is_locked, row,
                              table.board_code if game.stage.boards_per_table else ""))
     return GamePage(game, rows, counts.get(RecordSheet.Status.SIGNED_OFF, 0), total, page, pages)
@@ -239,8 +253,8 @@ class PlayerGame:
     game: int
     table: int
     position: int
-    opponents: list[tuple[str, int]]
-    """(name, player id) of the others at the table, in play order."""
+    opponents: list[tuple[str, int, int | None]]
+    """(name, player id, namesake number) of the others at the table, in play order."""
     signed_off: bool
     vp: int | None
     winner: bool
@@ -262,6 +276,8 @@ class PlayerPage:
     games: list[PlayerGame]
     status: str
     """Qualification: "sent", "advancing", "qualified" (a finalist from a qualifier), "waiting" or ""."""
+    namesake: int | None = None
+    """The player's number among namesakes, as every public list shows it."""
 
 
 def rank_history(tournament: Tournament) -> dict[int, dict[int, int]]:
@@ -294,6 +310,7 @@ def player_page(tournament: Tournament, player_id: int) -> PlayerPage | None:
                  .order_by("position")):
         others[seat.table_id].append(seat)
     history = rank_history(tournament).get(entry.pk, {})
+    namesakes = namesake_numbers(tournament)
     games = []
     for seat in own:
         table_seats = others[seat.table_id]
@@ -306,12 +323,13 @@ def player_page(tournament: Tournament, player_id: int) -> PlayerPage | None:
             mine = scores[[s.pk for s in table_seats].index(seat.pk)]
             vp, place, share = seat.score.vp, mine.place, mine.vp / mine.table_total if mine.table_total else None
         games.append(PlayerGame(seat.game.number, seat.table.number, seat.position,
-                                [(s.entry.player.name, s.entry.player_id) for s in table_seats if s.pk != seat.pk],
+                                [(s.entry.player.name, s.entry.player_id, namesakes.get(s.entry_id))
+                                 for s in table_seats if s.pk != seat.pk],
                                 signed_off, vp, signed_off and seat.score.winner, place, share,
                                 history.get(seat.game.number) if signed_off else None))
     rows = tournament_standings(tournament)
     row = next((r for r in rows if r["entry"] == entry.pk), None)
-    return PlayerPage(entry, row, games, _qualification_status(tournament, entry, rows))
+    return PlayerPage(entry, row, games, _qualification_status(tournament, entry, rows), namesakes.get(entry.pk))
 
 
 def _qualification_status(tournament: Tournament, entry: Entry, rows: list[dict]) -> str:

@@ -43,8 +43,9 @@ def _desk(tournament) -> dict:
 def check_in_page(request, slug: str):
     tournament = organized_tournament(request.user, slug)
     query, status = _filters(request.GET)
+    rows = checkin.entries(tournament, query, status)[:checkin.SEARCH_MAX + 1]
     context = {
-        **_desk(tournament), "entries": checkin.entries(tournament, query, status)[:checkin.SEARCH_MAX + 1],
+        **_desk(tournament), "entries": checkin.with_namesakes(tournament, rows),
         "query": query, "status": status, "statuses": Entry.Status.choices, "search_max": checkin.SEARCH_MAX,
         **({} if request.htmx else window_context(request, tournament)),
     }
@@ -55,7 +56,7 @@ def check_in_page(request, slug: str):
 def _row(request, tournament, entry_id: int, **context):
     """One row of the desk, as htmx swaps it in (with the counts out of band)."""
     query, status = _filters(request.POST or request.GET)
-    entry = get_object_or_404(checkin.entries(tournament), pk=entry_id)
+    entry = checkin.with_namesakes(tournament, [get_object_or_404(checkin.entries(tournament), pk=entry_id)])[0]
     return render(request, "organize/_checkin_row.html", {
         **_desk(tournament), "entry": entry, "oob": True, "query": query, "status": status, **context})
 
@@ -69,7 +70,7 @@ def late_check_in(request, slug: str, entry_id: int):
     Without minutes, htmx gets the plain row back (the confirmation's "Cancel").
     """
     tournament = organized_tournament(request.user, slug)
-    entry = get_object_or_404(checkin.entries(tournament), pk=entry_id)
+    entry = checkin.with_namesakes(tournament, [get_object_or_404(checkin.entries(tournament), pk=entry_id)])[0]
     if request.htmx and "minutes_late" not in request.GET:
         return _row(request, tournament, entry_id, oob=False)
     form = LateForm(request.GET)

@@ -144,6 +144,7 @@ class GameOut(Schema):
 class OpponentOut(Schema):
     player: str
     player_id: int
+    namesake: int | None = Field(None, description="For a name another entry shares: its number.")
 
 
 class PlayerGameOut(Schema):

@@ -182,7 +182,8 @@ def player(request: HttpRequest, slug: str, player_id: int) -> dict[str, Any]:
         raise HttpError(404, "No such player in this tournament.")
     return {**_entry(page.entry), "tournament": slug, "qualification": page.status, "standing": page.row,
             "games": [{"game": g.game, "table": g.table, "position": g.position,
-                       "opponents": [{"player": name, "player_id": pk} for name, pk in g.opponents],
+                       "opponents": [{"player": name, "player_id": pk, "namesake": namesake}
+                                     for name, pk, namesake in g.opponents],
                        "signed_off": g.signed_off, "vp": g.vp, "winner": g.winner, "place": g.place,
                        "share": g.share, "rank_after": g.rank_after} for g in page.games]}
 
