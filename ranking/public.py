@@ -488,8 +488,8 @@ class ScreenPage:
     standings: PublicStandings
     standing_slides: list[list[StandingRow]]
     game: Game | None
-    seating_slides: list[list[tuple[str, int, int]]]
-    """(name, table, position), alphabetically: this part's slides."""
+    seating_slides: list[list[tuple[str, int, int, int | None]]]
+    """(name, table, position, namesake number), alphabetically: this part's slides."""
     announcements: list
     part: int = 1
     parts: int = 1
@@ -518,9 +518,11 @@ def screen_page(tournament: Tournament, part: int = 1) -> ScreenPage:
     game = tournament.games.filter(status=Game.Status.PUBLISHED).order_by("number").first()
     names = []
     if game is not None:
-        names = [(name, table, position) for name, table, position, _key in sorted(
+        namesakes = namesake_numbers(tournament)
+        names = [(name, table, position, namesakes.get(entry)) for name, table, position, entry, _key in sorted(
             Seat.objects.filter(game=game).values_list("entry__player__name", "table__number", "position",
-                                                       "entry__player__sort_key"), key=lambda s: bytes(s[3]))]
+                                                       "entry_id", "entry__player__sort_key"),
+            key=lambda s: bytes(s[4]))]
     seating = [names[i:i + NAMES_PER_SLIDE] for i in range(0, len(names), NAMES_PER_SLIDE)]
     parts = max(1, -(-len(seating) // SEATING_SLIDES_PER_PART))
     part = min(max(part, 1), parts)

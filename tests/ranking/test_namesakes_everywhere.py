@@ -63,3 +63,9 @@ def test_the_check_in_desk_tells_the_player_their_number(client, twins):
     assert "<bdi>Ann Lee</bdi> (1)" in desk and "<bdi>ann  lee</bdi> (2)" in desk
     row = client.get("/organize/twins/check-in/", {"q": "ann"}, headers={"HX-Request": "true"}).content.decode()
     assert "<bdi>ann  lee</bdi> (2)" in row
+
+
+def test_the_projector_numbers_namesakes_in_find_your_table(client, twins):
+    screen = client.get("/t/twins/screen/").content.decode()
+    assert '<bdi class="screen-name">Ann Lee</bdi> (1)' in screen
+    assert '<bdi class="screen-name">ann  lee</bdi> (2)' in screen
