@@ -64,7 +64,10 @@ def request_version(request, slug: str) -> str | None:
 
 def public_etag(request, slug: str, *args, **kwargs) -> str | None:
     """Same version, language, query, fragment-or-page and signed-in account: the same page."""
-    version = request_version(request, slug)
+    return _etag(request, request_version(request, slug))
+
+
+def _etag(request, version: str | None) -> str | None:
     if version is None:
         return None
     user = request.user.pk if request.user.is_authenticated else 0
@@ -73,9 +76,14 @@ def public_etag(request, slug: str, *args, **kwargs) -> str | None:
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
 
 
-def live_page(view):
-    """304 for an unchanged page; browsers and htmx must revalidate every time (private: it may name a user)."""
-    conditional = condition(etag_func=public_etag)(view)
+def live_page(view=None, *, version: Callable[..., str | None] | None = None):
+    """304 for an unchanged page; browsers and htmx must revalidate every time (private: it may name a user).
+    `version(request, *args, **kwargs)` names what the page shows (default: the tournament's results version)."""
+    if view is None:
+        return lambda view: live_page(view, version=version)
+    etag = public_etag if version is None else (
+        lambda request, *args, **kwargs: _etag(request, version(request, *args, **kwargs)))
+    conditional = condition(etag_func=etag)(view)
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):

@@ -136,6 +136,8 @@ ACCESS: dict[str, Access] = {
     "public-player": Access(ANYONE, NOBODY),
     "public-screen": Access(ANYONE, NOBODY),
     "public-version": Access(ANYONE, NOBODY),
+    "public-overlay": Access(ANYONE, NOBODY),
+    "public-overlay-version": Access(ANYONE, NOBODY),
     "public-standings-pdf": Access(ANYONE, NOBODY),
     "public-seating-pdf": Access(ANYONE, NOBODY),
     # the referee's tablet; the actions redirect a GET to the sheet

@@ -1,11 +1,12 @@
 """Public pages, no login: the tournaments, championships, and each tournament's overview, "where do I sit?",
-games, players, standings and projector screen; the ratings across events."""
+games, players, standings, projector screen and stream overlay; the ratings across events."""
 from django.urls import path
 
 from championships.views import public as championships_public
 from ranking.views import printing as public_printing
 from ranking.views import public as ranking_public
 from ranking.views import public_pages
+from web.public import overlay_views
 from web.public import views as web_public
 
 urlpatterns = [
@@ -17,6 +18,8 @@ urlpatterns = [
     path("t/<slug:slug>/players/<int:player_id>/", public_pages.player, name="public-player"),
     path("t/<slug:slug>/screen/", public_pages.screen, name="public-screen"),
     path("t/<slug:slug>/version/", public_pages.version, name="public-version"),
+    path("t/<slug:slug>/overlay/", overlay_views.overlay, name="public-overlay"),
+    path("t/<slug:slug>/overlay/version/", overlay_views.version, name="public-overlay-version"),
     path("t/<slug:slug>/standings/", ranking_public.standings, name="public-standings"),
     path("t/<slug:slug>/standings.csv", ranking_public.standings_csv, name="public-standings-csv"),
     path("t/<slug:slug>/standings.pdf", public_printing.standings_pdf, name="public-standings-pdf"),
