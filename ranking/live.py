@@ -25,7 +25,10 @@ from . import refresh
 from .standings import results_version
 
 POLL_SECONDS = 4
-"""How often an open page asks whether anything changed (a sign-off shows within 5 s)."""
+"""How often an open page asks whether anything changed."""
+SOON_SECONDS = 1
+"""How soon it asks again when the answer says a newer version's pages are being made: a sign-off then shows
+on every open page within about max(POLL_SECONDS, the refresh's time + SOON_SECONDS), under the 5 s target."""
 
 
 SLUG_SECONDS = 30
@@ -54,11 +57,13 @@ def tournament_id(slug: str) -> int | None:
 
 def request_version(request, slug: str) -> str | None:
     """The version this request is shown and its ETag made from (read once per request): for staff the newest,
-    for other readers the one whose pages are ready; None if there is no such tournament (or no cache)."""
+    for other readers the one whose pages are ready; None if there is no such tournament (or no cache).
+    `request.newer_coming` then says whether a newer version's pages are being made (`refresh.reader_state`)."""
     if not hasattr(request, "results_version"):
         pk = tournament_id(slug)
-        request.results_version = (None if pk is None else refresh.reader_version(pk) if _anonymous(request)
-                                   else results_version(pk))
+        request.results_version, request.newer_coming = (
+            (None, False) if pk is None else refresh.reader_state(pk) if _anonymous(request)
+            else (results_version(pk), False))
     return request.results_version
 
 

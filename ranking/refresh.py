@@ -91,15 +91,20 @@ def announced_version(tournament_id: int) -> str | None:
     return _quietly(lambda: cache.get(_key("announced", tournament_id)))
 
 
-def reader_version(tournament_id: int) -> str | None:
-    """The version a reader who is not signed in is shown: the announced one while a refresh is on its way (its
-    pages are ready), else the newest. None while the cache is unreachable (pages are then simply rendered)."""
+def reader_state(tournament_id: int) -> tuple[str | None, bool]:
+    """(the version a reader who is not signed in is shown, whether a newer one is on its way). Shown: the
+    announced one while a refresh is on its way (its pages are ready), else the newest; None while the cache is
+    unreachable (pages are then simply rendered). On its way: the live poll then asks again soon."""
     keys = [_key("announced", tournament_id), _key("pages-queued", tournament_id), _key("pages-running", tournament_id)]
     current, found = results_version_with(tournament_id, keys)
     announced = found.get(keys[0])
     if current and announced and announced != current and (keys[1] in found or keys[2] in found):
-        return announced
-    return current
+        return announced, True
+    return current, False
+
+
+def reader_version(tournament_id: int) -> str | None:
+    return reader_state(tournament_id)[0]
 
 
 def seen(tournament_id: int, language: str, host: str) -> None:

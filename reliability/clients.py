@@ -240,12 +240,14 @@ async def _read(browser: Browser, pages, stop: asyncio.Event, dwell: float, rng:
         legacy = None if live else LEGACY_POLL.search(body or "")
         if live and seen:
             seen(visit, time.monotonic(), live.group(2))
+        wait = None
         while time.monotonic() < leave:
             if live:
                 url, version, every, reload = live.groups()
-                if not await pause(stop, int(every or 4)):
+                if not await pause(stop, wait or int(every or 4)):
                     return
                 answer = await browser.get("public-version (live poll)", url)
+                wait = soon_in(answer)  # as static/js/live.js: again soon while a newer version is coming
                 current = version_in(answer)
                 if current and seen:
                     seen(visit, time.monotonic(), current)
@@ -264,6 +266,14 @@ async def _read(browser: Browser, pages, stop: asyncio.Event, dwell: float, rng:
                 if not await pause(stop, rng.uniform(5, 15)):
                     return
                 await browser.get(name, path)
+
+
+def soon_in(answer: str | None) -> int | None:
+    """The seconds until the next poll when a version endpoint's answer says a newer version is coming."""
+    if not re.search(r'"coming":\s*true', answer or ""):
+        return None
+    match = re.search(r'"soon":\s*(\d+)', answer or "")
+    return int(match.group(1)) if match else 1
 
 
 def version_in(answer: str | None) -> str | None:

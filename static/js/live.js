@@ -1,5 +1,6 @@
 /* Live public pages: ask the tournament's tiny version endpoint every few seconds (the browser revalidates with
-   its ETag, so "nothing new" is a 304 the server answers without rendering); when the version changes, htmx
+   its ETag, so "nothing new" is a 304 the server answers without rendering), and again within a second while it
+   says a newer version's pages are being made ("coming"); when the version changes, htmx
    refreshes the page's live regions ([data-live-region], hx-trigger="results-changed") or, on the projector
    (data-live-reload), the whole page. Without JavaScript the pages are simply static. */
 (function () {
@@ -27,9 +28,11 @@
           version = data.version;
           refresh();
         }
+        // a newer version's pages are being made: ask again soon rather than at the next tick
+        return data && data.coming ? (parseInt(data.soon, 10) || 1) * 1000 : every;
       })
-      .catch(function () { /* offline for a moment: try again at the next tick */ })
-      .then(function () { window.setTimeout(poll, every); });
+      .catch(function () { return every; /* offline for a moment: try again at the next tick */ })
+      .then(function (wait) { window.setTimeout(poll, wait); });
   }
   window.setTimeout(poll, every);
 }());

@@ -184,3 +184,24 @@ def test_the_players_of_a_table_just_signed_off_find_their_page_ready(client, ev
     with CaptureQueriesContext(connection) as queries:  # someone else's: rendered when asked, from cached standings
         assert client.get(f"/t/cup/players/{event['entries'][0].player_id}/").status_code == 200
     assert 0 < len(queries) <= 6
+
+
+def test_the_poll_says_a_newer_version_is_coming_so_open_pages_ask_again_soon(
+        client, event, worker, django_capture_on_commit_callbacks):
+    pk = event["t"].pk
+    tasks.refresh_task(pk)
+    idle = client.get("/t/cup/version/")
+    assert idle.json()["coming"] is False
+    sign_off(event, 0, django_capture_on_commit_callbacks, vps=(4, 10, 6, 2))
+    # the same version as before, but no longer a 304: the answer now says to ask again in a second
+    during = client.get("/t/cup/version/", HTTP_IF_NONE_MATCH=idle.headers["ETag"])
+    assert during.status_code == 200
+    assert during.json()["version"] == idle.json()["version"] and during.json()["coming"] is True
+    assert during.json()["soon"] == 1
+    assert client.get("/t/cup/version/", HTTP_IF_NONE_MATCH=during.headers["ETag"]).status_code == 304
+    tasks.refresh_task(pk)
+    ready = client.get("/t/cup/version/", HTTP_IF_NONE_MATCH=during.headers["ETag"]).json()
+    assert ready["version"] == results_version(pk) and ready["coming"] is False
+    client.force_login(event["referee"])  # staff see the newest at once: nothing is coming for them
+    sign_off(event, 1, django_capture_on_commit_callbacks)
+    assert client.get("/t/cup/version/").json()["coming"] is False
