@@ -27,8 +27,8 @@ def twins():
 def test_the_seating_the_search_and_the_player_pages_number_namesakes_alike(client, twins):
     tournament, first, second = twins
     seating = client.get("/t/twins/games/1/").content.decode()
-    assert "Ann Lee</bdi></a> <small class=\"muted\">(1)</small>" in seating
-    assert "ann  lee</bdi></a> <small class=\"muted\">(2)</small>" in seating
+    assert "Ann Lee</bdi> <small class=\"muted\">(1)</small></a>" in seating  # beside the name, in its link
+    assert "ann  lee</bdi> <small class=\"muted\">(2)</small></a>" in seating
     assert "1985" not in seating and "ann2@" not in seating
     found = client.get("/t/twins/where/", {"q": "ann lee"}).content.decode()
     assert found.count("<small class=\"muted\">(1)</small>") == 1 and found.count("(2)</small>") == 1
