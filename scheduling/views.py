@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from championships.models import Stage
 from championships.permissions import organized_tournament, require_organizer
-from core.csv_export import csv_response
+from core.table_export import table_response
 from engines.rulesets import ruleset_for
 
 from . import jobs, selectors, services, tasks
@@ -59,12 +59,12 @@ def stage_seating(request, slug: str, stage_id: int):
 
 
 @login_required
-def stage_seating_csv(request, slug: str, stage_id: int):
+def stage_seating_csv(request, slug: str, stage_id: int, fmt: str = "csv"):
     """The stage's seating (or one game's, with ?game=N) for a spreadsheet or the hall's own printing."""
     stage = _stage(request, slug, stage_id)
     number = _int(request.GET.get("game", ""), None)
     name = f"{stage.tournament.slug}-{stage.pk}-game-{number}" if number else f"{stage.tournament.slug}-{stage.pk}"
-    return csv_response(f"{name}-seating.csv", ["game", "table", "position", "player", "country"],
+    return table_response(fmt, f"{name}-seating", ["game", "table", "position", "player", "country"],
                         selectors.seating_rows(stage, number).iterator(chunk_size=2000))
 
 

@@ -129,6 +129,7 @@ ACCESS: dict[str, Access] = {
     "home": Access(ANYONE, ANYONE),
     "public-standings": Access(ANYONE, NOBODY),
     "public-standings-csv": Access(ANYONE, NOBODY),
+    "public-standings-xlsx": Access(ANYONE, NOBODY),
     "public-championship": Access(ANYONE, NOBODY),
     "public-tournament": Access(ANYONE, NOBODY),
     "public-where": Access(ANYONE, NOBODY),
@@ -165,10 +166,13 @@ ACCESS: dict[str, Access] = {
     # the organizer's pages
     "activity-log": Access(ORGANIZERS, ORGANIZERS),
     "activity-log-csv": Access(ORGANIZERS, ORGANIZERS),
+    "activity-log-xlsx": Access(ORGANIZERS, ORGANIZERS),
     "organize-results-csv": Access(ORGANIZERS, ORGANIZERS),
+    "organize-results-xlsx": Access(ORGANIZERS, ORGANIZERS),
     "seating-overview": Access(ORGANIZERS, ORGANIZERS),
     "stage-seating": Access(ORGANIZERS, ORGANIZERS),
     "stage-seating-csv": Access(ORGANIZERS, ORGANIZERS),
+    "stage-seating-xlsx": Access(ORGANIZERS, ORGANIZERS),
     "stage-generate": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"seed": 7}),
     # no seating is being planned: organizers learn that (404), everybody else may not ask
     "stage-task": Access(_rule(LOGIN, FORBIDDEN, FORBIDDEN, NOT_FOUND, NOT_FOUND),
@@ -200,18 +204,22 @@ ACCESS: dict[str, Access] = {
     # players, relationships, entries and check-in (issue 11)
     "organize-players": Access(ORGANIZERS, ORGANIZERS),
     "organize-players-csv": Access(ORGANIZERS, ORGANIZERS),
+    "organize-players-xlsx": Access(ORGANIZERS, ORGANIZERS),
     "organize-player-add": Access(ORGANIZERS, ORGANIZERS, lambda w: {"name": "Perm Newcomer", "kind": "friend"}),
     "organize-player-import": Access(ORGANIZERS, ORGANIZERS),
     "organize-relationships": Access(ORGANIZERS, ORGANIZERS, lambda w: {
         "one": w.entry.player_id, "other": w.other_entry_player_id, "kind": "family"}),
     "organize-relationships-csv": Access(ORGANIZERS, ORGANIZERS),
+    "organize-relationships-xlsx": Access(ORGANIZERS, ORGANIZERS),
     "organize-relationship-remove": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
     "organize-entries": Access(ORGANIZERS, ORGANIZERS),
     "organize-entries-csv": Access(ORGANIZERS, ORGANIZERS),
+    "organize-entries-xlsx": Access(ORGANIZERS, ORGANIZERS),
     "organize-entries-add": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"all_matching": "1"}),
     "organize-entries-remove": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"selected": [w.entry.pk]}),
     "organize-checkin": Access(ORGANIZERS, ORGANIZERS),
     "organize-checkin-csv": Access(ORGANIZERS, ORGANIZERS),
+    "organize-checkin-xlsx": Access(ORGANIZERS, ORGANIZERS),
     "organize-checkin-no-shows": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
     "organize-checkin-entry": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {
         "action": "withdraw", "reason": "Felt unwell."}),
@@ -231,6 +239,7 @@ ACCESS: dict[str, Access] = {
     # registrations by players, private links, self check-in (issue 25): the organizer's side
     "organize-registrations": Access(ORGANIZERS, ORGANIZERS, lambda w: {"self_registration": "on", "capacity": "12"}),
     "organize-registrations-csv": Access(ORGANIZERS, ORGANIZERS),
+    "organize-registrations-xlsx": Access(ORGANIZERS, ORGANIZERS),
     "organize-registration-decide": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {
         "action": "refuse", "reason": "Places are for members."}),
     "organize-private-link": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"player": w.entry.player_id}),
@@ -262,8 +271,10 @@ ACCESS: dict[str, Access] = {
     # organizers of every championship in them; the listing opt-out recorded by the player's organizers
     "ratings": Access(ANYONE, NOBODY),
     "ratings-csv": Access(ANYONE, NOBODY),
+    "ratings-xlsx": Access(ANYONE, NOBODY),
     "rating-player": Access(ANYONE, NOBODY, kwargs=lambda w: {"player_id": w.rated_player_id}),
     "rating-player-csv": Access(ANYONE, NOBODY, kwargs=lambda w: {"player_id": w.rated_player_id}),
+    "rating-player-xlsx": Access(ANYONE, NOBODY, kwargs=lambda w: {"player_id": w.rated_player_id}),
     "api-ratings": Access(ANYONE, NOBODY),
     "api-rating-player": Access(ANYONE, NOBODY, kwargs=lambda w: {"player_id": w.rated_player_id}),
     "organize-seasons": Access(SIGNED_IN, SIGNED_IN_WRONG_METHOD),
@@ -273,6 +284,7 @@ ACCESS: dict[str, Access] = {
                                    lambda w: {**_season_data(w), "version": "0"}),
     "organize-season-delete": Access(SIGNED_IN_WRONG_METHOD, CHAMPIONSHIP_ORGANIZERS),
     "organize-season-csv": Access(CHAMPIONSHIP_ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "organize-season-xlsx": Access(CHAMPIONSHIP_ORGANIZERS, SIGNED_IN_WRONG_METHOD),
     "organize-season-pdf": Access(CHAMPIONSHIP_ORGANIZERS, SIGNED_IN_WRONG_METHOD),
     "organize-player-listing": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"listed": "0"}),
 }

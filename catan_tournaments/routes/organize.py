@@ -9,6 +9,9 @@ from ranking.views import qualification
 from results.views import boards, exports, penalties, publishing
 from scheduling import views as seating
 
+XLSX = {"fmt": "xlsx"}
+"""The workbook beside a CSV: the same view and rows (`core.table_export`)."""
+
 urlpatterns = [
     # before the <slug> patterns: "new", "championships" and "seasons" are reserved slugs (championships.models)
     path("", console.home, name="organize-home"),
@@ -25,6 +28,7 @@ urlpatterns = [
     path("seasons/<int:season_id>/edit/", season_pages.season_edit, name="organize-season-edit"),
     path("seasons/<int:season_id>/delete/", season_pages.season_delete, name="organize-season-delete"),
     path("seasons/<int:season_id>/standings.csv", season_pages.season_csv, name="organize-season-csv"),
+    path("seasons/<int:season_id>/standings.xlsx", season_pages.season_csv, XLSX, name="organize-season-xlsx"),
     path("seasons/<int:season_id>/standings.pdf", season_pages.season_pdf, name="organize-season-pdf"),
     path("staff/<int:role_id>/remove/", console.remove_role, name="organize-staff-remove"),
     path("staff/<int:role_id>/unlock/", console.unlock_role, name="organize-staff-unlock"),
@@ -36,10 +40,13 @@ urlpatterns = [
     path("<slug:slug>/activity/", activity.activity_log, name="activity-log"),
     path("<slug:slug>/games/<int:game_id>/board/", boards.board, name="game-board"),
     path("<slug:slug>/activity.csv", activity.activity_csv, name="activity-log-csv"),
+    path("<slug:slug>/activity.xlsx", activity.activity_csv, XLSX, name="activity-log-xlsx"),
     path("<slug:slug>/results.csv", exports.results_csv, name="organize-results-csv"),
+    path("<slug:slug>/results.xlsx", exports.results_csv, XLSX, name="organize-results-xlsx"),
     path("<slug:slug>/seating/", seating.seating_overview, name="seating-overview"),
     path("<slug:slug>/stages/<int:stage_id>/", seating.stage_seating, name="stage-seating"),
     path("<slug:slug>/stages/<int:stage_id>/seating.csv", seating.stage_seating_csv, name="stage-seating-csv"),
+    path("<slug:slug>/stages/<int:stage_id>/seating.xlsx", seating.stage_seating_csv, XLSX, name="stage-seating-xlsx"),
     path("<slug:slug>/stages/<int:stage_id>/generate/", seating.generate, name="stage-generate"),
     path("<slug:slug>/stages/<int:stage_id>/tasks/<str:task_id>/", seating.task_progress, name="stage-task"),
     path("<slug:slug>/stages/<int:stage_id>/games/<int:game_id>/swap/", seating.swap, name="game-swap"),
@@ -54,24 +61,29 @@ urlpatterns = [
     path("<slug:slug>/entries/<int:entry_id>/replace/", qualification.replace, name="qualification-replace"),
     path("<slug:slug>/players/", players.player_list, name="organize-players"),
     path("<slug:slug>/players.csv", players.player_csv, name="organize-players-csv"),
+    path("<slug:slug>/players.xlsx", players.player_csv, XLSX, name="organize-players-xlsx"),
     path("<slug:slug>/players/add/", players.player_add, name="organize-player-add"),
     path("<slug:slug>/players/<int:player_id>/listing/", players.player_listing, name="organize-player-listing"),
     path("<slug:slug>/players/import/", players.player_import, name="organize-player-import"),
     path("<slug:slug>/relationships/", players.relationship_list, name="organize-relationships"),
     path("<slug:slug>/relationships.csv", players.relationship_csv, name="organize-relationships-csv"),
+    path("<slug:slug>/relationships.xlsx", players.relationship_csv, XLSX, name="organize-relationships-xlsx"),
     path("<slug:slug>/relationships/<int:relationship_id>/remove/", players.relationship_remove,
          name="organize-relationship-remove"),
     path("<slug:slug>/entries/", entries.entry_list, name="organize-entries"),
     path("<slug:slug>/entries.csv", entries.entries_csv, name="organize-entries-csv"),
+    path("<slug:slug>/entries.xlsx", entries.entries_csv, XLSX, name="organize-entries-xlsx"),
     path("<slug:slug>/entries/add/", entries.entries_add, name="organize-entries-add"),
     path("<slug:slug>/entries/remove/", entries.entries_remove, name="organize-entries-remove"),
     path("<slug:slug>/check-in/", checkin.check_in_page, name="organize-checkin"),
     path("<slug:slug>/check-in.csv", checkin.check_in_csv, name="organize-checkin-csv"),
+    path("<slug:slug>/check-in.xlsx", checkin.check_in_csv, XLSX, name="organize-checkin-xlsx"),
     path("<slug:slug>/check-in/no-shows/", checkin.mark_no_shows, name="organize-checkin-no-shows"),
     path("<slug:slug>/check-in/window/", checkin.check_in_window, name="organize-checkin-window"),
     path("<slug:slug>/check-in/qr/", checkin.check_in_qr, name="organize-checkin-qr"),
     path("<slug:slug>/registrations/", registrations.registration_list, name="organize-registrations"),
     path("<slug:slug>/registrations.csv", registrations.registration_csv, name="organize-registrations-csv"),
+    path("<slug:slug>/registrations.xlsx", registrations.registration_csv, XLSX, name="organize-registrations-xlsx"),
     path("<slug:slug>/registrations/<int:registration_id>/", registrations.registration_decide,
          name="organize-registration-decide"),
     path("<slug:slug>/private-links/", registrations.private_link, name="organize-private-link"),

@@ -9,6 +9,9 @@ from ranking.views import public_pages
 from web.public import overlay_views
 from web.public import views as web_public
 
+XLSX = {"fmt": "xlsx"}
+"""The workbook beside a CSV: the same view and rows (`core.table_export`)."""
+
 urlpatterns = [
     path("", championships_public.home, name="home"),
     path("c/<slug:championship_slug>/", public_pages.championship, name="public-championship"),
@@ -22,10 +25,13 @@ urlpatterns = [
     path("t/<slug:slug>/overlay/version/", overlay_views.version, name="public-overlay-version"),
     path("t/<slug:slug>/standings/", ranking_public.standings, name="public-standings"),
     path("t/<slug:slug>/standings.csv", ranking_public.standings_csv, name="public-standings-csv"),
+    path("t/<slug:slug>/standings.xlsx", ranking_public.standings_csv, XLSX, name="public-standings-xlsx"),
     path("t/<slug:slug>/standings.pdf", public_printing.standings_pdf, name="public-standings-pdf"),
     path("t/<slug:slug>/games/<int:number>/seating.pdf", public_printing.seating_pdf, name="public-seating-pdf"),
     path("ratings/", web_public.ratings, name="ratings"),
     path("ratings.csv", web_public.ratings_csv, name="ratings-csv"),
+    path("ratings.xlsx", web_public.ratings_csv, XLSX, name="ratings-xlsx"),
     path("ratings/players/<int:player_id>/", web_public.player, name="rating-player"),
     path("ratings/players/<int:player_id>.csv", web_public.player_csv, name="rating-player-csv"),
+    path("ratings/players/<int:player_id>.xlsx", web_public.player_csv, XLSX, name="rating-player-xlsx"),
 ]

@@ -10,7 +10,7 @@ from audit.actions import Kind
 from audit.selectors import activity
 from championships.models import Tournament
 from championships.permissions import organized_tournament
-from core.csv_export import csv_response
+from core.table_export import table_response
 
 from ..activity import described, described_in_chunks
 
@@ -38,12 +38,12 @@ def _json(data) -> str:
 
 
 @login_required
-def activity_csv(request, slug: str):
+def activity_csv(request, slug: str, fmt: str = "csv"):
     tournament, kind = _tournament_and_kind(request, slug)
     rows = ([timezone.localtime(row.entry.at).isoformat(), row.entry.who, row.entry.action,
              row.description, row.entry.object_type, row.entry.object_id, _json(row.entry.before),
              _json(row.entry.after), row.entry.reason]
             for row in described_in_chunks(activity(tournament.pk, kind)))
     header = ["at", "user", "action", "description", "object_type", "object_id", "before", "after", "reason"]
-    name = f"{tournament.slug}-activity-{kind}.csv" if kind else f"{tournament.slug}-activity.csv"
-    return csv_response(name, header, rows)
+    name = f"{tournament.slug}-activity-{kind}" if kind else f"{tournament.slug}-activity"
+    return table_response(fmt, name, header, rows)

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from championships.models import Entry
 from championships.permissions import organized_tournament
-from core.csv_export import csv_response
+from core.table_export import table_response
 from results.penalties import lateness_rule
 
 from .. import checkin
@@ -173,7 +173,7 @@ def mark_no_shows(request, slug: str):
 
 
 @login_required
-def check_in_csv(request, slug: str):
+def check_in_csv(request, slug: str, fmt: str = "csv"):
     tournament = organized_tournament(request.user, slug)
     query, status = _filters(request.GET)
 
@@ -182,9 +182,9 @@ def check_in_csv(request, slug: str):
     rows = ([e.player.name, e.player.country.code if e.player.country else "", e.status, e.get_status_display(),
              e.minutes_late, when(e), e.checked_in_by_self]
             for e in checkin.entries(tournament, query, status).iterator(chunk_size=500))
-    return csv_response(f"{tournament.slug}-check-in.csv",
-                        ["name", "country", "status", "status_label", "minutes_late", "checked_in_at",
-                         "checked_in_by_self"], rows)
+    return table_response(fmt, f"{tournament.slug}-check-in",
+                          ["name", "country", "status", "status_label", "minutes_late", "checked_in_at",
+                           "checked_in_by_self"], rows)
 
 
 def _qr(request, tournament, window) -> str:

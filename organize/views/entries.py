@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from championships import people
 from championships.permissions import organized_tournament
 from championships.selectors import find_player
-from core.csv_export import csv_response
+from core.table_export import table_response
 
 from .. import rosters
 from ..people_forms import FindPlayerForm, search_query
@@ -112,11 +112,11 @@ def _bulk(request, slug: str, ids: list[int], *, empty: str, apply, failed: str,
 
 
 @login_required
-def entries_csv(request, slug: str):
+def entries_csv(request, slug: str, fmt: str = "csv"):
     tournament = organized_tournament(request.user, slug)
     rows = ([e.player.name, e.player.email, e.player.country.code if e.player.country else "", e.status,
              e.minutes_late, e.source_tournament.name if e.source_tournament else "", e.source_rank or ""]
             for e in rosters.entries(tournament, search_query(request.GET)).iterator(chunk_size=500))
-    return csv_response(f"{tournament.slug}-entries.csv",
-                        ["name", "email", "country", "status", "minutes_late", "qualified_from", "rank_in_qualifier"],
-                        rows)
+    return table_response(fmt, f"{tournament.slug}-entries",
+                          ["name", "email", "country", "status", "minutes_late", "qualified_from", "rank_in_qualifier"],
+                          rows)

@@ -20,7 +20,7 @@ from championships.registration import DECISIONS, KEEP, preview_roster
 from championships.relationships import remove_declaration
 from championships.roster import read_upload
 from championships.services import change_player
-from core.csv_export import csv_response
+from core.table_export import table_response
 from engines.csv_input import InputError
 
 from .. import rosters
@@ -67,7 +67,7 @@ def player_list(request, slug: str):
 
 
 @login_required
-def player_csv(request, slug: str):
+def player_csv(request, slug: str, fmt: str = "csv"):
     tournament = organized_tournament(request.user, slug)
     rows = rosters.players(tournament, request.user, search_query(request.GET), _only(request))
     header = ["name", "email", "date_of_birth", "country", "entered", "friends_or_family", "media_opt_out",
@@ -81,7 +81,7 @@ def player_csv(request, slug: str):
                        p.country.code if p.country else "", "yes" if p.entered else "no",
                        "; ".join(name for name, _kind in row.relations), "yes" if p.media_opt_out else "no",
                        "yes" if p.listed else "no"]
-    return csv_response(f"{tournament.slug}-players.csv", header, lines())
+    return table_response(fmt, f"{tournament.slug}-players", header, lines())
 
 
 @login_required
@@ -263,12 +263,12 @@ def relationship_remove(request, slug: str, relationship_id: int):
 
 
 @login_required
-def relationship_csv(request, slug: str):
+def relationship_csv(request, slug: str, fmt: str = "csv"):
     tournament = organized_tournament(request.user, slug)
     rows = ([r.player_a.name, r.player_a.country.code if r.player_a.country else "", r.player_b.name,
              r.player_b.country.code if r.player_b.country else "", r.kind, "yes" if r.declared_here else "no"]
             for r in cast("Iterator[WithAnnotations[Relationship, _DeclaredHere]]",
                           rosters.relationships(tournament, search_query(request.GET)).iterator(chunk_size=500)))
-    return csv_response(f"{tournament.slug}-relationships.csv",
-                        ["player", "country", "friend_or_family", "their_country", "kind", "declared_here"], rows)
+    return table_response(fmt, f"{tournament.slug}-relationships",
+                          ["player", "country", "friend_or_family", "their_country", "kind", "declared_here"], rows)
 

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from championships import links, signup
 from championships.models import Entry, Registration
 from championships.permissions import organized_tournament
-from core.csv_export import csv_response
+from core.table_export import table_response
 
 from ..registration_forms import PrivateLinkForm, RefuseForm, RegistrationSettingsForm
 
@@ -89,7 +89,7 @@ def registration_decide(request, slug: str, registration_id: int):
 
 
 @login_required
-def registration_csv(request, slug: str):
+def registration_csv(request, slug: str, fmt: str = "csv"):
     tournament = organized_tournament(request.user, slug)
     positions = {r.pk: n for n, r in enumerate(signup.waiting(tournament), start=1)}
 
@@ -99,10 +99,10 @@ def registration_csv(request, slug: str):
              r.country.code if r.country else "", r.city, r.friends.replace("\n", "; "), r.media_opt_out, r.language,
              r.status, r.get_status_display(), positions.get(r.pk, ""), when(r.created_at), when(r.confirmed_at),
              r.reason] for r in _rows(tournament, request.GET.get("status", "")).iterator(chunk_size=500))
-    return csv_response(f"{tournament.slug}-registrations.csv",
-                        ["name", "email", "date_of_birth", "country", "city", "friends_or_family", "no_photos",
-                         "language", "status", "status_label", "waiting_position", "registered_at", "confirmed_at",
-                         "reason"], rows)
+    return table_response(fmt, f"{tournament.slug}-registrations",
+                          ["name", "email", "date_of_birth", "country", "city", "friends_or_family", "no_photos",
+                           "language", "status", "status_label", "waiting_position", "registered_at", "confirmed_at",
+                           "reason"], rows)
 
 
 @login_required

@@ -14,8 +14,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from audit.actions import Action
 from audit.models import AuditEntry
-from core.csv_export import csv_response
 from core.pdf import paper_for, pdf_response, render_pdf
+from core.table_export import table_response
 from ratings.models import Season
 from ratings.seasons import (
     change_season,
@@ -118,7 +118,7 @@ CSV_HEADER = ["rank", "player", "country", "points", "events", "wins", "total_vp
 
 @login_required
 @require_GET
-def season_csv(request, season_id: int):
+def season_csv(request, season_id: int, fmt: str = "csv"):
     standings = season_standings(_season(request.user, season_id))
     events = standings.counted
     header = CSV_HEADER + [f"{t.slug}_place" for t in events] + [f"{t.slug}_points" for t in events]
@@ -126,7 +126,7 @@ def season_csv(request, season_id: int):
              r.best_place, f"{r.rating:.6f}" if r.rating is not None else "",
              *(r.results.get(t.pk, ("", ""))[0] for t in events), *(r.results.get(t.pk, ("", ""))[1] for t in events)]
             for r in standings.rows)
-    return csv_response(f"season-{season_id}.csv", header, rows)
+    return table_response(fmt, f"season-{season_id}", header, rows)
 
 
 @login_required

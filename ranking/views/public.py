@@ -5,7 +5,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from championships.models import Tournament
-from core.csv_export import csv_response
+from core.table_export import busy_limited, public_table_response
 
 from ..columns import standings_columns
 from ..final_table import final_table
@@ -35,17 +35,23 @@ def standings(request, slug: str):
                                                        "version": version or "", "poll_seconds": POLL_SECONDS})
 
 
+@busy_limited
 @require_GET
-def standings_csv(request, slug: str):
-    """The standings table as the page shows it; with a final table, each finalist's place and VP there first."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    columns = standings_columns(tournament.ruleset)
-    standings = tournament_standings(tournament)
-    places = {c.key: places_needed(c, standings) for c in columns}
-    final = FINAL_HEADER if final_table(tournament) else []
-    header = [*CSV_HEADER, *final, *[c.key for c in columns], "tied"]
-    rows = ([row["rank"], row["player"], row["country"] or "",
-             *([row["final"]["place"], row["final"]["vp"]] if row.get("final") else ["", ""])[:len(final)],
-             *[c.plain(row[c.key], places[c.key]) for c in columns], "true" if row["tied"] else "false"]
-            for row in standings)
-    return csv_response(f"{tournament.slug}-standings.csv", header, rows)
+def standings_csv(request, slug: str, fmt: str = "csv"):
+    """The standings table as the page shows it; with a final table, each finalist's place and VP there first.
+    As CSV or (`fmt`) a workbook, kept per results version like the public PDFs."""
+    def table():
+        tournament = get_object_or_404(Tournament, slug=slug)
+        columns = standings_columns(tournament.ruleset)
+        standings = tournament_standings(tournament)
+        places = {c.key: places_needed(c, standings) for c in columns}
+        final = FINAL_HEADER if final_table(tournament) else []
+        header = [*CSV_HEADER, *final, *[c.key for c in columns], "tied"]
+        rows = ([row["rank"], row["player"], row["country"] or "",
+                 *([row["final"]["place"], row["final"]["vp"]] if row.get("final") else ["", ""])[:len(final)],
+                 *[c.plain(row[c.key], places[c.key]) for c in columns], "true" if row["tied"] else "false"]
+                for row in standings)
+        return header, rows
+
+    return public_table_response(request, fmt, f"{slug}-standings", lambda: request_version(request, slug), [],
+                                 table)

@@ -3,7 +3,7 @@ from django.contrib.auth.decorators import login_required
 from django.utils import timezone
 
 from championships.permissions import organized_tournament
-from core.csv_export import csv_response
+from core.table_export import table_response
 
 from ..selectors import ResultRow, result_rows
 
@@ -15,8 +15,8 @@ def _cells(row: ResultRow) -> list:
 
 
 @login_required
-def results_csv(request, slug: str):
+def results_csv(request, slug: str, fmt: str = "csv"):
     tournament = organized_tournament(request.user, slug)
-    return csv_response(f"{tournament.slug}-results.csv",
+    return table_response(fmt, f"{tournament.slug}-results",
                         ["game", "table", "position", "player", "vp", "winner", "place", "signed_off_at"],
                         (_cells(row) for row in result_rows(tournament)))

@@ -15,7 +15,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_GET
 
 from championships.permissions import visible_players
-from core.csv_export import csv_response
+from core.table_export import busy_limited, public_table_response
 from engines.ratings import PROVISIONAL_GAMES
 from ranking.live import cached_fragment
 from ranking.views.public_pages import page_number
@@ -63,13 +63,19 @@ def ratings(request):
         _context(page=ratings_page(filters, number), query=urlencode(filters.as_params()))))
 
 
+@busy_limited
 @require_GET
-def ratings_csv(request):
-    """Everyone the page's filters keep, in rank order (all pages)."""
-    rows = ([r.rank, r.player_id, r.name, r.country.code if r.country else "", f"{r.ordinal:.6f}", f"{r.mu:.6f}",
-             f"{r.sigma:.6f}", r.games, "yes" if r.provisional else "no"]
-            for r in ratings_rows(Filters.from_query(request.GET)))
-    return csv_response("ratings.csv", LIST_CSV_HEADER, rows)
+def ratings_csv(request, fmt: str = "csv"):
+    """Everyone the page's filters keep, in rank order (all pages); the workbook kept per ratings version."""
+    filters = Filters.from_query(request.GET)
+
+    def table():
+        return LIST_CSV_HEADER, ([r.rank, r.player_id, r.name, r.country.code if r.country else "",
+                                  f"{r.ordinal:.6f}", f"{r.mu:.6f}", f"{r.sigma:.6f}", r.games,
+                                  "yes" if r.provisional else "no"] for r in ratings_rows(filters))
+
+    return public_table_response(request, fmt, "ratings", ratings_version, [urlencode(filters.as_params())],
+                                 table)
 
 
 def _history(request, player_id: int, page: int | None) -> tuple[PlayerHistory, bool]:
@@ -99,10 +105,16 @@ def player(request, player_id: int):
     return _cached(request, "rated-player", {"page": str(number)}, render_page)
 
 
+@busy_limited
 @require_GET
-def player_csv(request, player_id: int):
-    """Every rated game of the player, latest first (all pages)."""
-    history, _hidden = _history(request, player_id, None)
-    rows = ([g.tournament_slug, g.tournament_date.isoformat() if g.tournament_date else "", g.game, g.table, g.place,
-             g.players, f"{g.ordinal:.6f}", f"{g.change:.6f}"] for g in history.games)
-    return csv_response(f"rating-{history.player.pk}.csv", GAMES_CSV_HEADER, rows)
+def player_csv(request, player_id: int, fmt: str = "csv"):
+    """Every rated game of the player, latest first (all pages). The workbook's key names the reader's account: a
+    player hidden from the public is read (and kept) only for their organizers."""
+    def table():
+        history, _hidden = _history(request, player_id, None)
+        return GAMES_CSV_HEADER, ([g.tournament_slug, g.tournament_date.isoformat() if g.tournament_date else "",
+                                   g.game, g.table, g.place, g.players, f"{g.ordinal:.6f}", f"{g.change:.6f}"]
+                                  for g in history.games)
+
+    reader = request.user.pk if request.user.is_authenticated else 0
+    return public_table_response(request, fmt, f"rating-{player_id}", ratings_version, [reader], table)
