@@ -10,6 +10,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from results.sheets import SheetInput, save_entry, sign, sign_off
+from scheduling.clocks import change_clock
 from tests.factories import make_entries, make_game, make_official, make_player, make_tournament
 from web.public import overlay
 
@@ -52,7 +53,7 @@ def enter(final, vps):
 
 
 def seat_names(html: str) -> list[str]:
-    return re.findall(r'<bdi class="overlay-name">([^<]*)</bdi>', html)
+    return re.findall(r'<span class="overlay-name"><bdi>([^<]*)</bdi>', html)
 
 
 def test_unknown_tournament_is_404(client):
@@ -155,3 +156,19 @@ def test_the_sheet_token_costs_one_query_per_few_seconds_whatever_the_readers(fi
         token = overlay.sheet_token(final["t"].pk, 1)
     with django_assert_num_queries(0):
         assert all(overlay.sheet_token(final["t"].pk, 1) == token for _ in range(50))
+
+
+def test_the_map_study_clock_shows_while_it_counts_then_the_page_is_cached_again(client, final,
+                                                                                 django_capture_on_commit_callbacks):
+    assert "data-study-clock" not in page(client)  # not started
+    game = final["table"].game
+    with django_capture_on_commit_callbacks(execute=True):
+        change_clock(game.pk, "start", user=final["referee"])
+    assert 'role="timer"' in page(client) and _("Map study time left") in page(client)
+    with django_capture_on_commit_callbacks(execute=True):
+        change_clock(game.pk, "end", user=final["referee"])
+    html = page(client)
+    assert "data-study-clock" not in html
+    with CaptureQueriesContext(connection) as queries:
+        assert page(client) == html  # no server time on it: cached
+    assert len(queries) == 0

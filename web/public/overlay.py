@@ -16,6 +16,7 @@ from django.db.models import Count, Max
 from championships.models import Tournament
 from results.models import RecordSheet
 from results.selectors import current_game
+from scheduling.clocks import clock_of
 from scheduling.models import Game, Seat, Table
 
 TABLE_MAX = 1000
@@ -53,6 +54,9 @@ class OverlayPage:
     "provisional" (VP entered, not signed off) or "final" (signed off)."""
     tables: int = 0
     """Tables in the game: more than one, the overlay names the table it shows."""
+    clock: bool = False
+    """The map-study clock is counting (running or paused). Once over it leaves the stream, and the page, which
+    no longer shows the server's time, can be cached again (`ranking.live.TIMED`)."""
 
 
 STATES = {RecordSheet.Status.DRAFT: "playing", RecordSheet.Status.SIGNING: "provisional",
@@ -81,7 +85,8 @@ def overlay_page(tournament: Tournament, table: int) -> OverlayPage:
             seat.position, seat.entry.player.name, country.code if country else "",
             country.local_name if country else "", score.vp if score and state != "playing" else None,
             bool(score and score.winner and state == "final")))
-    return OverlayPage(game, table, shown, state, tables)
+    clock = game.status == Game.Status.PUBLISHED and clock_of(game).state in ("running", "paused")
+    return OverlayPage(game, table, shown, state, tables, clock)
 
 
 def sheet_token(tournament_id: int, table: int) -> str:
