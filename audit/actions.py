@@ -38,6 +38,7 @@ class Kind(models.TextChoices):
     TOURNAMENT = "tournament", _("Tournament status")
     CHAMPIONSHIP = "championship", _("Championships")
     TOKEN = "token", _("API tokens")
+    WEBHOOK = "webhook", _("Webhooks")
     SEASON = "season", _("Seasons")
     ADMIN = "admin", _("Edits in the admin")
 
@@ -250,6 +251,13 @@ class Action(StrEnum):
 
     TOKEN_CREATED = "token.created", told(_("API token created"))
     TOKEN_REVOKED = "token.revoked", told(_("API token revoked"))
+
+    WEBHOOK_ADDED = "webhook.added", told(_("Webhook added"), _("Webhook added: %(url)s"))
+    WEBHOOK_TURNED_OFF = "webhook.turned_off", told(_("Webhook turned off"), _("Webhook turned off: %(url)s"))
+    WEBHOOK_TURNED_ON = "webhook.turned_on", told(_("Webhook turned on"), _("Webhook turned on: %(url)s"))
+    WEBHOOK_REMOVED = "webhook.removed", told(_("Webhook removed"), _("Webhook removed: %(url)s"))
+    WEBHOOK_PINGED = "webhook.pinged", told(_("Webhook sent a test delivery"),
+                                            _("Test delivery sent to %(url)s"))
 
     SEASON_CREATED = "season.created", told(_("Season created"))
     SEASON_CHANGED = "season.changed", told(_("Season changed: name, championships, points or tiebreaks"))

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "ranking",
     "ratings",
     "organize",
+    "webhooks",
     "web.players",
     "web.public",
     "demo",
@@ -145,6 +146,8 @@ CELERY_BEAT_SCHEDULE = {
                                    "schedule": 24 * 3600},
     # seed 001 §6: participants get the official start time one day before (organize/notices.py)
     "send-start-time-notices": {"task": "organize.tasks.send_start_time_notices", "schedule": 15 * 60},
+    # webhook retries whose process stopped before their timer (webhooks/delivery.py)
+    "send-overdue-webhook-deliveries": {"task": "webhooks.tasks.send_overdue_deliveries", "schedule": 5 * 60},
 }
 
 AUTHENTICATION_BACKENDS = [
@@ -224,6 +227,9 @@ EMAIL_TIMEOUT = env.float("EMAIL_TIMEOUT", default=10)
 # The site's address in links that emails sent by background jobs carry (a start-time notice's private link);
 # emails sent while answering a request use that request's address.
 SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
+# Webhooks (core/outbound.py) post only to https addresses that resolve to public IP addresses; this permits plain
+# http and loopback or private addresses, for tests and a developer's own receiver. Never on a public site.
+OUTBOUND_LOCAL_ALLOWED = env.bool("OUTBOUND_LOCAL_ALLOWED", default=False)
 
 # Players' own pages (web/players): a private link sent again from /me/ at most this often per hour, per client
 # address and per email typed; registrations on a tournament's page at most this often per hour per address.

@@ -10,10 +10,15 @@ page. Nothing is refused because Redis is down on the day. Work that only spares
 reader would otherwise wait for.
 
 A job whose row is not yet committed is handed over from `transaction.on_commit`, so the thread reads it.
+
+Work may be asked for later (`countdown`, a retry's backoff): the worker holds it until then (Celery's countdown);
+without one, a timer of this process hands it to the threads when it is due (lost if the process stops first, so
+a kind that must not lose it keeps its due time on its row and sweeps for overdue work, as webhook deliveries do).
 """
 from __future__ import annotations
 
 import logging
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -47,16 +52,31 @@ def run_on_thread(task: Task[..., Any], *args: object) -> None:
             connection.close()
 
 
-def run_in_background(task: Task[..., Any], *args: object, or_here: bool = True) -> bool:
-    """Queue `task(*args)` for the worker; without one, run it on a thread of this process (`or_here`) or skip it.
-    True when it was queued or handed to a thread, False when it was skipped."""
+def run_later(seconds: float, task: Task[..., Any], *args: object) -> None:
+    """Without a worker: hand `task(*args)` to the threads once `seconds` have passed (a daemon timer: it never
+    holds the process open)."""
+    timer = threading.Timer(seconds, lambda: executor.submit(run_on_thread, task, *args))
+    timer.daemon = True
+    timer.start()
+
+
+def run_in_background(task: Task[..., Any], *args: object, or_here: bool = True, countdown: float = 0) -> bool:
+    """Queue `task(*args)` for the worker, to run `countdown` seconds from now (at once by default); without one,
+    run it on a thread of this process (`or_here`) or skip it. True when it was queued or handed to a thread,
+    False when it was skipped."""
     if has_worker(task):
         try:
-            task.delay(*args)
+            if countdown > 0:
+                task.apply_async(args, countdown=countdown)
+            else:
+                task.delay(*args)
             return True
         except OperationalError as error:
             logger.warning("Could not queue %s (%r); %s.", task.name, error,
                            "running it on a thread here" if or_here else "skipped")
     if or_here:
-        executor.submit(run_on_thread, task, *args)
+        if countdown > 0:
+            run_later(countdown, task, *args)
+        else:
+            executor.submit(run_on_thread, task, *args)
     return or_here

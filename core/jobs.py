@@ -153,6 +153,18 @@ def run(model: type[J], job_id: int, work: Callable[[J], tuple[str, dict[str, An
             finish(model, job_id, BackgroundJob.Status.SUCCEEDED, message, **changes)
 
 
+def run_again_later(model: type[BackgroundJob], job_id: int, task: Task[..., Any], seconds: float, message: str = "",
+                    **changes: Any) -> bool:
+    """The running job goes back to QUEUED, to be run by `task` again in `seconds` (a retry after a backoff: the
+    worker's countdown, or `core.background`'s timer without one); `changes` are stored with it. False when the
+    job had left RUNNING meanwhile (nothing is queued then)."""
+    moved = model._default_manager.filter(pk=job_id, status=BackgroundJob.Status.RUNNING).update(
+        status=BackgroundJob.Status.QUEUED, message=message[:500], updated_at=timezone.now(), **changes)
+    if moved:
+        transaction.on_commit(lambda: run_in_background(task, job_id, countdown=seconds))
+    return bool(moved)
+
+
 def dispatch(job: BackgroundJob, task: Task[..., Any], *, here: bool = False) -> None:
     """Run the job's `task`: within the request when `here` (small enough to answer at once), else in the
     background (`core.background`, whose one policy covers a missing or unreachable broker) once the job's row

@@ -226,6 +226,10 @@ def _status(f: _Facts) -> _Telling:
     return _tell(status=_Plain(_choice_label(Tournament.Status, f.after.get("status"))))
 
 
+def _webhook(f: _Facts) -> _Telling:
+    return _tell(url=f.after.get("url", "?"))
+
+
 def _admin(f: _Facts) -> _Telling:
     return _tell(object=f.context.admin_object(f.entry))
 
@@ -332,6 +336,11 @@ _TELLERS: dict[Action, Callable[[_Facts], _Telling]] = {
     Action.TOURNAMENT_REOPENED: _status,
     Action.TOURNAMENT_REGISTRATION: lambda f: _tell(str(f.after.get("variant", "changed"))),
     Action.CHAMPIONSHIP_CREATED: lambda f: _tell(name=f.after.get("name", "?")),
+    Action.WEBHOOK_ADDED: _webhook,
+    Action.WEBHOOK_TURNED_OFF: _webhook,
+    Action.WEBHOOK_TURNED_ON: _webhook,
+    Action.WEBHOOK_REMOVED: lambda f: _tell(url=f.before.get("url", "?")),
+    Action.WEBHOOK_PINGED: _webhook,
     Action.ADMIN_ADDED: _admin,
     Action.ADMIN_CHANGED: _admin,
     Action.ADMIN_DELETED: _admin,

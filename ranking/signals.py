@@ -3,7 +3,8 @@
 Sheets, penalties and draws announce themselves (`results_changed`); entries, players, tournaments
 and stages can also change in the admin, so their saves are watched here. The token is also the
 public pages' results version (their ETag), so games (published, finished) and announcements
-replace it too. Each change also queues the background refresh of the public pages (`ranking.tasks`).
+replace it too. Each change also queues the background refresh of the public pages (`ranking.tasks`); a change of
+results also tells the championship's webhooks that the standings changed (`webhooks.events`).
 """
 from functools import partial
 
@@ -15,6 +16,7 @@ from championships.models import Championship, Entry, Player, Stage, Tournament
 from results.models import Announcement
 from results.signals import results_changed
 from scheduling.models import Game
+from webhooks import events as webhook_events
 
 from .live import forget_tournament_ids
 from .tasks import refresh_after_change
@@ -28,6 +30,7 @@ def _after_commit(tournament_ids) -> None:
 @receiver(results_changed)
 def _results_changed(sender, tournament_id: int, **kwargs) -> None:
     refresh_after_change(tournament_id)
+    webhook_events.standings_changed(tournament_id)
 
 
 @receiver([post_save, post_delete], sender=Entry)

@@ -20,6 +20,7 @@ from engines.rulesets import ruleset_for
 from scheduling import boards
 from scheduling import services as scheduling
 from scheduling.models import Game, Table
+from webhooks import events as webhook_events
 
 from .models import RecordSheet, Score
 from .sheets import game_is_complete
@@ -68,6 +69,7 @@ def publish_game(game_id: int, *, user) -> Game:
         advance_status(game.tournament_id, Tournament.Status.RUNNING, user=user,
                        why=_("Game %(n)d was published.") % {"n": game.number})
         transaction.on_commit(lambda: run_in_background(send_seating_notices, game.pk), robust=True)
+        webhook_events.game_published(game.tournament, game.number, game.stage.name)
         if webpush.configured():
             transaction.on_commit(lambda: run_in_background(send_seating_pushes, game.pk), robust=True)
     return game

@@ -25,6 +25,7 @@ from engines.ranking.validation import WINNING_VP, check_table, valid_vp, winner
 from engines.rulesets import ruleset_for
 from scheduling import services as scheduling
 from scheduling.models import Game, Table
+from webhooks import events as webhook_events
 
 from .banker import banker_json, record_by_rule
 from .limits import OBJECTION_MAX, SIGNATURE_IMAGE_MAX, length_errors
@@ -327,6 +328,7 @@ def sign_off(sheet_id: int, *, user, version: int) -> RecordSheet:
                                why=_("The last table of game %(n)d, the last game, was signed off.")
                                % {"n": game.number})
         announce_after_commit(tournament.pk)
+        webhook_events.sheet_signed_off(tournament, game.number, sheet.table.number)
     return sheet
 
 

@@ -2,7 +2,8 @@
 from django.apps import apps
 from django.db import connection
 
-SNAPSHOT_APPS = {"auth", "admin", "axes", "audit", "championships", "scheduling", "results", "ranking", "organize"}
+SNAPSHOT_APPS = {"auth", "admin", "axes", "audit", "championships", "scheduling", "results", "ranking", "organize",
+                 "webhooks"}
 
 
 def _models(exclude: set[str]):

@@ -113,6 +113,9 @@ ACCESS: dict[str, Access] = {
     "api-v1:import": Access(NOBODY, TOKEN_ONLY, lambda w: {"csv": "name\nMallory"}),
     "api-v1:results": Access(TOKEN_ONLY, NOBODY),
     "organize-api-tokens": Access(CHAMPIONSHIP_ORGANIZERS, CHAMPIONSHIP_ORGANIZERS, lambda w: {"name": "Perm token"}),
+    "organize-webhooks": Access(CHAMPIONSHIP_ORGANIZERS, CHAMPIONSHIP_ORGANIZERS,
+                                lambda w: {"url": "https://example.org/hook", "events": ["game.published"]}),
+    "organize-webhook-deliveries-csv": Access(CHAMPIONSHIP_ORGANIZERS, SIGNED_IN_WRONG_METHOD),
     "set_language": Access(ANYONE, ANYONE, lambda w: {"language": "ar", "next": "/"}),
     # Django's auth views
     "login": Access(ANYONE, ANYONE, lambda w: {"username": w.users["no_role"].username, "password": "wrong"}),

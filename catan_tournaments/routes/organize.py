@@ -5,6 +5,7 @@ from organize.views import activity, checkin, console, entries, new, players, pr
 from organize.views import api_tokens as api_token_pages
 from organize.views import boards as board_limits
 from organize.views import seasons as season_pages
+from organize.views import webhooks as webhook_pages
 from ranking.views import qualification
 from results.views import boards, exports, penalties, publishing
 from scheduling import views as seating
@@ -22,6 +23,9 @@ urlpatterns = [
     path("championships/<slug:championship_slug>/board-limits/", board_limits.board_limits,
          name="organize-board-limits"),
     path("championships/<slug:championship_slug>/api-tokens/", api_token_pages.api_tokens, name="organize-api-tokens"),
+    path("championships/<slug:championship_slug>/webhooks/", webhook_pages.webhooks, name="organize-webhooks"),
+    path("championships/<slug:championship_slug>/webhooks/deliveries.csv", webhook_pages.deliveries_csv,
+         name="organize-webhook-deliveries-csv"),
     path("seasons/", season_pages.season_list, name="organize-seasons"),
     path("seasons/new/", season_pages.season_new, name="organize-season-new"),
     path("seasons/<int:season_id>/", season_pages.season, name="organize-season"),

@@ -1,0 +1,82 @@
+"""A championship's webhooks on its console: register one, turn it off or on, remove it, send a test delivery, and
+the recent deliveries with their answers (also as CSV)."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
+
+from championships.models import Championship
+from championships.permissions import require_championship_organizer
+from core.csv_export import csv_response
+from webhooks import services
+
+from ..webhook_forms import WebhookForm
+
+ACTIONS = ("turn_off", "turn_on", "remove", "ping")
+
+
+def _chosen(request) -> int:
+    value = next((request.POST[name] for name in ACTIONS if name in request.POST), "")
+    return int(value) if value.isdigit() else 0
+
+
+def _act(request, championship: Championship) -> None:
+    """One button of a webhook's row: the service, then a message saying what happened."""
+    webhook_id, user = _chosen(request), request.user
+    if "remove" in request.POST:
+        services.remove_webhook(championship, webhook_id, user=user)
+        messages.success(request, _("The webhook is removed."))
+    elif "ping" in request.POST:
+        services.ping(championship, webhook_id, user=user)
+        messages.success(request, _("A test delivery is on its way; its answer appears below."))
+    else:
+        active = "turn_on" in request.POST
+        services.set_active(championship, webhook_id, active, user=user)
+        messages.success(request, _("The webhook is turned on.") if active else _("The webhook is turned off."))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def webhooks(request, championship_slug: str):
+    """POST `url` and `events`: a new webhook; POST `turn_off`, `turn_on`, `remove` or `ping` (a webhook's id)."""
+    championship = get_object_or_404(Championship, slug=championship_slug)
+    require_championship_organizer(request.user, championship)
+    form = WebhookForm()
+    if request.method == "POST":
+        if any(name in request.POST for name in ACTIONS):
+            _act(request, championship)
+            return redirect("organize-webhooks", championship_slug=championship.slug)
+        form = WebhookForm(request.POST)
+        if form.is_valid():
+            try:
+                services.add_webhook(championship, form.cleaned_data["url"], form.cleaned_data["events"],
+                                     user=request.user)
+            except ValidationError as error:
+                if hasattr(error, "error_dict"):
+                    for field, problems in error.message_dict.items():
+                        form.add_error(field if field in form.fields else None, problems)
+                else:
+                    form.add_error(None, error.messages)
+            else:
+                messages.success(request, _("The webhook is added. Give its signing secret to the receiver."))
+                return redirect("organize-webhooks", championship_slug=championship.slug)
+    return render(request, "organize/webhooks.html", {
+        "championship": championship, "webhooks": services.webhooks_of(championship), "form": form,
+        "deliveries": services.recent_deliveries(championship),
+    }, status=422 if form.errors else 200)
+
+
+@login_required
+@require_GET
+def deliveries_csv(request, championship_slug: str):
+    """Every delivery of the championship's webhooks, newest first, with fixed English column names."""
+    championship = get_object_or_404(Championship, slug=championship_slug)
+    require_championship_organizer(request.user, championship)
+    rows = ([d.created_at.isoformat(), d.event, d.webhook.url, d.status, d.attempts, d.response_status or "",
+             d.response_body, d.message, d.next_attempt_at.isoformat() if d.next_attempt_at else "", d.uid]
+            for d in services.recent_deliveries(championship, limit=None))
+    return csv_response(f"{championship.slug}-webhook-deliveries.csv",
+                        ["created", "event", "url", "status", "attempts", "response_code", "response", "problem",
+                         "next_attempt", "delivery"], rows)

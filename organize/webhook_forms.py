@@ -1,0 +1,14 @@
+"""The form that registers a championship's webhook (organize/views/webhooks.py)."""
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from core.outbound import URL_MAX
+from webhooks.models import Event
+
+
+class WebhookForm(forms.Form):
+    url = forms.CharField(label=_("Address that receives the events"), max_length=URL_MAX, strip=True,
+                          widget=forms.URLInput(attrs={"dir": "ltr", "placeholder": "https://", "inputmode": "url"}),
+                          help_text=_("An https:// address on the internet; the site posts JSON to it."))
+    events = forms.MultipleChoiceField(label=_("Events"), choices=Event.choices, widget=forms.CheckboxSelectMultiple,
+                                       initial=Event.values)

@@ -1,0 +1,20 @@
+"""Where a webhook delivery runs: the Celery worker, or this process's threads without one (`core.background`)."""
+from celery import shared_task
+
+from core.background import run_in_background
+
+from . import delivery
+
+
+@shared_task
+def delivery_task(delivery_id: int) -> None:
+    delivery.attempt(delivery_id, delivery_task)
+
+
+@shared_task
+def send_overdue_deliveries() -> int:
+    """Celery beat, every few minutes (settings.CELERY_BEAT_SCHEDULE): retries whose process stopped before them."""
+    due = delivery.overdue()
+    for delivery_id in due:
+        run_in_background(delivery_task, delivery_id)
+    return len(due)
