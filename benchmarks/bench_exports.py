@@ -13,16 +13,10 @@ import os
 import sys
 import time
 import tracemalloc
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ.setdefault("DATABASE_URL", "sqlite://:memory:")
-os.environ.pop("REDIS_URL", None)
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "catan_tournaments.settings")
+from django_setup import setup
 
-import django  # noqa: E402
-
-django.setup()
+setup("exports", database=os.environ.get("DATABASE_URL", "sqlite://:memory:"))
 
 from openpyxl.xml import LXML  # noqa: E402
 

@@ -7,24 +7,12 @@ as requests per second and as a share of /healthz's. "304" rows are a live poll 
 browser sends the ETag back). Results are written in bulk, not through the services: the pages are timed.
 """
 import logging
-import os
 import statistics
-import sys
-import tempfile
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL",
-                                            f"sqlite:///{tempfile.mkdtemp(prefix='bench-public-')}/bench.sqlite3")
-os.environ["DEBUG"] = "0"
-os.environ["ALLOWED_HOSTS"] = "testserver"
-os.environ.pop("REDIS_URL", None)
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "catan_tournaments.settings")
+from django_setup import setup
 
-import django  # noqa: E402
-
-django.setup()
+setup("public")
 
 from django.core.management import call_command  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402

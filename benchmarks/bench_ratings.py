@@ -13,24 +13,14 @@ Target (issue 26): rate within 20 times the baseline. Exit status 1 when it is m
 """
 import argparse
 import logging
-import os
 import random
 import sys
-import tempfile
 import time
 from datetime import date, timedelta
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL",
-                                            f"sqlite:///{tempfile.mkdtemp(prefix='bench-ratings-')}/bench.sqlite3")
-os.environ["DEBUG"] = "0"
-os.environ.pop("REDIS_URL", None)
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "catan_tournaments.settings")
+from django_setup import setup
 
-import django  # noqa: E402
-
-django.setup()
+setup("ratings")
 
 from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402

@@ -7,24 +7,12 @@ baseline timed in the same run: the sign-in page, which renders the same base la
 The target is under 1 s and 500 KB at 3,000 players; the ratio is the figure to compare between runs.
 """
 import logging
-import os
-import sys
-import tempfile
 import time
 from functools import partial
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-os.environ["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL",
-                                            f"sqlite:///{tempfile.mkdtemp(prefix='bench-stage-')}/bench.sqlite3")
-os.environ["DEBUG"] = "0"
-os.environ["ALLOWED_HOSTS"] = "testserver"
-os.environ.pop("REDIS_URL", None)
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "catan_tournaments.settings")
+from django_setup import setup
 
-import django  # noqa: E402
-
-django.setup()
+setup("stage")
 
 from django.core.management import call_command  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402

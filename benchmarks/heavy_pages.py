@@ -17,16 +17,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-os.environ["DATABASE_URL"] = os.environ["BENCH_DATABASE_URL"]
-os.environ["DEBUG"] = "0"
-os.environ["ALLOWED_HOSTS"] = "testserver"
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "catan_tournaments.settings")
+from django_setup import setup  # noqa: E402
 
-import django  # noqa: E402
-
-django.setup()
+setup("pages", database=os.environ["BENCH_DATABASE_URL"], redis=True)
 
 import bench_public_pages as pages  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402
