@@ -131,7 +131,7 @@ def test_unchanged_overlay_answers_304_and_a_save_changes_it(client, final, fres
         assert "no-cache" in first.headers["Cache-Control"]
         assert client.get(path, HTTP_IF_NONE_MATCH=first.headers["ETag"]).status_code == 304
     version = client.get("/t/final/overlay/version/")
-    assert set(version.json()) == {"version", "now"}
+    assert set(version.json()) == {"version", "coming", "soon", "now"}
     enter(final, [7, 10, 5, 8])
     changed = client.get("/t/final/overlay/version/", HTTP_IF_NONE_MATCH=version.headers["ETag"])
     assert changed.status_code == 200 and changed.json()["version"] != version.json()["version"]
@@ -172,3 +172,12 @@ def test_the_map_study_clock_shows_while_it_counts_then_the_page_is_cached_again
     with CaptureQueriesContext(connection) as queries:
         assert page(client) == html  # no server time on it: cached
     assert len(queries) == 0
+
+
+def test_namesakes_are_numbered_as_on_the_other_public_pages(client):
+    tournament = make_tournament(slug="twins", status="running")
+    entries = [tournament.entries.create(player=make_player(name)) for name in ["Ann Lee", "Bo Chen", "Ann Lee"]]
+    make_game(tournament, [[entries[2], entries[1], entries[0]]])
+    html = page(client, "/t/twins/overlay/")
+    numbers = re.findall(r'<bdi>Ann Lee</bdi> <span class="overlay-namesake">\((\d)\)</span>', html)
+    assert numbers == ["2", "1"] and "Bo Chen</bdi></span>" in html

@@ -14,6 +14,7 @@ from django.core.cache import cache
 from django.db.models import Count, Max
 
 from championships.models import Tournament
+from ranking.public import namesake_numbers
 from results.models import RecordSheet
 from results.selectors import current_game
 from scheduling.clocks import clock_of
@@ -42,6 +43,8 @@ class OverlaySeat:
     """The country's name in the page's language, or ""."""
     vp: int | None
     winner: bool
+    namesake: int | None = None
+    """For a name another entry shares: its number, as on every public list (`ranking.public.namesake_numbers`)."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,8 @@ STATES = {RecordSheet.Status.DRAFT: "playing", RecordSheet.Status.SIGNING: "prov
 
 
 def overlay_page(tournament: Tournament, table: int) -> OverlayPage:
-    """The table of the current game (the first one in play, else the last played): three queries."""
+    """The table of the current game (the first one in play, else the last played): three queries, and one for
+    the namesakes when their cached list is gone."""
     games = list(tournament.games.exclude(status=Game.Status.PLANNED).select_related("stage", "tournament")
                  .order_by("number"))
     game = current_game(games)
@@ -77,6 +81,7 @@ def overlay_page(tournament: Tournament, table: int) -> OverlayPage:
         return OverlayPage(game, table, [], "missing", tables)
     sheet = getattr(seats[0].table, "sheet", None)
     state = STATES.get(sheet.status if sheet else RecordSheet.Status.DRAFT, "playing")
+    namesakes = namesake_numbers(tournament)
     shown = []
     for seat in seats:
         score = getattr(seat, "score", None)
@@ -84,7 +89,7 @@ def overlay_page(tournament: Tournament, table: int) -> OverlayPage:
         shown.append(OverlaySeat(
             seat.position, seat.entry.player.name, country.code if country else "",
             country.local_name if country else "", score.vp if score and state != "playing" else None,
-            bool(score and score.winner and state == "final")))
+            bool(score and score.winner and state == "final"), namesakes.get(seat.entry_id)))
     clock = game.status == Game.Status.PUBLISHED and clock_of(game).state in ("running", "paused")
     return OverlayPage(game, table, shown, state, tables, clock)
 
