@@ -52,7 +52,9 @@ def test_no_page_writes_on_get(client):
         "/t/reads/register/", "/t/reads/register/confirm/reads-confirmation-token-0123456789/", "/me/",
         f"/me/{token}/", f"/ar/me/{token}/", f"/me/{token}/calendar.ics", "/t/reads/calendar.ics",
         f"/t/reads/check-in/{window.code}/", "/organize/reads/registrations/", "/organize/reads/registrations.csv",
-        "/organize/reads/check-in/qr/",
+        "/organize/reads/check-in/qr/", "/t/reads/standings.xlsx", "/organize/reads/activity.xlsx",
+        "/organize/reads/players.xlsx", "/organize/reads/relationships.xlsx", "/organize/reads/entries.xlsx",
+        "/organize/reads/check-in.xlsx", "/organize/reads/registrations.xlsx",
     ]
     for url in urls:
         with CaptureQueriesContext(connection) as queries:
