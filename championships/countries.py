@@ -23,6 +23,8 @@ def country_for_code(code: str) -> Country:
 
 LANGUAGE_CODES = ("en", "ar", "he", "fa")
 """The site's languages: a country may be written in any of them in a registration list."""
+SHORT_NAMES = {"United States": "US", "UK": "GB", "Great Britain": "GB"}
+"""Names people type in a form's free-text answer that ISO 3166 spells otherwise ("United States of America")."""
 
 
 @lru_cache(maxsize=1)
@@ -36,6 +38,8 @@ def _codes_by_name() -> dict[str, str]:
     for code, _name in countries:
         found.setdefault(fold(code), code)
         found.setdefault(fold(countries.alpha3(code)), code)
+    for name, code in SHORT_NAMES.items():
+        found.setdefault(fold(name), code)
     return found
 
 

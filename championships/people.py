@@ -17,6 +17,7 @@ from audit.actions import Action
 from audit.services import record_change
 from engines.csv_input import Record
 
+from .list_dates import ISO
 from .models import Entry, Player, Relationship, Tournament
 from .permissions import require_organizer, visible_players
 from .registration import RosterPreview, preview_roster
@@ -50,18 +51,18 @@ def _changed_meanwhile() -> ValidationError:
 
 
 def import_registration_list(tournament: Tournament, records: list[Record], *, user,
-                             decisions: dict[int, str] | None = None, expected: dict[int, int] | None = None
-                             ) -> ImportResult:
+                             decisions: dict[int, str] | None = None, expected: dict[int, int] | None = None,
+                             date_format: str = ISO) -> ImportResult:
     """Register and enter every row of a list, or nothing: the preview's checks run again here.
 
     `decisions` (line → keep or update) are the organizer's for rows naming a registered player with other
     details; `expected` (line → player id) is what the preview matched, so a list that now means other players
-    is refused rather than written.
+    is refused rather than written. Dates of birth are read in `date_format` (`list_dates.FORMATS`), as previewed.
     """
     require_organizer(user, tournament)
     try:
         with transaction.atomic():
-            preview = preview_roster(records, tournament, user=user, decisions=decisions)
+            preview = preview_roster(records, tournament, user=user, decisions=decisions, date_format=date_format)
             if not preview.ok:
                 raise ValidationError(_line_messages(preview) or [_("The list has no players.")])
             matches = {line: match.player for line, match in preview.matches.items()}

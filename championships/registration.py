@@ -24,6 +24,7 @@ from core.names import fold
 from engines.csv_input import InputProblem, Record
 
 from .eligibility import age_on, staff_roles
+from .list_dates import ISO, Guess, default_format, guess_format
 from .models import Declaration, Entry, Player, StaffRole, Tournament
 from .permissions import officiated_tournaments
 from .relationships import declaration_scope
@@ -194,15 +195,25 @@ def _changes(player: Player, row: RosterRow) -> dict[str, tuple[str, str]]:
     return changes
 
 
+def date_guess(records: list[Record], tournament: Tournament) -> Guess:
+    """The format the list's dates of birth seem written in; without proof, the one usual in the championship's
+    country (day first when it has none: `list_dates.default_format`)."""
+    country = tournament.championship.country if tournament.championship else None
+    return guess_format(((line, cells.get("date_of_birth", "")) for line, cells in records),
+                        default_format(country.code if country else ""))
+
+
 def preview_roster(records: list[Record], tournament: Tournament, *, user, decisions: dict[int, str] | None = None,
-                   read_problems: Sequence[InputProblem] = (), allow_existing: bool = True) -> RosterPreview:
+                   read_problems: Sequence[InputProblem] = (), allow_existing: bool = True,
+                   date_format: str = ISO) -> RosterPreview:
     """Every row with its problems: the file's own (see `roster.check_records`) and the database's.
 
     `decisions` (line → KEEP or UPDATE) say what to do with a registered player the row describes
     differently; KEEP where not given. Every row is entered in `tournament`, so its age cut-off and staff apply.
+    Dates of birth are read in `date_format` (`list_dates.FORMATS`).
     """
     decisions = decisions or {}
-    lines = check_records(records, list(read_problems))
+    lines = check_records(records, list(read_problems), date_format=date_format)
     rows = [item.row for item in lines if item.row]
     registered = Registered(rows, user)
     in_file = {fold(row.name) for row in rows}

@@ -1,12 +1,18 @@
 """Registration lists (CSV or XLSX) read into plain rows, with every problem named by line and column.
 
-Columns: name (required), email, date_of_birth (YYYY-MM-DD, or a date cell in a workbook), country
-(an ISO 3166 code or a country's name in English, Arabic, Hebrew or Persian) and friends_or_family
-(names of other players, separated by ';'). Headers are matched loosely ("Date of birth", "Friends").
+Columns: name (required), email, date_of_birth (YYYY-MM-DD, or a date cell in a workbook; day-first and
+month-first dates in the format the organizer chooses, see `list_dates`), country (an ISO 3166 code or a
+country's name in English, Arabic, Hebrew or Persian) and friends_or_family (names of other players, separated
+by ';'). Headers are matched loosely ("Date of birth", "Friends", "What is your full name?"), including those of
+Google Forms and Microsoft Forms exports, whose own bookkeeping columns (Timestamp, ID, Start time…) are
+ignored and named as such in the preview.
 
 The file's shape is checked here, without the database; `championships.registration` then checks
 each row against the players already registered and the tournament they are entered in.
 """
+import csv
+import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -23,6 +29,7 @@ from core.xlsx import Limits, first_sheet
 from engines.csv_input import InputError, InputProblem, Record, read_text
 
 from .countries import country_code_for
+from .list_dates import ISO, parse_date
 
 MAX_BYTES = MAX_UPLOAD_BYTES
 """The largest upload read (a few thousand players fit in far less); bigger ones are refused while they arrive."""
@@ -44,8 +51,91 @@ ALIASES = {
     "birth date": "date_of_birth", "birthdate": "date_of_birth", "born": "date_of_birth",
     "nationality": "country", "friends": "friends_or_family", "family": "friends_or_family",
     "friends or family": "friends_or_family", "friends/family": "friends_or_family",
-    "friends_family": "friends_or_family",
+    "friends family": "friends_or_family",
+    # question titles as forms ask them (a trailing "?", ":", "*" or "(…)" hint is ignored, see `header_key`)
+    "your name": "name", "your full name": "name", "what is your name": "name", "what is your full name": "name",
+    "name and surname": "name", "first and last name": "name", "player name": "name", "participant name": "name",
+    "email address": "email", "e-mail address": "email", "your email": "email", "your email address": "email",
+    "your date of birth": "date_of_birth", "birthday": "date_of_birth", "when were you born": "date_of_birth",
+    "your country": "country", "country of residence": "country", "which country do you represent": "country",
+    "friends and family": "friends_or_family",
 }
+"""Header → column, keyed as `header_key` reads a header. Google Forms' collected "Email address" is one."""
+FORM_COLUMNS = frozenset({
+    "timestamp", "score",  # Google Forms
+    "id", "start time", "completion time", "last modified time", "total points", "quiz feedback",
+    "grade posted time",  # Microsoft Forms
+})
+"""The columns a forms service adds of its own (when and how each answer came in): ignored, and said so."""
+FORM_COLUMN_PREFIXES = ("points - ", "feedback - ")
+"""Microsoft Forms quizzes add a points and a feedback column per question."""
+MICROSOFT_FORMS = frozenset({"id", "start time", "completion time"})
+MICROSOFT_ACCOUNT = {"name": "name", "email": "email"}
+"""Microsoft Forms' own Name and Email: the respondent's account ("anonymous" when the form is open to anyone),
+used only when no question asks for the same."""
+ANONYMOUS = "anonymous"
+
+
+def header_key(header: str) -> str:
+    """A header as compared: folded as names are (`core.names.fold`: NFKD, case, accents, spacing), "_" as a space,
+    and a trailing hint such as "(DD/MM/YYYY)" or a "?", ":" or "*" dropped."""
+    key = " ".join(fold(header).replace("_", " ").split())
+    marks = " ?:*.\u061f"  # ؟ the Arabic question mark
+    return re.sub(r"\s*\([^()]*\)$", "", key.strip(marks)).strip(marks)
+
+
+_HEADERS = {header_key(k): v for k, v in {**{c: c for c in MAX_LENGTHS}, **ALIASES}.items()}
+
+
+@dataclass(frozen=True)
+class Columns:
+    """How a file's header was read: the header each column comes from, and the headers left out."""
+
+    used: dict[str, str]
+    """Column → the header as written."""
+    form: str = ""
+    """"google" or "microsoft" when the header is a forms export's."""
+    form_columns: tuple[str, ...] = ()
+    """The forms service's own columns, ignored."""
+    unused: tuple[str, ...] = ()
+    """Other headers, ignored."""
+
+    def as_dict(self) -> dict:
+        return {"used": self.used, "form": self.form, "form_columns": list(self.form_columns),
+                "unused": list(self.unused)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Columns":
+        return cls({str(k): str(v) for k, v in data.get("used", {}).items()}, str(data.get("form", "")),
+                   tuple(map(str, data.get("form_columns", ()))), tuple(map(str, data.get("unused", ()))))
+
+
+def map_columns(headers: Sequence[str]) -> Columns:
+    """Which header each column comes from: the first header naming it, a forms export's account columns last."""
+    keys = [header_key(h) for h in headers]
+    microsoft = set(keys) >= MICROSOFT_FORMS
+    form = "microsoft" if microsoft else "google" if keys and keys[0] == "timestamp" else ""
+    used: dict[str, str] = {}
+    account: dict[str, str] = {}
+    form_columns, unused = [], []
+    for header, key in zip(headers, keys):
+        if not header.strip():
+            continue
+        if key in FORM_COLUMNS or key.startswith(FORM_COLUMN_PREFIXES):
+            form_columns.append(header)
+        elif microsoft and key in MICROSOFT_ACCOUNT and MICROSOFT_ACCOUNT[key] not in account:
+            account[MICROSOFT_ACCOUNT[key]] = header
+        elif key in _HEADERS and _HEADERS[key] not in used:
+            used[_HEADERS[key]] = header
+        else:
+            unused.append(header)
+    for column, header in account.items():
+        if column in used:
+            form_columns.append(header)
+        else:
+            used[column] = header
+    ordered = {c: used[c] for c in MAX_LENGTHS if c in used}
+    return Columns(ordered, form, tuple(form_columns), tuple(unused))
 
 
 @dataclass(frozen=True)
@@ -74,8 +164,24 @@ class RosterLine:
         return not self.problems
 
 
+@dataclass(frozen=True)
+class Upload:
+    """An uploaded list's rows by line, keyed by the roster's columns; rows the reader could not read; its header."""
+
+    records: list[Record]
+    problems: list[InputProblem]
+    columns: Columns
+
+
 def read_upload(filename: str, data: bytes) -> tuple[list[Record], list[InputProblem]]:
-    """The rows of an uploaded CSV or XLSX file, by line, with the column names the roster uses.
+    """The rows of an uploaded CSV or XLSX file, by line, with the column names the roster uses, and the rows the
+    reader could not read (`read_list`, without how the header was read)."""
+    upload = read_list(filename, data)
+    return upload.records, upload.problems
+
+
+def read_list(filename: str, data: bytes) -> Upload:
+    """An uploaded CSV or XLSX file: its rows by line, keyed by the roster's columns, and how its header was read.
 
     Raises InputError when the file as a whole is unusable (too big, not CSV or XLSX, no name column); a message
     about a limit names the file and the limit.
@@ -87,23 +193,28 @@ def read_upload(filename: str, data: bytes) -> tuple[list[Record], list[InputPro
         raise InputError(None, [InputProblem(None, _("Old Excel files (.xls) cannot be read: save the list as .xlsx "
                                                      "or as CSV UTF-8."))])
     if data.startswith(b"PK\x03\x04") or filename.lower().endswith((".xlsx", ".xlsm")):
-        records, problems = _xlsx_records(data, filename)
+        headers, records, problems = _xlsx_records(data, filename)
     else:
-        records, problems = _csv_records(data)
+        headers, records, problems = _csv_records(data)
+    columns = map_columns(headers)
+    if "name" not in columns.used:
+        raise InputError(None, [InputProblem(1, _("The first row must name the columns, including “name”."),
+                                             "name")])
     if len(records) > MAX_ROWS:
         raise InputError(None, [InputProblem(None, _("%(file)s has more than %(max)d players; split it.")
                                              % {"file": filename, "max": MAX_ROWS})])
-    return [(line, _renamed(cells)) for line, cells in records], problems
+    return Upload([(line, _renamed(cells, columns)) for line, cells in records], problems, columns)
 
 
-def _renamed(cells: dict[str, str]) -> dict[str, str]:
-    """Cells keyed by the roster's own column names; unknown columns are dropped."""
-    out: dict[str, str] = {}
-    for key, value in cells.items():
-        column = ALIASES.get(" ".join(key.replace("_", " ").split()), key)
-        column = column if column in COLUMNS else ALIASES.get(key, key)
-        if column in COLUMNS and column not in out:
-            out[column] = value
+def _renamed(cells: dict[str, str], columns: Columns) -> dict[str, str]:
+    """Cells keyed by the roster's own column names (`cells` are keyed by lower-case header); the rest dropped.
+    Microsoft Forms' account columns say "anonymous" for a respondent not signed in: read as blank."""
+    out = {}
+    for column, header in columns.used.items():
+        value = cells.get(header.strip().lower(), "")
+        if columns.form == "microsoft" and header_key(header) in MICROSOFT_ACCOUNT and fold(value) == ANONYMOUS:
+            value = ""
+        out[column] = value
     return out
 
 
@@ -121,13 +232,16 @@ def _decoded(data: bytes) -> str:
                                                      "or as an Excel workbook (.xlsx)."))]) from None
 
 
-def _csv_records(data: bytes) -> tuple[list[Record], list[InputProblem]]:
-    text = _decoded(data)
+def _csv_records(data: bytes) -> tuple[list[str], list[Record], list[InputProblem]]:
+    text = _decoded(data).removeprefix("\ufeff")
     header = text.split("\n", 1)[0]
     delimiter = ";" if header.count(";") > header.count(",") else ","
-    records, problems = read_text(text, ("name",), ragged=True, delimiter=delimiter, max_rows=MAX_ROWS + 1,
+    headers = next(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter), [])[:MAX_COLUMNS]
+    if not any(h.strip() for h in headers):
+        return [], [], []  # refused for want of a name column
+    records, problems = read_text(text, (), ragged=True, delimiter=delimiter, max_rows=MAX_ROWS + 1,
                                   max_columns=MAX_COLUMNS)
-    return [(line, {k.strip().lower(): v for k, v in cells.items()}) for line, cells in records], problems
+    return [h.strip() for h in headers], records, problems
 
 
 def _cell_text(value) -> str:
@@ -142,14 +256,11 @@ def _cell_text(value) -> str:
     return str(value).strip()
 
 
-def _xlsx_records(data: bytes, filename: str) -> tuple[list[Record], list[InputProblem]]:
+def _xlsx_records(data: bytes, filename: str) -> tuple[list[str], list[Record], list[InputProblem]]:
     """The first sheet of a workbook, within `XLSX_LIMITS` (core/xlsx.py), rows numbered as in Excel."""
     rows = first_sheet(data, filename, XLSX_LIMITS)
-    header = rows[0][1] if rows and rows[0][0] == 1 else []
-    columns = [_cell_text(c).lower() for c in header]
-    if "name" not in _renamed(dict.fromkeys(columns, "")):
-        raise InputError(None, [InputProblem(1, _("The first row must name the columns, including “name”."),
-                                             "name")])
+    header = [_cell_text(c) for c in (rows[0][1] if rows and rows[0][0] == 1 else [])]
+    columns = [c.lower() for c in header]
     records: list[Record] = []
     for line, values in rows[1:]:
         cells = [_cell_text(v) for v in values] + [""] * (len(columns) - len(values))
@@ -157,13 +268,15 @@ def _xlsx_records(data: bytes, filename: str) -> tuple[list[Record], list[InputP
             records.append((line, {c: v for c, v in zip(columns, cells) if c}))
         if len(records) > MAX_ROWS:
             break
-    return records, []
+    return header, records, []
 
 
-def check_records(records: list[Record], problems: Sequence[InputProblem] = ()) -> list[RosterLine]:
+def check_records(records: list[Record], problems: Sequence[InputProblem] = (), *,
+                  date_format: str = ISO) -> list[RosterLine]:
     """Each row read and checked on its own and against the others (the database is not consulted).
 
-    `problems` are the reader's (rows it could not read); they are attached to their lines. Two rows may
+    `problems` are the reader's (rows it could not read); they are attached to their lines. Dates of birth are
+    read in `date_format` (`list_dates.FORMATS`; ISO unless the organizer chose otherwise). Two rows may
     share a name when their emails or dates of birth tell them apart (namesakes), but then neither can
     be named as a friend by name.
     """
@@ -176,7 +289,7 @@ def check_records(records: list[Record], problems: Sequence[InputProblem] = ()) 
     for item in lines:
         if item.problems:
             continue
-        _check_line(item, names, emails)
+        _check_line(item, names, emails, date_format)
     for item in lines:
         if item.row is None:
             continue
@@ -198,7 +311,8 @@ def told_apart(one: RosterRow, other: RosterRow) -> bool:
                 or (one.date_of_birth and other.date_of_birth and one.date_of_birth != other.date_of_birth))
 
 
-def _check_line(item: RosterLine, names: dict[str, list[RosterRow]], emails: dict[str, int]) -> None:
+def _check_line(item: RosterLine, names: dict[str, list[RosterRow]], emails: dict[str, int],
+                date_format: str) -> None:
     cells, line, found = item.cells, item.line, item.problems
     for column, value in cells.items():
         if len(value) > MAX_LENGTHS[column]:
@@ -225,10 +339,9 @@ def _check_line(item: RosterLine, names: dict[str, list[RosterRow]], emails: dic
     born = None
     if cells["date_of_birth"]:
         try:
-            born = date.fromisoformat(cells["date_of_birth"])
-        except ValueError:
-            found.append(InputProblem(line, _("'%(value)s' is not a date like 1990-05-31")
-                                      % {"value": cells["date_of_birth"]}, "date_of_birth"))
+            born = parse_date(cells["date_of_birth"], date_format)
+        except ValueError as error:
+            found.append(InputProblem(line, str(error), "date_of_birth"))
         else:
             if not date(1900, 1, 1) <= born <= timezone.localdate():
                 found.append(InputProblem(line, _("%(value)s is not a possible date of birth")
@@ -258,8 +371,7 @@ def parse_roster(text: str) -> list[RosterRow]:
     Short rows are read with the missing cells empty, as spreadsheets often write them. Friends must
     be in the same file (the import pages also accept players already registered).
     """
-    records, read_problems = read_text(text, ("name",), ragged=True)
-    lines = check_records([(line, _renamed(cells)) for line, cells in records], read_problems)
+    lines = check_records(*read_upload("players.csv", text.encode("utf-8")))
     known = {fold(item.row.name) for item in lines if item.row}
     problems = [p for item in lines for p in item.problems]
     for item in lines:

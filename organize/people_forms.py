@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from championships.countries import country_choices
+from championships.list_dates import FORMAT_LABELS
 from championships.models import Relationship
 from championships.roster import MAX_BYTES
 from core.text import LineField
@@ -63,9 +64,10 @@ class FindPlayerForm(forms.Form):
 
 class ImportUploadForm(forms.Form):
     file = forms.FileField(label=_("Registration list (CSV or XLSX)"), max_length=200,
-                           help_text=_("Columns: name, email, date_of_birth (YYYY-MM-DD), country (name or code), "
+                           help_text=_("Columns: name, email, date_of_birth, country (name or code), "
                                        "friends_or_family (names separated by ;). Everyone is entered in this "
-                                       "tournament."))
+                                       "tournament. Google Forms and Microsoft Forms exports are read as they "
+                                       "are; the preview asks how dates are written."))
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
@@ -77,6 +79,11 @@ class ImportUploadForm(forms.Form):
 
 class ImportConfirmForm(forms.Form):
     token = forms.CharField(widget=forms.HiddenInput, max_length=2_000_000)
+    date_format = forms.ChoiceField(label=_("Dates of birth are written"), required=False,
+                                    choices=list(FORMAT_LABELS.items()),
+                                    widget=forms.Select(attrs={"form": "import-confirm",
+                                                               "aria-describedby": "date-guess"}))
+    """The preview's choice (the select sits outside the form it is posted with); blank keeps the one shown."""
 
 
 class RelationshipForm(forms.Form):

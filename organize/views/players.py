@@ -11,14 +11,15 @@ from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from championships import people
+from championships.list_dates import FORMAT_LABELS, FORMATS, ISO
 from championships.permissions import organized_tournament, visible_players
-from championships.registration import DECISIONS, KEEP, preview_roster
+from championships.registration import DECISIONS, KEEP, date_guess, preview_roster
 from championships.relationships import remove_declaration
-from championships.roster import read_upload
+from championships.roster import Columns, read_list
 from championships.services import change_player
 from core.table_export import table_response
 from engines.csv_input import InputError
@@ -131,18 +132,34 @@ def _add_errors(form, error: ValidationError) -> None:
         form.add_error(None, error.messages)
 
 
-def _preview_context(tournament, records, *, filename: str, user, decisions=None, read_problems=()):
-    """The preview, and a signed token holding the list, the choices it was shown with and the players it matched."""
+def _preview_context(tournament, records, *, filename: str, user, columns: Columns, date_format: str | None = None,
+                     decisions=None, read_problems=()):
+    """The preview, and a signed token holding the list, how its header and dates were read, the choices it was
+    shown with and the players it matched. Dates are read as guessed from the file unless `date_format` is chosen."""
     decisions = decisions or {}
-    preview = preview_roster(records, tournament, user=user, decisions=decisions, read_problems=list(read_problems))
+    guess = date_guess(records, tournament)
+    date_format = date_format or guess.format
+    preview = preview_roster(records, tournament, user=user, decisions=decisions, read_problems=list(read_problems),
+                             date_format=date_format)
     shown = {str(item.line): preview.matches[item.line].decision for item in preview.decisions}
     token = signing.dumps({"t": tournament.pk, "u": user.pk, "f": filename, "r": records, "d": shown,
+                           "df": date_format, "c": columns.as_dict(),
                            "m": {str(line): m.player.pk for line, m in preview.matches.items()}},
                           salt=IMPORT_SALT, compress=True)
     can_import = preview.ok and not preview.counts.nothing_to_do
+    form = ImportConfirmForm(initial={"token": token, "date_format": date_format})
+    country = tournament.championship.country if tournament.championship else None
     return {"preview": preview, "filename": filename, "token": token if preview.lines else None,
             "summary": _summary(preview.counts, tournament) if preview.ok else "",
-            "confirm_form": ImportConfirmForm(initial={"token": token}) if can_import else None}
+            "confirm_form": form if can_import else None, "dates_form": form, "guess": guess,
+            "guess_label": FORMAT_LABELS[guess.format], "guess_country": country.local_name if country else "",
+            "columns": columns, "columns_read": [(COLUMN_LABELS[c], h) for c, h in columns.used.items()]}
+
+
+COLUMN_LABELS = {"name": gettext_lazy("Name"), "email": gettext_lazy("Email"),
+                 "date_of_birth": gettext_lazy("Date of birth"), "country": gettext_lazy("Country"),
+                 "friends_or_family": gettext_lazy("Friends and family")}
+"""The preview's names for the list's columns (the table's headings)."""
 
 
 def _summary(counts, tournament) -> str:
@@ -173,12 +190,12 @@ def player_import(request, slug: str):
         if form.is_valid():
             upload = form.cleaned_data["file"]
             try:
-                records, problems = read_upload(upload.name, upload.read())
+                read = read_list(upload.name, upload.read())
             except InputError as error:
                 form.add_error("file", [str(p) for p in error.problems])
             else:
-                context.update(_preview_context(tournament, records, filename=upload.name[:200], user=request.user,
-                                                read_problems=problems))
+                context.update(_preview_context(tournament, read.records, filename=upload.name[:200],
+                                                user=request.user, columns=read.columns, read_problems=read.problems))
         if form.errors or not context.get("preview") or not context["preview"].ok:
             status = 422
     context["form"] = form if "preview" not in context or not context["preview"].ok else ImportUploadForm()
@@ -196,8 +213,9 @@ def _posted_decisions(request, shown: dict) -> dict[int, str]:
 
 def _confirm(request, tournament, context):
     form = ImportConfirmForm(request.POST)
+    form.is_valid()  # a date format not offered is said on the preview; a bad token is refused below
     try:
-        if not form.is_valid():
+        if "token" in form.errors:
             raise signing.BadSignature
         data = signing.loads(form.cleaned_data["token"], salt=IMPORT_SALT, max_age=IMPORT_MAX_AGE)
         if data["t"] != tournament.pk or data["u"] != request.user.pk:
@@ -205,22 +223,32 @@ def _confirm(request, tournament, context):
         records = [(int(line), {str(k): str(v) for k, v in cells.items()}) for line, cells in data["r"]]
         shown = {int(line): str(choice) for line, choice in data["d"].items()}
         matched = {int(line): int(pk) for line, pk in data["m"].items()}
+        shown_format = str(data.get("df", ISO))
+        columns = Columns.from_dict(data.get("c", {}))
+        if shown_format not in FORMATS:
+            raise ValueError(shown_format)
     except (signing.BadSignature, KeyError, TypeError, ValueError, AttributeError):
         messages.error(request, _("This preview has expired or was not made here: upload the list again."))
         return redirect("organize-player-import", slug=tournament.slug)
     decisions = _posted_decisions(request, shown)
+    date_format = form.cleaned_data.get("date_format") or shown_format
     filename = str(data.get("f", ""))
-    if decisions != shown or "recheck" in request.POST:
-        context.update(_preview_context(tournament, records, filename=filename, user=request.user,
-                                        decisions=decisions))
-        context.update(form=ImportUploadForm(), rechecked=True)
-        return render(request, "organize/player_import.html", context, status=200 if context["preview"].ok else 422)
+
+    def again() -> dict[str, Any]:
+        return _preview_context(tournament, records, filename=filename, user=request.user, columns=columns,
+                                decisions=decisions, date_format=date_format)
+
+    if decisions != shown or date_format != shown_format or "recheck" in request.POST or form.errors:
+        context.update(again())
+        context.update(form=ImportUploadForm(), rechecked=not form.errors,
+                       date_errors=form.errors.get("date_format", []))
+        status = 200 if context["preview"].ok and not form.errors else 422
+        return render(request, "organize/player_import.html", context, status=status)
     try:
         result = people.import_registration_list(tournament, records, user=request.user, decisions=decisions,
-                                                 expected=matched)
+                                                 expected=matched, date_format=date_format)
     except ValidationError as error:
-        context.update(_preview_context(tournament, records, filename=filename, user=request.user,
-                                        decisions=decisions))
+        context.update(again())
         context.update(form=ImportUploadForm(), import_errors=error.messages)
         return render(request, "organize/player_import.html", context, status=422)
     messages.success(request, _("Imported %(file)s: %(created)d new players, %(linked)d registered players linked "
