@@ -70,6 +70,17 @@ def test_an_anonymous_microsoft_forms_response_reads_blank():
     assert only_account.used["email"] == "Email"
 
 
+def test_a_microsoft_forms_question_titled_like_its_account_column_wins():
+    book = Workbook()
+    book.active.append(["ID", "Start time", "Completion time", "Email", "Name", "Name", "Email"])
+    book.active.append([1, "", "", "anonymous", "", "Ann Lee", "ann@example.org"])
+    out = io.BytesIO()
+    book.save(out)
+    upload = read_list("same-titles.xlsx", out.getvalue())
+    assert upload.records == [(2, {"name": "Ann Lee", "email": "ann@example.org"})]
+    assert upload.columns.form_columns == ("ID", "Start time", "Completion time", "Email", "Name")
+
+
 def test_a_list_without_any_name_column_is_refused_on_its_first_line():
     for name, data in (("a.csv", b"Timestamp,Email address\n1,a@example.org\n"), ("a.csv", b""),
                        ("a.csv", b"\n\nname\n")):
