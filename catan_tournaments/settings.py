@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "organize",
     "webhooks",
     "web.players",
+    "web.referee",
     "web.public",
     "demo",
 ]

@@ -7,8 +7,9 @@ from organize.views import boards as board_limits
 from organize.views import seasons as season_pages
 from organize.views import webhooks as webhook_pages
 from ranking.views import qualification
-from results.views import boards, exports, penalties, publishing
+from results.views import exports, publishing
 from scheduling import views as seating
+from web.referee.views import boards, penalties
 
 XLSX = {"fmt": "xlsx"}
 """The workbook beside a CSV: the same view and rows (`core.table_export`)."""

@@ -1,8 +1,7 @@
 """The referee's tablet (organizers use it too): the desk, record sheets, penalties and draws."""
 from django.urls import path
 
-from ranking.views import draws
-from results.views import announcements, boards, desk, offline, penalties, sheets
+from web.referee.views import announcements, boards, desk, draws, offline, penalties, sheets
 
 urlpatterns = [
     path("", desk.referee_home, name="referee-home"),

@@ -8,11 +8,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from championships.permissions import is_organizer, official_tournament, organized_tournament
+from results.models import Penalty
+from results.penalties import ReusedRequestKey, record_lateness, record_penalty, rule_on_collusion, withdraw_penalty
+from results.selectors import pending_collusion_rulings, recorded_penalties
 
 from ..forms import CollusionRulingForm, PenaltyForm
-from ..models import Penalty
-from ..penalties import ReusedRequestKey, record_lateness, record_penalty, rule_on_collusion, withdraw_penalty
-from ..selectors import pending_collusion_rulings, recorded_penalties
 
 
 def _add_errors(form, error: ValidationError) -> None:
@@ -95,7 +95,7 @@ def penalties(request, slug: str):
         if form.is_valid() and _record(request, form):
             return redirect("referee-penalties", slug=slug)
         status = 422
-    return render(request, "results/penalties.html", {
+    return render(request, "referee/penalties.html", {
         "tournament": tournament, "form": form, "penalties": recorded_penalties(tournament), "rulings": rulings,
         "is_organizer": is_organizer(request.user, tournament),
     }, status=status)

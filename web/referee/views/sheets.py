@@ -10,12 +10,12 @@ from django.utils.translation import gettext as _
 
 from championships.permissions import is_organizer, require_official
 from engines.rulesets import ruleset_for
+from results import publishing, selectors, sheets
+from results.banker import banker_of, record_banker, referee_banks
+from results.models import RecordSheet, Signature
 from scheduling.models import Game, Table
 
-from .. import publishing, selectors, sheets
-from ..banker import banker_of, record_banker, referee_banks
 from ..forms import BankerForm, CorrectionForm, PlayOrderForm, SheetForm, SignatureForm, SignOffForm
-from ..models import RecordSheet, Signature
 
 
 def _table(request, slug: str, table_id: int) -> Table:
@@ -85,7 +85,7 @@ def _page(request, table: Table, *, form=None, correction_form=None, signature_e
         "methods": Signature.Method,
         "is_organizer": organizer,
     }
-    response = render(request, "results/sheet.html", context, status=status)
+    response = render(request, "referee/sheet.html", context, status=status)
     if request.htmx:
         response["HX-Replace-Url"] = reverse("referee-sheet", args=[tournament.slug, table.pk])
     return response

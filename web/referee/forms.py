@@ -8,12 +8,11 @@ from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from championships.models import Entry
+from results.limits import SIGNATURE_IMAGE_MAX, TEXT_MAX
+from results.models import ANNOUNCEMENT_MAX, Penalty, Signature, TiebreakDraw
+from results.penalties import MAX_MINUTES_LATE, disqualification_help, lateness_rule
+from results.sheets import SheetInput
 from scheduling.models import Game
-
-from .limits import SIGNATURE_IMAGE_MAX, TEXT_MAX
-from .models import ANNOUNCEMENT_MAX, Penalty, Signature, TiebreakDraw
-from .penalties import MAX_MINUTES_LATE, disqualification_help, lateness_rule
-from .sheets import SheetInput
 
 
 class SheetForm(forms.Form):

@@ -8,12 +8,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from championships.permissions import official_tournament, organized_tournament
+from results.signals import announce_after_commit
 from scheduling.boards import change_board
 from scheduling.clocks import change_clock, set_timed_turns
 from scheduling.models import Game, Table
 
 from ..forms import BoardForm, TimedTurnsForm
-from ..signals import announce_after_commit
 
 
 def _change_and_back(request, slug: str, game: Game, change):

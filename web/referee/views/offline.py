@@ -14,11 +14,11 @@ from django.http import JsonResponse
 from django.views.decorators.http import require_POST
 
 from championships.permissions import official_tournament
+from results import selectors, sheets, tablets
+from results.models import RecordSheet
 from scheduling.models import Table
 
-from .. import selectors, sheets, tablets
 from ..forms import SheetForm, SignatureForm, SignOffForm
-from ..models import RecordSheet
 from .sheets import _table
 
 

@@ -8,10 +8,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from championships.permissions import official_tournament
+from results.announcements import post_announcement, remove_announcement
+from results.models import Announcement
 
-from ..announcements import post_announcement, remove_announcement
 from ..forms import AnnouncementForm
-from ..models import Announcement
 
 
 @login_required

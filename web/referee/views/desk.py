@@ -4,17 +4,17 @@ from django.shortcuts import render
 
 from championships.models import StaffRole
 from championships.permissions import is_organizer, official_tournament, officiated_tournaments
+from results import selectors
+from results.tablets import waiting_on_tablets
 
-from .. import selectors
 from ..forms import AnnouncementForm, BoardForm
-from ..tablets import waiting_on_tablets
 
 
 @login_required
 def referee_home(request):
     tournaments = officiated_tournaments(request.user).select_related("championship").reverse()
     organized = set(officiated_tournaments(request.user, StaffRole.Role.ORGANIZER).values_list("pk", flat=True))
-    return render(request, "results/referee_home.html", {"tournaments": tournaments, "organized": organized})
+    return render(request, "referee/referee_home.html", {"tournaments": tournaments, "organized": organized})
 
 
 @login_required
@@ -27,5 +27,5 @@ def desk(request, slug: str):
     if not request.htmx:
         context.update(announcements=selectors.recent_announcements(tournament), announcement_form=AnnouncementForm(),
                        board_form=BoardForm())
-    template = "results/desk_tables.html" if request.htmx else "results/desk.html"
+    template = "referee/desk_tables.html" if request.htmx else "referee/desk.html"
     return render(request, template, context)

@@ -6,11 +6,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from championships.permissions import is_organizer, official_tournament
+from ranking.qualification import open_ties
+from ranking.standings import straddles_cutoff, tournament_standings
 from results.draws import first_draw_choosers, record_draw
-from results.forms import DrawForm
 
-from ..qualification import open_ties
-from ..standings import straddles_cutoff, tournament_standings
+from ..forms import DrawForm
 
 
 @login_required
