@@ -1,6 +1,6 @@
 """Self check-in by the QR code of a time box (organize/checkin.py): the code changes at each window, a player is
 checked in on time or late by the rule from the clock, never "not admitted" without the desk."""
-from datetime import datetime, time, timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -15,18 +15,22 @@ from tests.factories import make_entries, make_official, make_tournament
 
 pytestmark = pytest.mark.django_db
 
-DAY = timezone.localdate()
+START = (timezone.localtime() - timedelta(hours=1)).replace(second=0, microsecond=0)
+"""The official start an hour ago, at the venue: the times these tests check in at (up to 40 minutes after it) are
+all in the past, so a window opened now covers them at any hour of the day (a fixed 10:00 did not after 20:00 UTC,
+past midnight at the venue)."""
+DAY = START.date()
 
 
 @pytest.fixture
 def door():
-    tournament = make_tournament(date=DAY, official_start=time(10, 0))
+    tournament = make_tournament(date=DAY, official_start=START.time())
     entries = make_entries(tournament, 3)
     return tournament, entries, make_official(tournament, "organizer")
 
 
 def at(minutes_after_start: float):
-    return timezone.make_aware(datetime.combine(DAY, time(10, 0))) + timedelta(minutes=minutes_after_start)
+    return timezone.make_aware(datetime.combine(DAY, START.time())) + timedelta(minutes=minutes_after_start)
 
 
 def test_a_window_has_its_own_code_and_a_new_one_ends_the_old(door):
@@ -48,7 +52,7 @@ def test_a_window_has_its_own_code_and_a_new_one_ends_the_old(door):
 def test_a_code_works_only_in_its_window_and_its_tournament(door):
     tournament, entries, organizer = door
     window = checkin.open_window(tournament, user=organizer, minutes=5)
-    other = make_tournament(date=DAY, official_start=time(10, 0))
+    other = make_tournament(date=DAY, official_start=START.time())
     Entry.objects.create(tournament=other, player=entries[0].player)
     with pytest.raises(ValidationError, match="expired"):
         checkin.self_check_in(other, window.code, player=entries[0].player)
@@ -92,7 +96,7 @@ def test_never_not_admitted_from_a_phone_the_player_is_sent_to_the_desk(door):
 
 
 def test_without_a_lateness_rule_everyone_is_on_time(door):
-    tournament = make_tournament(ruleset="cwc-2025", date=DAY, official_start=time(10, 0))
+    tournament = make_tournament(ruleset="cwc-2025", date=DAY, official_start=START.time())
     entry = make_entries(tournament, 1)[0]
     window = checkin.open_window(tournament, user=make_official(tournament, "organizer"))
     done = checkin.self_check_in(tournament, window.code, player=entry.player, now=at(40))
