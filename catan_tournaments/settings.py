@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "ratings",
     "organize",
     "webhooks",
+    "web.organize",
     "web.players",
     "web.referee",
     "web.public",

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from championships.roster import check_records
-from organize.people_forms import PlayerForm
+from web.organize.people_forms import PlayerForm
 
 VENUE = "Pacific/Kiritimati"
 

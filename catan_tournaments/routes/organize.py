@@ -1,14 +1,25 @@
 """The organizer's pages: seating, publishing, qualification and the activity log of a tournament."""
 from django.urls import path
 
-from organize.views import activity, checkin, console, entries, new, players, print_jobs, printing, registrations
-from organize.views import api_tokens as api_token_pages
-from organize.views import boards as board_limits
-from organize.views import seasons as season_pages
-from organize.views import webhooks as webhook_pages
-from ranking.views import qualification
-from results.views import exports, publishing
-from scheduling import views as seating
+from web.organize.views import (
+                                activity,
+                                checkin,
+                                console,
+                                entries,
+                                exports,
+                                new,
+                                players,
+                                print_jobs,
+                                printing,
+                                publishing,
+                                qualification,
+                                registrations,
+                                seating,
+)
+from web.organize.views import api_tokens as api_token_pages
+from web.organize.views import boards as board_limits
+from web.organize.views import seasons as season_pages
+from web.organize.views import webhooks as webhook_pages
 from web.referee.views import boards, penalties
 
 XLSX = {"fmt": "xlsx"}

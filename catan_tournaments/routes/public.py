@@ -3,10 +3,10 @@ games, players, standings, projector screen and stream overlay; the ratings acro
 from django.urls import path
 
 from championships.views import public as championships_public
-from ranking.views import printing as public_printing
-from ranking.views import public as ranking_public
-from ranking.views import public_pages
 from web.public import overlay_views
+from web.public import pages as public_pages
+from web.public import printing as public_printing
+from web.public import standings as ranking_public
 from web.public import views as web_public
 
 XLSX = {"fmt": "xlsx"}

@@ -16,7 +16,6 @@ from audit.services import record_change
 from championships.models import Entry, Tournament
 from championships.services import enter_player
 from organize.activity import described
-from organize.views.activity import PER_PAGE
 from results.announcements import post_announcement
 from results.draws import record_draw
 from results.penalties import record_penalty
@@ -31,6 +30,7 @@ from tests.factories import (
     make_user,
     play,
 )
+from web.organize.views.activity import PER_PAGE
 
 pytestmark = pytest.mark.django_db
 

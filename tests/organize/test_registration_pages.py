@@ -1,4 +1,4 @@
-"""The organizer's side of players' registrations (organize/views/registrations.py) and of self check-in (the QR
+"""The organizer's side of players' registrations (web/organize/views/registrations.py) and of self check-in (the QR
 window on the desk and full screen)."""
 import csv
 import io

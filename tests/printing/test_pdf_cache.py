@@ -9,11 +9,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from core import pdf_cache
-from organize.views import printing as organizer_printing
 from ranking import printing as public_printing
 from scheduling.models import Game
 from scheduling.services import swap_seats
 from tests.factories import make_entries, make_game, make_official, make_tournament, play
+from web.organize.views import printing as organizer_printing
 
 pytestmark = pytest.mark.django_db
 

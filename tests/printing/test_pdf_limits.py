@@ -9,9 +9,9 @@ from django.test import Client
 
 from core.pdf_limits import ANONYMOUS, PER_CLIENT
 from core.ratelimit import Busy, ConcurrencyLimit
-from organize.views import printing as organizer_printing
 from ranking import printing as public_printing
 from tests.factories import make_entries, make_game, make_official, make_tournament, play
+from web.organize.views import printing as organizer_printing
 
 pytestmark = pytest.mark.django_db
 

@@ -18,11 +18,11 @@ from championships.permissions import visible_players
 from core.table_export import busy_limited, public_table_response
 from engines.ratings import PROVISIONAL_GAMES
 from ranking.live import cached_fragment
-from ranking.views.public_pages import page_number
 from ratings.selectors import Filters, PlayerHistory, player_history, ratings_page, ratings_rows
 from ratings.version import ratings_version
 
 from .chart import history_chart
+from .pages import page_number
 
 LIST_CSV_HEADER = ["rank", "player_id", "player", "country", "ordinal", "mu", "sigma", "games", "provisional"]
 GAMES_CSV_HEADER = ["tournament", "date", "game", "table", "place", "players", "ordinal", "change"]

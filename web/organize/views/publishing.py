@@ -9,10 +9,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from championships.permissions import require_organizer
+from results.publishing import publish_game, reconcile_game_status, unpublish_game
+from results.selectors import tables_missing_results
 from scheduling.models import Game
-
-from ..publishing import publish_game, reconcile_game_status, unpublish_game
-from ..selectors import tables_missing_results
 
 
 @login_required

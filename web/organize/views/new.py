@@ -17,8 +17,7 @@ from championships.permissions import require_championship_creator
 from championships.presets import PRESETS
 from championships.setup import create_championship
 from engines.rulesets import DEFAULT_RULESET
-
-from ..forms import (
+from web.organize.forms import (
     CUSTOM,
     ChampionshipForm,
     StageFormSet,

@@ -10,9 +10,8 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from championships.models import Championship, Tournament
-
-from .. import public
-from ..live import POLL_SECONDS, SOON_SECONDS, cached_fragment, cached_page, live_page, request_version
+from ranking import public
+from ranking.live import POLL_SECONDS, SOON_SECONDS, cached_fragment, cached_page, live_page, request_version
 
 
 def positive_number(value: str) -> int:

@@ -11,11 +11,10 @@ from championships.permissions import organized_tournament
 from core.pdf import html_for, pdf_response, render_pdf
 from core.pdf_cache import cached_pdf, pdf_key
 from core.pdf_limits import render_limited, render_slot
+from organize import printing
+from organize.printing import blank_tables, game_context, game_of, game_tables, qualification_list
 from ranking.selectors import podium
-from ranking.views.printing import tournament_paper
-
-from .. import printing
-from ..printing import blank_tables, game_context, game_of, game_tables, qualification_list
+from web.public.printing import tournament_paper
 
 BLANK_SHEETS_MAX = 50
 

@@ -15,10 +15,9 @@ from championships.models import Stage
 from championships.permissions import organized_tournament, require_organizer
 from core.table_export import table_response
 from engines.rulesets import ruleset_for
-
-from . import jobs, selectors, services, tasks
-from .forms import GenerateForm, SwapForm
-from .models import Game, PlanningJob
+from scheduling import jobs, selectors, services, tasks
+from scheduling.models import Game, PlanningJob
+from web.organize.seating_forms import GenerateForm, SwapForm
 
 
 def _stage(request, slug: str, stage_id: int) -> Stage:

@@ -8,8 +8,7 @@ from django.views.decorators.http import require_POST
 
 from championships.models import Championship
 from scheduling.boards import set_board_limits
-
-from ..forms import BoardLimitsForm
+from web.organize.forms import BoardLimitsForm
 
 
 @login_required

@@ -13,10 +13,9 @@ from championships.models import Tournament
 from core.pdf import PAPERS, paper_for, pdf_response
 from core.pdf_cache import cached_pdf, pdf_key
 from core.pdf_limits import render_limited, render_slot
-
-from .. import printing, refresh
-from ..live import request_version, tournament_id
-from ..public import published_game
+from ranking import printing, refresh
+from ranking.live import request_version, tournament_id
+from ranking.public import published_game
 
 
 def _tournament(slug: str) -> Tournament:

@@ -5,8 +5,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from core.pdf import A4, LETTER
-
-from .models import PrintJob
+from organize.models import PrintJob
 
 
 class PrintJobForm(forms.Form):

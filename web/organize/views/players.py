@@ -23,9 +23,8 @@ from championships.roster import Columns, read_list
 from championships.services import change_player
 from core.table_export import table_response
 from engines.csv_input import InputError
-
-from .. import rosters
-from ..people_forms import ImportConfirmForm, ImportUploadForm, PlayerForm, RelationshipForm, search_query
+from organize import rosters
+from web.organize.people_forms import ImportConfirmForm, ImportUploadForm, PlayerForm, RelationshipForm, search_query
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -1,4 +1,4 @@
-"""The form that registers a championship's webhook (organize/views/webhooks.py)."""
+"""The form that registers a championship's webhook (web/organize/views/webhooks.py)."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 

@@ -6,13 +6,13 @@ from django.views.decorators.http import require_GET
 
 from championships.models import Tournament
 from core.table_export import busy_limited, public_table_response
+from ranking.columns import standings_columns
+from ranking.final_table import final_table
+from ranking.live import POLL_SECONDS, cached_fragment, cached_page, live_page, request_version
+from ranking.public import places_needed, public_standings
+from ranking.standings import tournament_standings
 
-from ..columns import standings_columns
-from ..final_table import final_table
-from ..live import POLL_SECONDS, cached_fragment, cached_page, live_page, request_version
-from ..public import places_needed, public_standings
-from ..standings import tournament_standings
-from .public_pages import page_number, positive_number
+from .pages import page_number, positive_number
 
 CSV_HEADER = ["rank", "player", "country"]
 """Machine-readable keys, the same in every language (the pages are for people, the CSV for programs)."""

@@ -7,9 +7,8 @@ from django.views.decorators.http import require_http_methods
 
 from championships.models import Championship
 from championships.permissions import require_championship_organizer
-
-from ..api_tokens import create_token, revoke_token, tokens_of
-from ..forms import ApiTokenForm
+from organize.api_tokens import create_token, revoke_token, tokens_of
+from web.organize.forms import ApiTokenForm
 
 
 @login_required

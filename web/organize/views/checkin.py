@@ -14,11 +14,10 @@ from django.views.decorators.http import require_GET, require_POST
 from championships.models import Entry
 from championships.permissions import organized_tournament
 from core.table_export import table_response
+from organize import checkin
 from results.penalties import lateness_rule
-
-from .. import checkin
-from ..people_forms import LateForm, UndoForm, WithdrawForm, search_query
-from ..registration_forms import WindowForm
+from web.organize.people_forms import LateForm, UndoForm, WithdrawForm, search_query
+from web.organize.registration_forms import WindowForm
 
 
 def _filters(source) -> tuple[str, str]:

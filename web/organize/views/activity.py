@@ -11,8 +11,7 @@ from audit.selectors import activity
 from championships.models import Tournament
 from championships.permissions import organized_tournament
 from core.table_export import table_response
-
-from ..activity import described, described_in_chunks
+from organize.activity import described, described_in_chunks
 
 PER_PAGE = 50
 

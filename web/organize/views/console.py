@@ -13,17 +13,16 @@ from championships.permissions import is_organizer, organized_tournament, requir
 from championships.setup import close_tournament, reopen_tournament
 from championships.staff import invite_staff, remove_staff
 from championships.staff_signin import lift_signin_pause, paused_roles
+from organize.invitations import send_set_password_link
+from organize.notices import notice_summary
+from organize.printing import printable_games
+from organize.selectors import dashboard, next_steps
 from ranking.selectors import podium
-from ranking.views.printing import tournament_paper
 from results.selectors import any_game_published, tables_missing_results
 from results.tablets import waiting_on_tablets
-
-from ..forms import BoardLimitsForm, InviteForm, StatusForm
-from ..invitations import send_set_password_link
-from ..notices import notice_summary
-from ..print_forms import PrintJobForm
-from ..printing import printable_games
-from ..selectors import dashboard, next_steps
+from web.organize.forms import BoardLimitsForm, InviteForm, StatusForm
+from web.organize.print_forms import PrintJobForm
+from web.public.printing import tournament_paper
 
 PEOPLE_PAGES = (("organize-players", gettext_lazy("Players")), ("organize-entries", gettext_lazy("Entries")),
                 ("organize-registrations", gettext_lazy("Registrations by players and private links")),

@@ -10,9 +10,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 from championships.models import Championship
 from championships.permissions import require_championship_organizer
 from core.csv_export import csv_response
+from web.organize.webhook_forms import WebhookForm
 from webhooks import services
-
-from ..webhook_forms import WebhookForm
 
 ACTIONS = ("turn_off", "turn_on", "remove", "ping")
 

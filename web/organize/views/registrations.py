@@ -14,8 +14,7 @@ from championships import links, signup
 from championships.models import Entry, Registration
 from championships.permissions import organized_tournament
 from core.table_export import table_response
-
-from ..registration_forms import PrivateLinkForm, RefuseForm, RegistrationSettingsForm
+from web.organize.registration_forms import PrivateLinkForm, RefuseForm, RegistrationSettingsForm
 
 ORDER = Case(*(When(status=status, then=Value(n)) for n, status in enumerate(
     ["pending", "waiting", "unconfirmed", "entered", "refused", "cancelled"])), output_field=IntegerField())

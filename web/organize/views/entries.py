@@ -12,9 +12,8 @@ from championships import people
 from championships.permissions import organized_tournament
 from championships.selectors import find_player
 from core.table_export import table_response
-
-from .. import rosters
-from ..people_forms import FindPlayerForm, search_query
+from organize import rosters
+from web.organize.people_forms import FindPlayerForm, search_query
 
 MAX_SELECTED = 5000
 

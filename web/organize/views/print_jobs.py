@@ -10,11 +10,10 @@ from django.views.decorators.http import require_GET, require_POST
 from championships.permissions import organized_tournament
 from core.jobs import progress_of
 from core.pdf import pdf_response
-
-from .. import print_jobs, tasks
-from ..models import PrintJob
-from ..print_forms import PrintJobForm
-from ..printing import game_of, printable_games
+from organize import print_jobs, tasks
+from organize.models import PrintJob
+from organize.printing import game_of, printable_games
+from web.organize.print_forms import PrintJobForm
 
 
 def _job(request, slug: str, job_id: int) -> PrintJob:

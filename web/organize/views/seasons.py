@@ -26,8 +26,7 @@ from ratings.seasons import (
     season_standings,
     seasons_of,
 )
-
-from ..season_forms import SeasonForm
+from web.organize.season_forms import SeasonForm
 
 HISTORY_SHOWN = 20
 """The season page lists its latest changes."""

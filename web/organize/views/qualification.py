@@ -8,9 +8,8 @@ from django.views.decorators.http import require_POST
 
 from championships.models import Stage, Tournament
 from championships.permissions import organized_tournament
-
-from .. import selectors
-from ..qualification import advance_qualifiers, replace_finalist, seat_seeded_stage
+from ranking import selectors
+from ranking.qualification import advance_qualifiers, replace_finalist, seat_seeded_stage
 
 
 @login_required

@@ -4,8 +4,7 @@ from django.utils import timezone
 
 from championships.permissions import organized_tournament
 from core.table_export import table_response
-
-from ..selectors import ResultRow, result_rows
+from results.selectors import ResultRow, result_rows
 
 
 def _cells(row: ResultRow) -> list:
