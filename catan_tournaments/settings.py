@@ -125,7 +125,11 @@ STANDINGS_CACHE_SECONDS = env.int("STANDINGS_CACHE_SECONDS", default=60)
 
 # Celery: with no broker configured, tasks run eagerly in the calling process.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
-CELERY_RESULT_BACKEND = REDIS_URL or None
+# No result backend: every job keeps its state in its own row (core.jobs) and nothing reads a task's result, and a
+# Redis result backend made enqueuing with Redis down fail with RuntimeError after retrying, not kombu's
+# OperationalError, which core.background answers by running the work on its own threads.
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 # A broker that is down makes enqueuing fail within seconds (kombu's OperationalError) instead of
@@ -136,7 +140,6 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "inte
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
 CELERY_REDIS_SOCKET_TIMEOUT = 5
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True  # the worker itself keeps trying until the broker is back
-CELERY_TASK_TRACK_STARTED = True
 CELERY_IMPORTS = ["catan_tournaments.tasks", "core.mail"]
 # Beat answers no remote control, so its health check reads a heartbeat file that each pass of its loop touches
 # (catan_tournaments/beat.py); a pass comes at least this often (seconds), even with nothing due.

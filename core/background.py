@@ -11,6 +11,10 @@ reader would otherwise wait for.
 
 A job whose row is not yet committed is handed over from `transaction.on_commit`, so the thread reads it.
 
+A broker that failed is not asked again for a few seconds (`REDIS_RETRY_SECONDS`, as the cache does): each failed
+attempt costs its timeouts, and a sign-off queues several kinds of work, so with Redis down every request would
+otherwise wait on each of them in turn (`make chaos`, "Redis stopped").
+
 Work may be asked for later (`countdown`, a retry's backoff): the worker holds it until then (Celery's countdown);
 without one, a timer of this process hands it to the threads when it is due (lost if the process stops first, so
 a kind that must not lose it keeps its due time on its row and sweeps for overdue work, as webhook deliveries do).
@@ -22,8 +26,11 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.db import connection
 from kombu.exceptions import OperationalError
+
+from .cache import Breaker
 
 if TYPE_CHECKING:
     from celery import Task
@@ -33,6 +40,10 @@ logger = logging.getLogger(__name__)
 executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="background")
 """The embedded worker: two threads per web process (a seating search is CPU-bound), so one slow email does not
 hold a seating plan back; more work waits its turn."""
+
+
+broker = Breaker(settings.REDIS_RETRY_SECONDS)
+"""Open for a few seconds after the broker failed: work then goes straight to the threads (or is skipped)."""
 
 
 def has_worker(task: Task[..., Any]) -> bool:
@@ -64,7 +75,7 @@ def run_in_background(task: Task[..., Any], *args: object, or_here: bool = True,
     """Queue `task(*args)` for the worker, to run `countdown` seconds from now (at once by default); without one,
     run it on a thread of this process (`or_here`) or skip it. True when it was queued or handed to a thread,
     False when it was skipped."""
-    if has_worker(task):
+    if has_worker(task) and not broker.is_open():
         try:
             if countdown > 0:
                 task.apply_async(args, countdown=countdown)
@@ -72,6 +83,7 @@ def run_in_background(task: Task[..., Any], *args: object, or_here: bool = True,
                 task.delay(*args)
             return True
         except OperationalError as error:
+            broker.trip()
             logger.warning("Could not queue %s (%r); %s.", task.name, error,
                            "running it on a thread here" if or_here else "skipped")
     if or_here:

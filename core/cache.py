@@ -27,8 +27,11 @@ class Breaker:
         self.seconds, self.clock = seconds, clock
         self.open_until = 0.0
 
+    def is_open(self) -> bool:
+        return self.clock() < self.open_until
+
     def check(self) -> None:
-        if self.clock() < self.open_until:
+        if self.is_open():
             raise CacheUnavailable("Redis failed moments ago; the cache is skipped for a few seconds.")
 
     def trip(self) -> None:

@@ -81,6 +81,7 @@ class Chaos:
         await self.hold(notes)
         await asyncio.to_thread(self.stack.start_redis)
         notes.append("redis-server started again (empty)")
+        await self.supervise_celery(notes)
 
     async def redis_frozen(self, notes: list[str]) -> None:
         self.stack.signal_redis(signal.SIGSTOP)
@@ -88,6 +89,19 @@ class Chaos:
         await self.hold(notes)
         self.stack.signal_redis(signal.SIGCONT)
         notes.append("redis-server thawed (SIGCONT)")
+        await self.supervise_celery(notes)
+
+    async def supervise_celery(self, notes: list[str]) -> None:
+        """As docker-compose's `restart: unless-stopped` does: a worker that exited is started again, and said so
+        (kombu 5.7 lets the worker die when the broker goes away while it holds unacknowledged messages)."""
+        celery = self.stack.celery
+        if celery is None or celery.poll() is None:
+            return
+        last = [line for line in (self.stack.dir / "celery.log").read_text(errors="replace").splitlines()
+                if "CRITICAL" in line or "Unrecoverable" in line][-1:]
+        notes.append(f"the Celery worker exited (code {celery.returncode}: {last[0][-160:] if last else 'no message'});"
+                     " started again, as the deployment's restart policy does")
+        await asyncio.to_thread(self.stack.start_celery)
 
     async def worker_killed(self, notes: list[str]) -> None:
         victim = self.stack.worker_pids()[0]

@@ -154,13 +154,15 @@ class Stack:
     # --- Celery ---------------------------------------------------------------------------------
     def start_celery(self, concurrency: int = 1) -> None:
         """A worker with `concurrency` pool processes (docker-compose's runs Celery's default, one per core)."""
+        log = self.dir / "celery.log"
+        before = log.stat().st_size if log.exists() else 0  # a worker started again appends to the same log
         self.celery = subprocess.Popen(
             [str(Path(PYTHON).with_name("celery")), "-A", "catan_tournaments", "worker",
              "--concurrency", str(concurrency), "--pool", "prefork", "--loglevel", "INFO", "--without-gossip",
              "--without-mingle",
              "--hostname", f"{self.name}@%h"],
             cwd=ROOT, env=self.env, stdout=self._log("celery.log"), stderr=subprocess.STDOUT)
-        self._wait(lambda: "ready." in (self.dir / "celery.log").read_text(errors="replace"), 60, "the Celery worker")
+        self._wait(lambda: b"ready." in log.read_bytes()[before:], 60, "the Celery worker")
 
     def stop_celery(self) -> None:
         stop(self.celery)

@@ -36,3 +36,29 @@ def test_without_a_worker_a_timer_hands_it_to_the_threads_when_due(monkeypatch):
     threads.shutdown(wait=True)
     [(value, thread)] = NOTES
     assert value == "b" and thread.startswith("background-test")
+
+
+def test_a_broker_that_failed_is_not_asked_again_for_a_few_seconds(monkeypatch):
+    """Redis down: the first enqueue pays its timeouts and trips the breaker; the next ones go straight to the
+    threads (a sign-off queues several kinds of work) until `REDIS_RETRY_SECONDS` have passed."""
+    from kombu.exceptions import OperationalError
+
+    from core.cache import Breaker
+
+    now = [100.0]
+    monkeypatch.setattr(background, "broker", Breaker(5, clock=lambda: now[0]))
+    monkeypatch.setattr(background, "has_worker", lambda task: True)
+    asked = []
+
+    def down(*args):
+        asked.append(args)
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(noted, "delay", down)
+    NOTES.clear()
+    for value in ("c", "d", "e"):
+        assert background.run_in_background(noted, value)  # the inline executor of the tests runs it here
+    assert asked == [("c",)] and [value for value, _thread in NOTES] == ["c", "d", "e"]
+    now[0] += 5
+    assert background.run_in_background(noted, "f")
+    assert asked == [("c",), ("f",)]  # asked again once the seconds have passed

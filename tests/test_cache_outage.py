@@ -124,7 +124,8 @@ def celery_app_with_broker(url: str) -> Celery:
     """An app configured from the project's settings, as the web process's is, with another broker."""
     app = Celery("broker-probe", set_as_current=False)
     app.config_from_object("django.conf:settings", namespace="CELERY")
-    app.conf.update(broker_url=url, task_always_eager=False, result_backend=None)
+    app.conf.update(broker_url=url, task_always_eager=False,
+                    result_backend=url if app.conf.result_backend else None)  # as deployed: one Redis for both
     return app
 
 
