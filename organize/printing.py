@@ -98,32 +98,36 @@ class PrintedTable:
 def sheet_grid(rtl: bool, blank: bool = False) -> str:
     """A record sheet's four rows as one SVG (a data: URI): a rule under each row, the VP box, the winner's tick box
     and the signature line, mirrored on a right-to-left page; a blank sheet also gets a line to write the name.
-    As wide as the narrower paper's text (A4): on US Letter it leaves a few millimetres at the end."""
+    As wide as the narrower paper's text (A4): on US Letter it leaves a few millimetres at the end. One path per
+    stroke, not a shape per box and line: WeasyPrint draws an SVG's every element again on every page."""
     width = min(text_area_mm(paper)[0] for paper in PAPERS)
     order, player, vp, winner = SHEET_COLUMNS_MM
-    shapes = []
+    boxes: list[str] = []
+    lines: list[str] = []
+    rules: list[str] = []
 
     def rect(x: float, y: float, w: float, h: float) -> None:
         x = width - x - w if rtl else x
-        shapes.append(f'<rect x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" fill="none" stroke="#000" '
-                      f'stroke-width="0.4"/>')
+        boxes.append(f"M{x:.2f} {y:.2f}h{w:.2f}v{h:.2f}h{-w:.2f}z")
 
-    def line(x1: float, x2: float, y: float, colour: str = "#000", stroke: float = 0.3) -> None:
+    def line(x1: float, x2: float, y: float, path: list[str]) -> None:
         x1, x2 = (width - x2, width - x1) if rtl else (x1, x2)
-        shapes.append(f'<line x1="{x1:.2f}" y1="{y:.2f}" x2="{x2:.2f}" y2="{y:.2f}" stroke="{colour}" '
-                      f'stroke-width="{stroke}"/>')
+        path.append(f"M{x1:.2f} {y:.2f}H{x2:.2f}")
 
     for row in range(4):
         top = row * SHEET_ROW_MM
         rect(order + player + (vp - 12) / 2, top + 2, 12, 10)
         rect(order + player + vp + (winner - 7) / 2, top + 3.5, 7, 7)
-        line(order + player + vp + winner + 2, width - 1, top + 11)
+        line(order + player + vp + winner + 2, width - 1, top + 11, lines)
         if blank:
-            line(order, order + player - 4, top + 11)
-        line(0, width, top + SHEET_ROW_MM - 0.1, "#bbb", 0.2)
+            line(order, order + player - 4, top + 11, lines)
+        line(0, width, top + SHEET_ROW_MM - 0.1, rules)
     height = 4 * SHEET_ROW_MM
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}mm" height="{height:g}mm" '
-           f'viewBox="0 0 {width:g} {height:g}">{"".join(shapes)}</svg>')
+           f'viewBox="0 0 {width:g} {height:g}" fill="none">'
+           f'<path d="{"".join(boxes)}" stroke="#000" stroke-width="0.4"/>'
+           f'<path d="{"".join(lines)}" stroke="#000" stroke-width="0.3"/>'
+           f'<path d="{"".join(rules)}" stroke="#bbb" stroke-width="0.2"/></svg>')
     return "data:image/svg+xml," + quote(svg)
 
 
