@@ -12,12 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-import requests
-from cryptography.hazmat.primitives import serialization
 from django.conf import settings
-from py_vapid import Vapid
-from py_vapid.utils import b64urlencode
-from pywebpush import WebPushException, webpush
 
 TIMEOUT_SECONDS = 10
 """How long one push service may take to answer: the sending runs in the background, never in a request."""
@@ -50,7 +45,13 @@ class Outcome:
 
 
 def send(endpoint: str, p256dh: str, auth: str, payload: dict[str, Any]) -> Outcome:
-    """Encrypt `payload` (as JSON) for one subscription and post it to its push service."""
+    """Encrypt `payload` (as JSON) for one subscription and post it to its push service. pywebpush and what it
+    brings (aiohttp, requests, cryptography: ~24 MB) are imported here, by the worker that sends, not by every
+    web process that loads the URLs."""
+    import requests
+    from py_vapid import Vapid
+    from pywebpush import WebPushException, webpush
+
     subscription = {"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}}
     session = requests.Session()
     session.max_redirects = 0  # a push service answers, it never sends the message elsewhere
@@ -73,6 +74,10 @@ def send(endpoint: str, p256dh: str, auth: str, payload: dict[str, Any]) -> Outc
 def new_keys() -> tuple[str, str]:
     """A new VAPID key pair, (public, private), base64url as the settings take them: the public key is the
     uncompressed P-256 point browsers take as `applicationServerKey`, the private key its 32-byte scalar."""
+    from cryptography.hazmat.primitives import serialization
+    from py_vapid import Vapid
+    from py_vapid.utils import b64urlencode
+
     vapid = Vapid()
     vapid.generate_keys()
     public = vapid.public_key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
