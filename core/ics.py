@@ -5,9 +5,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from icalendar import Calendar, vText
-from icalendar import Event as CalendarEvent
-
 CONTENT_TYPE = "text/calendar; charset=utf-8"
 
 
@@ -32,6 +29,9 @@ def _utc(value: datetime | date) -> datetime | date:
 
 def calendar(events: Iterable[Event], *, name: str, now: datetime) -> str:
     """The calendar file's text: one VEVENT per event; a date without an end lasts the day."""
+    from icalendar import Calendar, vText  # imported by the process that writes a calendar, not by every one
+    from icalendar import Event as CalendarEvent
+
     feed = Calendar()
     feed.add("prodid", "-//catan-tournaments//calendar//EN")
     feed.add("version", "2.0")

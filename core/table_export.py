@@ -8,25 +8,25 @@ int, a float, or text that reads as a plain decimal such as the CSV's "12.500000
 else is text. Text a spreadsheet would run as a formula (starting with = + - @ tab or CR, as `safe_cell`) is
 written as a string cell marked "quote prefix", never as a formula: it shows as typed and stays text when edited.
 """
+from __future__ import annotations
+
 import io
 import re
 from collections.abc import Callable, Iterable
 from functools import wraps
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import get_language_bidi
-from openpyxl import Workbook
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-from openpyxl.styles import Font
-from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from .csv_export import FORMULA_STARTS, csv_response
 from .pdf_cache import cached_pdf, pdf_key
 from .pdf_limits import render_slot
 from .ratelimit import Busy
+
+if TYPE_CHECKING:
+    from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 MAX_TEXT = 32767
@@ -44,6 +44,9 @@ def sheet_title(stem: str) -> str:
 
 def _cell(sheet: WriteOnlyWorksheet, value: object) -> object:
     """The value as a number, or text that is never a formula."""
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
     if isinstance(value, bool) or value is None:  # as the CSV writes them: "True", "False", empty
         value = "" if value is None else str(value)
     if isinstance(value, (int, float)):
@@ -60,7 +63,13 @@ def _cell(sheet: WriteOnlyWorksheet, value: object) -> object:
 
 
 def xlsx_bytes(title: str, header: list[str], rows: Iterable[Iterable[object]], *, rtl: bool) -> bytes:
-    """The workbook: one sheet, the header row bold and frozen, right to left if `rtl`."""
+    """The workbook: one sheet, the header row bold and frozen, right to left if `rtl`. openpyxl (about 20 MB) is
+    imported here, by the process that writes a workbook, not by every web process that loads the URLs."""
+    from openpyxl import Workbook
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+    from openpyxl.styles import Font
+
     book = Workbook(write_only=True)
     sheet = book.create_sheet(sheet_title(title))
     sheet.sheet_view.rightToLeft = rtl

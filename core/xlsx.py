@@ -17,8 +17,6 @@ from datetime import date, datetime, time, timedelta
 from xml.parsers import expat
 
 from django.utils.translation import gettext as _
-from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format
-from openpyxl.utils.datetime import MAC_EPOCH, WINDOWS_EPOCH, from_excel
 
 from engines.csv_input import InputError, InputProblem
 
@@ -171,6 +169,8 @@ class _Workbook:
         return found
 
     def rows(self) -> list[tuple[int, list[Value | None]]]:
+        from openpyxl.utils.datetime import MAC_EPOCH, WINDOWS_EPOCH  # openpyxl: only where a workbook is read
+
         top = self._relationships("_rels/.rels")
         workbook = next((path for kind, path in top.values() if kind == "officeDocument"), "xl/workbook.xml")
         sheets: list[str] = []
@@ -193,6 +193,8 @@ class _Workbook:
         return self._sheet(parts[sheets[0]][1], strings, dates, MAC_EPOCH if date1904[0] else WINDOWS_EPOCH)
 
     def _date_styles(self, name: str | None) -> set[int]:
+        from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format
+
         """The cell styles (indexes) whose number format shows a date."""
         if name is None:
             return set()
@@ -317,6 +319,8 @@ class _SheetReader:
             self.values = []
 
     def _value(self, text: str, kind: str, style: int) -> Value | None:
+        from openpyxl.utils.datetime import from_excel
+
         if not text:
             return None
         if kind == "s":
