@@ -78,9 +78,10 @@ class SheetPage:
 
 def sheet_page(table: Table) -> SheetPage:
     """The table's record sheet (opened when its game was published) with scores, signatures and history."""
-    sheet = (RecordSheet.objects.select_related("signed_off_by").prefetch_related(
+    sheet = (RecordSheet.objects.select_related("signed_off_by", "banker__player").prefetch_related(
         Prefetch("signatures", Signature.objects.select_related("recorded_by")))
         .get(table=table))
+    sheet.table = table  # the caller's, with its game loaded: the banker's rule reads it
     scores = list(sheet.scores.select_related("seat__entry__player__country").order_by("seat__position"))
     signatures = {s.entry_id: s for s in sheet.signatures.all()}
     return SheetPage(sheet, scores, [(score, signatures.get(score.seat.entry_id)) for score in scores],

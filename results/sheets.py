@@ -224,7 +224,7 @@ def sign(sheet_id: int, entry_id: int, *, user, method: str, version: int, image
             sheet.status = RecordSheet.Status.SIGNED
             sheet.save(update_fields=["status", "updated_at"])
         record_change(user, tournament.pk, SIGNATURE_ACTIONS[method], sheet,
-              after={"entry": entry_id, "player": Entry.objects.get(pk=entry_id).player.name,
+              after={"entry": entry_id, "player": Entry.objects.select_related("player").get(pk=entry_id).player.name,
                      "version": version, "decision": signature.decision})
     return sheet
 

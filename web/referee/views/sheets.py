@@ -20,7 +20,7 @@ from ..forms import BankerForm, CorrectionForm, PlayOrderForm, SheetForm, Signat
 
 def _table(request, slug: str, table_id: int) -> Table:
     """A table of a published game (it has its record sheet), for a referee or organizer of its tournament."""
-    table = get_object_or_404(Table.objects.select_related("game__tournament", "game__stage", "sheet")
+    table = get_object_or_404(Table.objects.select_related("game__tournament__championship", "game__stage", "sheet")
                               .exclude(game__status=Game.Status.PLANNED), pk=table_id, game__tournament__slug=slug)
     require_official(request.user, table.game.tournament)
     return table
@@ -48,8 +48,8 @@ def _initial(sheet: RecordSheet, scores) -> dict:
             "base_version": sheet.version}
 
 
-def _banker_form(sheet, scores, data=None) -> BankerForm:
-    banker = banker_of(sheet, [s.seat for s in scores])
+def _banker_form(sheet, scores, data=None, banker=None) -> BankerForm:
+    banker = banker or banker_of(sheet, [s.seat for s in scores])
     return BankerForm(data, seats=[s.seat for s in scores], referee_label=_("The referee"),
                       initial={"banker": banker.key, "was": banker.key})
 
@@ -65,6 +65,7 @@ def _page(request, table: Table, *, form=None, correction_form=None, signature_e
             score.seat.entry_id == signer and signature is None for score, signature in page.rows)):
         messages.error(request, signature_error)  # no signature panel of that player shows it: say it on top
         signature_error = None
+    banker = banker_of(sheet, [s.seat for s in scores])
     context = {
         "tournament": tournament, "game": table.game, "table": table, "sheet": sheet, "rows": page.rows,
         "form": form or SheetForm(initial=_initial(sheet, scores), scores=scores),
@@ -76,8 +77,8 @@ def _page(request, table: Table, *, form=None, correction_form=None, signature_e
             PlayOrderForm(seats=[s.seat for s in scores])
             if publishing.records_play_order(table.game) and not sheet.version else None),
         "order_by_dice": ruleset_for(tournament.ruleset).players_choose_play_order,
-        "banker": banker_of(sheet, [s.seat for s in scores]),
-        "banker_form": banker_form or _banker_form(sheet, scores),
+        "banker": banker,
+        "banker_form": banker_form or _banker_form(sheet, scores, banker=banker),
         "referee_banks": referee_banks(table.game),
         "all_signed": page.all_signed,
         "revisions": page.revisions,
@@ -146,7 +147,7 @@ def add_signature(request, slug: str, table_id: int):
     except (sheets.SheetLocked, sheets.StaleSheet) as error:
         messages.error(request, str(error))
     else:
-        name = sheet.signatures.get(entry_id=data["entry"]).entry.player.name
+        name = sheet.signatures.select_related("entry__player").get(entry_id=data["entry"]).entry.player.name
         messages.success(request, _("%(player)s's signature is recorded.") % {"player": name})
     return redirect("referee-sheet", slug=slug, table_id=table.pk)
 
