@@ -1,12 +1,11 @@
 """The referee's record sheet: CPU seconds and queries per request (sheet page, save, signatures, sign-off).
 
 Run from anywhere: `python benchmarks/bench_referee_sheet.py [--profile]`. Seeds the load harness's tournament
-(reliability/seed.py: 80 players, 20 tables a game) in a throwaway SQLite database (or `BENCH_DATABASE_URL`, an
-empty one),
-with Redis when `REDIS_URL` is set (background work is then queued, as deployed), and plays every table of the
-first game through Django's test client, production settings (DEBUG off). Each figure is the median process
-CPU time of that step over the tables, beside a trivial baseline timed in the same run (/healthz); the ratio
-is the figure to compare between runs. `--profile` prints the top of cProfile for each step.
+(reliability/seed.py: 80 players, 20 tables a game) in a throwaway SQLite database (or an empty
+`BENCH_DATABASE_URL`), with Redis when `REDIS_URL` is set (background work is then queued, as deployed), and plays
+every table of the first game through Django's test client, production settings (DEBUG off). Each figure is the
+median process CPU time of that step over the tables, beside a trivial baseline timed in the same run (/healthz);
+the ratio is the figure to compare between runs. `--profile` prints the top of cProfile for each step.
 """
 import cProfile
 import io
