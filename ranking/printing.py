@@ -16,6 +16,7 @@ from django.utils.translation import get_language, get_language_bidi
 from django.utils.translation import gettext as _
 
 from championships.models import Tournament
+from championships.namesakes import entry_numbers
 from core import print_columns as columns
 from core.pdf import render_pdf, text_area_mm
 from scheduling.models import Game, Seat
@@ -38,6 +39,12 @@ GUTTER_MM = 6.0
 class PrintedSeat:
     position: int
     name: str
+    namesake: int | None = None
+    """For a name another entry shares: its number, as every public list shows it."""
+
+    @property
+    def label(self) -> str:
+        return self.name if self.namesake is None else f"{self.name} ({self.namesake})"
 
 
 @dataclass(frozen=True)
@@ -51,22 +58,25 @@ class PrintedTable:
 class SeatingSheet:
     game: Game
     tables: list[PrintedTable]
-    alphabetical: list[tuple[str, int, int]]
-    """(name, table, position) in the collation's order (`Player.sort_key`): "Émile" next to "Emile"."""
+    alphabetical: list[tuple[PrintedSeat, int]]
+    """(seat, table) in the collation's order (`Player.sort_key`): "Émile" next to "Emile"."""
 
 
 def seating_sheet(tournament: Tournament, game: Game) -> SeatingSheet:
-    """Every table of the game with its players in play order, and the same players by name (one query)."""
+    """Every table of the game with its players in play order, and the same players by name (two queries: the
+    seats, and the tournament's names, which number its namesakes as every public list does)."""
     seats = (Seat.objects.filter(game=game).order_by("table__number", "position")
-             .values_list("table__number", "position", "entry__player__name", "entry__player__sort_key"))
+             .values_list("table__number", "position", "entry_id", "entry__player__name", "entry__player__sort_key"))
+    namesakes = entry_numbers(tournament.entries.values_list("pk", "player__name"))
     tables: dict[int, list[PrintedSeat]] = defaultdict(list)
     names = []
-    for table, position, name, key in seats:
-        tables[table].append(PrintedSeat(position, name))
-        names.append((bytes(key), name, table, position))
-    names.sort()
+    for table, position, entry, name, key in seats:
+        seat = PrintedSeat(position, name, namesakes.get(entry))
+        tables[table].append(seat)
+        names.append((bytes(key), name, table, position, seat))
+    names.sort(key=lambda item: item[:4])
     return SeatingSheet(game, [PrintedTable(number, row) for number, row in tables.items()],
-                        [(name, table, position) for _key, name, table, position in names])
+                        [(seat, table) for _key, _name, table, _position, seat in names])
 
 
 @dataclass(frozen=True)
@@ -171,7 +181,7 @@ def seating_lists(sheet: SeatingSheet, paper: str) -> tuple[list[columns.Page], 
     indent = label_width + columns.em(columns.GAP)
     room = min(width, columns.LIST_MM) / (pt * columns.PT_MM) - indent
     by_table = [_by_table(columns.isolate(columns.pad(label, label_width, bold=True), rtl) + columns.GAP,
-                          [f"{seat.position}\u00a0{columns.name(seat.name)}" for seat in table.seats],
+                          [f"{seat.position}\u00a0{columns.name(seat.label)}" for seat in table.seats],
                           indent=indent, room=room)
                 for label, table in zip(labels, sheet.tables)]
     groups = [columns.Group("\n".join(by_table[n:n + ROWS_PER_GROUP]))
@@ -179,8 +189,9 @@ def seating_lists(sheet: SeatingSheet, paper: str) -> tuple[list[columns.Page], 
     tables = columns.paginate(groups, SEATING, language=get_language() or "en", height=height,
                               first=HEADINGS_MM["by_table"])
     by_name = _layout([_("Table"), _("Play order")],
-                      [[str(table), str(position)] for _name, table, position in sheet.alphabetical],
-                      [(name, "") for name, _table, _position in sheet.alphabetical], SEATING, paper=paper,
+                      [[str(table), str(seat.position)] for seat, table in sheet.alphabetical],
+                      [(seat.name, seat.label[len(seat.name):]) for seat, _table in sheet.alphabetical], SEATING,
+                      paper=paper,
                       headings=HEADINGS_MM["by_name"], per_page=2, strong=[False] * len(sheet.alphabetical))
     return tables, by_name
 

@@ -101,7 +101,7 @@ def test_lists_by_name_follow_the_collation(client, hall):
     page = text(client.get(reverse("organize-players", args=[tournament.slug])))
     assert [page.index(name) for name in ORDER] == sorted(page.index(name) for name in ORDER)
     from ranking.printing import seating_sheet
-    assert [name for name, _table, _position in seating_sheet(tournament, game).alphabetical] == ORDER
+    assert [seat.name for seat, _table in seating_sheet(tournament, game).alphabetical] == ORDER
 
 
 def test_the_keys_are_kept_on_every_write_of_a_name(hall):

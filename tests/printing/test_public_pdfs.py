@@ -77,3 +77,16 @@ def test_arabic_standings_and_seating(text_of):
     for text in (standings, seating):
         for name in ("أحمد سالم", "فاطمة علي", "بطولة دبي"):
             assert name in text, f"{name} not found in logical order in:\n{text}"
+
+
+def test_seating_pdf_numbers_namesakes_as_the_pages_do(text_of):
+    """Two players of one name find their own seat: the same number beside each, by table and by name."""
+    tournament = make_tournament(slug="print-twins", games=1)
+    entries = make_entries(tournament, 8)
+    _named(entries, ["Ann Lee", "Bo Ray", "Cy Dunn", "Di Fox", "ann lee", "Ed Gale", "Flo Hart", "Gus Ives"])
+    game = make_game(tournament, [entries[:4], entries[4:]])
+    text = text_of(Client().get(f"/t/{tournament.slug}/games/{game.number}/seating.pdf").content, "-raw")
+    by_table, by_name = text.split("find your table")
+    assert "Ann Lee (1)" in by_table and "ann lee (2)" in by_table and "Bo Ray (" not in by_table
+    rows = [line.split(" ", 2) for line in by_name.splitlines() if re.fullmatch(r"\d+ \d+ .+", line)]
+    assert ["1", "1", "Ann Lee (1)"] in rows and ["2", "1", "ann lee (2)"] in rows
