@@ -19,6 +19,7 @@ from django.utils.translation import get_language, get_language_bidi
 from django.utils.translation import gettext as _
 
 from championships.models import ACTIVE_STATUSES, Stage, Tournament
+from championships.namesakes import entry_numbers
 from core import print_columns as columns
 from core.pdf import PAPERS, qr_data_uri, render_pdf, text_area_mm
 from ranking.final_table import games_text
@@ -166,10 +167,17 @@ def sheet_url(base_url: str, tournament: Tournament, table_id: int) -> str:
 
 
 def game_tables(tournament: Tournament, game: Game, base_url: str) -> list[PrintedTable]:
-    """Every table of the game by number, players in play order (two queries)."""
+    """Every table of the game by number, players in play order, a namesake with the number every public list gives
+    them, "Ann Lee (2)" (three queries)."""
     tables = (Table.objects.filter(game=game).order_by("number")
               .prefetch_related(Prefetch("seats", Seat.objects.select_related("entry__player").order_by("position"))))
-    return [PrintedTable(t.number, [s.entry.player.name for s in t.seats.all()], sheet_url(base_url, tournament, t.pk),
+    numbers = entry_numbers(tournament.entries.values_list("pk", "player__name"))
+
+    def printed(seat: Seat) -> str:
+        number = numbers.get(seat.entry_id)
+        return seat.entry.player.name if number is None else f"{seat.entry.player.name} ({number})"
+
+    return [PrintedTable(t.number, [printed(s) for s in t.seats.all()], sheet_url(base_url, tournament, t.pk),
                          t.board_code or game.board_code, tuple(s.entry.player.media_opt_out for s in t.seats.all()))
             for t in tables]
 

@@ -47,6 +47,15 @@ def test_table_cards_show_number_and_players_in_play_order(event, text_of):
     assert "\n2\n" in pages[1] and "Vera Eng" in pages[1] and "Zoe Adams" not in pages[1]
 
 
+def test_table_cards_and_sheets_number_namesakes_as_the_pages_do(event, text_of):
+    tournament, game, client, _ = event
+    Player.objects.filter(name="Vera Eng").update(name="Zoe Adams")  # table 2 seats a namesake of table 1's
+    cards = text_of(client.get(reverse("print-table-cards", args=[tournament.slug, 1])).content, "-raw").split("\f")
+    assert "Zoe Adams (1)" in cards[0] and "Zoe Adams (2)" in cards[1] and "Yann Brel (" not in cards[0]
+    sheets = text_of(client.get(reverse("print-record-sheets", args=[tournament.slug, 1])).content, "-raw")
+    assert "Zoe Adams (1)" in sheets and "Zoe Adams (2)" in sheets
+
+
 def test_record_sheets_prefilled_and_each_qr_opens_its_tables_sheet(event, text_of, monkeypatch):
     tournament, game, client, _ = event
     encoded = []
