@@ -12,7 +12,7 @@ from functools import wraps
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -100,6 +100,25 @@ def live_page(view=None, *, version: Callable[..., str | None] | None = None):
         return response
 
     return wrapper
+
+
+def poll_state(version: Callable[..., str | None]) -> Callable[..., str | None]:
+    """What a live poll's answer, and so its ETag, depends on: the page's `version(request, slug)` and whether a
+    newer results version is coming (`request_version` sets `request.newer_coming`)."""
+    def state(request, slug: str, *args, **kwargs) -> str | None:
+        current = version(request, slug)
+        return None if current is None else f"{current}{'+' if request.newer_coming else ''}"
+    return state
+
+
+def poll_answer(request, slug: str, current: str | None) -> JsonResponse:
+    """The poll's JSON: the version the page is shown, `coming` while a newer version's pages are being made (the
+    page then asks again in SOON_SECONDS, not POLL_SECONDS), and the server's time (`now`, ms since 1970), which
+    the map-study clock asks for uncached because a cached page's is stale."""
+    if current is None and not Tournament.objects.filter(slug=slug).exists():
+        raise Http404("No tournament with that slug.")
+    return JsonResponse({"version": current or "", "coming": getattr(request, "newer_coming", False),
+                         "soon": SOON_SECONDS, "now": int(time.time() * 1000)})
 
 
 FRAGMENT_SECONDS = 300

@@ -5,14 +5,12 @@ Like the projector it is live (304 while nothing changed, refreshed in place whe
 for readers who are not signed in; its version is the results version and its table's sheet token, so a VP the
 referee saves shows within seconds although the other public pages wait for the sign-off.
 """
-import time
 
-from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from championships.models import Tournament
-from ranking.live import POLL_SECONDS, SOON_SECONDS, cached_page, live_page, request_version, tournament_id
+from ranking.live import POLL_SECONDS, cached_page, live_page, poll_answer, poll_state, request_version, tournament_id
 
 from .overlay import overlay_page, sheet_token, table_number
 
@@ -41,18 +39,9 @@ def overlay(request, slug: str):
         "version": overlay_version(request, slug) or "", "poll_seconds": POLL_SECONDS})
 
 
-def _poll_state(request, slug: str) -> str | None:
-    current = overlay_version(request, slug)
-    return None if current is None else f"{current}{'+' if request.newer_coming else ''}"
-
-
 @require_GET
-@live_page(version=_poll_state)
+@live_page(version=poll_state(overlay_version))
 def version(request, slug: str):
-    """What an open overlay polls, as `/t/<slug>/version/` answers the other live pages: its version (304 while it
-    is the one the overlay holds), whether a newer results version is coming, and the server's time."""
-    current = overlay_version(request, slug)
-    if current is None and not Tournament.objects.filter(slug=slug).exists():
-        raise Http404("No tournament with that slug.")
-    return JsonResponse({"version": current or "", "coming": request.newer_coming, "soon": SOON_SECONDS,
-                         "now": int(time.time() * 1000)})
+    """What an open overlay polls, as `/t/<slug>/version/` answers the other live pages (`ranking.live.poll_answer`):
+    its version, 304 while it is the one the overlay holds."""
+    return poll_answer(request, slug, overlay_version(request, slug))

@@ -2,16 +2,15 @@
 
 No login; every page works without JavaScript. Live pages answer 304 while nothing changed (`ranking.live`).
 """
-import time
 
-from django.http import Http404, JsonResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from championships.models import Championship, Tournament
 from ranking import public
-from ranking.live import POLL_SECONDS, SOON_SECONDS, cached_fragment, cached_page, live_page, request_version
+from ranking.live import POLL_SECONDS, cached_fragment, cached_page, live_page, poll_answer, poll_state, request_version
 
 
 def positive_number(value: str) -> int:
@@ -92,23 +91,12 @@ def screen(request, slug: str):
     return render(request, "ranking/public/screen.html", _live(request, tournament, page=page))
 
 
-def _poll_state(request, slug: str) -> str | None:
-    """The version and whether a newer one is coming: what the poll's answer (and so its ETag) depends on."""
-    current = request_version(request, slug)
-    return None if current is None else f"{current}{'+' if request.newer_coming else ''}"
-
-
 @require_GET
-@live_page(version=_poll_state)
+@live_page(version=poll_state(request_version))
 def version(request, slug: str):
-    """What the live pages poll: the results version, 304 while it is the one they hold; `coming` while a newer
-    version's pages are being made (the page then asks again in SOON_SECONDS, not POLL_SECONDS); and the server's
-    time (`now`, ms since 1970), which the map-study clock asks for uncached because a cached page's is stale."""
-    current = request_version(request, slug)
-    if current is None and not Tournament.objects.filter(slug=slug).exists():
-        raise Http404("No tournament with that slug.")
-    return JsonResponse({"version": current or "", "coming": request.newer_coming, "soon": SOON_SECONDS,
-                         "now": int(time.time() * 1000)})
+    """What the live pages poll (`ranking.live.poll_answer`): the results version, 304 while it is the one they
+    hold."""
+    return poll_answer(request, slug, request_version(request, slug))
 
 
 @require_GET
