@@ -98,7 +98,7 @@ def measure(document: str) -> dict:
     from core.pdf import A4, render_pdf
     from organize.printing import game_pdf
     from ranking.printing import seating_pdf, standings_pdf
-    from ranking.public import public_standings
+    from ranking.public.standings import public_standings
 
     tournament = Tournament.objects.get(slug=f"bench-{document}")
     game = tournament.games.order_by("number").first()

@@ -11,11 +11,10 @@ from django.utils.translation import gettext as _
 
 from championships.models import Entry, Player, Registration, Tournament
 from championships.signup import LIVE, waiting_position
+from ranking.public.player import PlayerPage, player_page
 from results.models import Objection, Penalty, RecordSheet, Score, Signature
 from scheduling.calendar import official_start
 from scheduling.models import Game, Seat
-
-from .public import PlayerPage, player_page
 
 
 @dataclass(frozen=True)

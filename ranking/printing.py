@@ -19,9 +19,8 @@ from championships.models import Tournament
 from championships.namesakes import entry_numbers
 from core import print_columns as columns
 from core.pdf import render_pdf, text_area_mm
+from ranking.public.standings import PublicStandings, public_standings
 from scheduling.models import Game, Seat
-
-from .public import PublicStandings, public_standings
 
 STANDINGS = columns.Geometry(font_pt=9.0, line=4.3)
 """The standings' type size and line height (mm)."""

@@ -34,10 +34,11 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from championships.models import Tournament
+from ranking.public.names import searchable_names
+from ranking.public.player import rank_history
 from results.models import RecordSheet
 from scheduling.models import Game, Seat
 
-from .public import rank_history, searchable_names
 from .standings import results_version, results_version_with, tournament_standings
 
 logger = logging.getLogger(__name__)

@@ -5,7 +5,7 @@ import re
 import pytest
 from django.core.cache import cache
 
-from ranking import public
+from ranking.public import screen as public
 from tests.factories import make_entries, make_game, make_tournament
 
 pytestmark = pytest.mark.django_db

@@ -162,7 +162,7 @@ def test_ties_across_the_qualification_line_are_marked_as_awaiting_a_draw(client
 
 def test_tiebreak_values_get_the_decimals_that_tell_neighbours_apart():
     from ranking.columns import Column
-    from ranking.public import places_needed
+    from ranking.public.standings import places_needed
 
     rows = [{"vp_share": 0.357142}, {"vp_share": 0.357141}, {"vp_share": 0.2}]
     assert places_needed(Column("vp_share"), rows) == 4
@@ -377,7 +377,8 @@ def test_public_pages_take_a_fixed_number_of_queries(client, tables, django_asse
 
 
 def test_long_standings_and_games_come_in_pages(client):
-    from ranking.public import STANDINGS_PAGE, TABLES_PAGE
+    from ranking.public.game import TABLES_PAGE
+    from ranking.public.standings import STANDINGS_PAGE
 
     tournament = make_tournament(slug="crowd")
     entries = make_entries(tournament, 4 * (TABLES_PAGE + 1))

@@ -19,7 +19,8 @@ from championships.api import tournament_json
 from championships.models import Championship, Entry, Tournament
 from engines.boards.generator import decode_board
 from ranking.live import cached_page, live_page
-from ranking.public import championship_page, player_page
+from ranking.public.championship import championship_page
+from ranking.public.player import player_page
 from ranking.selectors import podium
 from ranking.standings import tournament_standings
 from results.models import Announcement, RecordSheet

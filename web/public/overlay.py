@@ -14,7 +14,7 @@ from django.core.cache import cache
 from django.db.models import Count, Max
 
 from championships.models import Tournament
-from ranking.public import namesake_numbers
+from ranking.public.names import namesake_numbers
 from results.models import RecordSheet
 from results.selectors import current_game
 from scheduling.clocks import clock_of
@@ -44,7 +44,7 @@ class OverlaySeat:
     vp: int | None
     winner: bool
     namesake: int | None = None
-    """For a name another entry shares: its number, as on every public list (`ranking.public.namesake_numbers`)."""
+    """For a name another entry shares: its number, as every public list shows it (`ranking.public.names`)."""
 
 
 @dataclass(frozen=True)

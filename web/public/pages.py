@@ -9,8 +9,14 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from championships.models import Championship, Tournament
-from ranking import public
 from ranking.live import POLL_SECONDS, cached_fragment, cached_page, live_page, poll_answer, poll_state, request_version
+from ranking.public.championship import championship_page
+from ranking.public.game import game_page, published_game
+from ranking.public.overview import overview as tournament_overview
+from ranking.public.player import player_page
+from ranking.public.screen import screen_page
+from ranking.public.where import QUERY_MAX
+from ranking.public.where import where as find_seats
 
 
 def positive_number(value: str) -> int:
@@ -25,7 +31,7 @@ def page_number(request) -> int:
 
 def query_text(value: str) -> str:
     """The "where do I sit?" query as the search reads it."""
-    return value.strip()[:public.QUERY_MAX]
+    return value.strip()[:QUERY_MAX]
 
 
 def _tournament(slug: str) -> Tournament:
@@ -43,18 +49,18 @@ def _live(request, tournament: Tournament, **context) -> dict:
 @cached_page
 def overview(request, slug: str):
     tournament = _tournament(slug)
-    page = public.overview(tournament)
+    page = tournament_overview(tournament)
     return render(request, "ranking/public/overview.html",
-                  _live(request, tournament, page=page, query_max=public.QUERY_MAX))
+                  _live(request, tournament, page=page, query_max=QUERY_MAX))
 
 
 @require_GET
 @cached_page(uses={"q": query_text})
 def where(request, slug: str):
     tournament = _tournament(slug)
-    page = public.where(tournament, request.GET.get("q", ""))
+    page = find_seats(tournament, request.GET.get("q", ""))
     return render(request, "ranking/public/where.html",
-                  {"tournament": tournament, "page": page, "query_max": public.QUERY_MAX})
+                  {"tournament": tournament, "page": page, "query_max": QUERY_MAX})
 
 
 @require_GET
@@ -62,12 +68,12 @@ def where(request, slug: str):
 @cached_page(uses={"page": positive_number})
 def game(request, slug: str, number: int):
     tournament = _tournament(slug)
-    found = public.published_game(tournament, number)
+    found = published_game(tournament, number)
     if found is None:
         raise Http404("No published game with that number.")
     tables = cached_fragment(request, "game", request_version(request, slug), lambda: render_to_string(
         "ranking/public/_game_tables.html",
-        {"tournament": tournament, "page": public.game_page(tournament, found, page_number(request))}))
+        {"tournament": tournament, "page": game_page(tournament, found, page_number(request))}))
     return render(request, "ranking/public/game.html", _live(request, tournament, game=found, tables_html=tables))
 
 
@@ -76,7 +82,7 @@ def game(request, slug: str, number: int):
 @cached_page
 def player(request, slug: str, player_id: int):
     tournament = _tournament(slug)
-    page = public.player_page(tournament, player_id)
+    page = player_page(tournament, player_id)
     if page is None:
         raise Http404("No such player in this tournament.")
     return render(request, "ranking/public/player.html", _live(request, tournament, page=page))
@@ -87,7 +93,7 @@ def player(request, slug: str, player_id: int):
 @cached_page(uses={"part": positive_number})
 def screen(request, slug: str):
     tournament = _tournament(slug)
-    page = public.screen_page(tournament, positive_number(request.GET.get("part", "1")))
+    page = screen_page(tournament, positive_number(request.GET.get("part", "1")))
     return render(request, "ranking/public/screen.html", _live(request, tournament, page=page))
 
 
@@ -101,6 +107,6 @@ def version(request, slug: str):
 
 @require_GET
 def championship(request, championship_slug: str):
-    page = public.championship_page(get_object_or_404(Championship, slug=championship_slug))
+    page = championship_page(get_object_or_404(Championship, slug=championship_slug))
     return render(request, "ranking/public/championship.html", {"page": page, "championship": page.championship})
 

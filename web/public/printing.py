@@ -15,7 +15,7 @@ from core.pdf_cache import cached_pdf, pdf_key
 from core.pdf_limits import render_limited, render_slot
 from ranking import printing, refresh
 from ranking.live import request_version, tournament_id
-from ranking.public import published_game
+from ranking.public.game import published_game
 
 
 def _tournament(slug: str) -> Tournament:

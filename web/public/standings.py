@@ -9,7 +9,7 @@ from core.table_export import busy_limited, public_table_response
 from ranking.columns import standings_columns
 from ranking.final_table import final_table
 from ranking.live import POLL_SECONDS, cached_fragment, cached_page, live_page, request_version
-from ranking.public import places_needed, public_standings
+from ranking.public.standings import places_needed, public_standings
 from ranking.standings import tournament_standings
 
 from .pages import page_number, positive_number
