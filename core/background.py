@@ -63,10 +63,19 @@ def run_on_thread(task: Task[..., Any], *args: object) -> None:
             connection.close()
 
 
+def submit(task: Task[..., Any], *args: object) -> None:
+    """Hand `task(*args)` to the threads; while the interpreter exits (a management command whose last thread
+    queues more work, e.g. the emails of a notice), run it on this thread instead of losing it."""
+    try:
+        executor.submit(run_on_thread, task, *args)
+    except RuntimeError:  # "cannot schedule new futures after interpreter shutdown"
+        run_on_thread(task, *args)
+
+
 def run_later(seconds: float, task: Task[..., Any], *args: object) -> None:
     """Without a worker: hand `task(*args)` to the threads once `seconds` have passed (a daemon timer: it never
     holds the process open)."""
-    timer = threading.Timer(seconds, lambda: executor.submit(run_on_thread, task, *args))
+    timer = threading.Timer(seconds, lambda: submit(task, *args))
     timer.daemon = True
     timer.start()
 
@@ -90,5 +99,5 @@ def run_in_background(task: Task[..., Any], *args: object, or_here: bool = True,
         if countdown > 0:
             run_later(countdown, task, *args)
         else:
-            executor.submit(run_on_thread, task, *args)
+            submit(task, *args)
     return or_here

@@ -62,3 +62,17 @@ def test_a_broker_that_failed_is_not_asked_again_for_a_few_seconds(monkeypatch):
     now[0] += 5
     assert background.run_in_background(noted, "f")
     assert asked == [("c",), ("f",)]  # asked again once the seconds have passed
+
+
+def test_work_queued_while_the_interpreter_exits_runs_on_this_thread(monkeypatch):
+    """A management command's last thread queuing more work (seed_demo's notices and their emails) as the
+    interpreter exits: the executor refuses new work then, and the work runs here instead of being lost."""
+    class Exiting:
+        def submit(self, fn, *args):
+            raise RuntimeError("cannot schedule new futures after interpreter shutdown")
+
+    monkeypatch.setattr(background, "executor", Exiting())
+    monkeypatch.setattr(background, "has_worker", lambda task: False)
+    NOTES.clear()
+    assert background.run_in_background(noted, "g")
+    assert [(value, thread) for value, thread in NOTES] == [("g", threading.current_thread().name)]
