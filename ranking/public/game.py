@@ -1,4 +1,5 @@
 """A published game's tables, a page at a time."""
+
 from dataclasses import dataclass
 from typing import cast
 

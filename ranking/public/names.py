@@ -1,4 +1,5 @@
 """The names of a tournament's entries as the searches and the lists need them."""
+
 from championships.models import Tournament
 from championships.namesakes import entry_numbers
 from ranking.public.versioned import per_version

@@ -1,4 +1,5 @@
 """A player's public page: their standing and every game."""
+
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import cast

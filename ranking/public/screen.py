@@ -1,4 +1,5 @@
 """The projector: standings slides and "find your table" slides, in parts for a big game."""
+
 from dataclasses import dataclass
 
 from championships.models import Tournament

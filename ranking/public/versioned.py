@@ -6,9 +6,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from championships.models import Tournament
-from ranking.standings import (
-    results_version,
-)
+from ranking.standings import results_version
 
 
 def per_version(tournament: Tournament, name: str, compute):

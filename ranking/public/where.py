@@ -1,4 +1,5 @@
 """\"Where do I sit?\": players found by a part of their name, and their seats."""
+
 from collections import defaultdict
 from dataclasses import dataclass
 
