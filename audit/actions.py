@@ -258,6 +258,10 @@ class Action(StrEnum):
     WEBHOOK_REMOVED = "webhook.removed", told(_("Webhook removed"), _("Webhook removed: %(url)s"))
     WEBHOOK_PINGED = "webhook.pinged", told(_("Webhook sent a test delivery"),
                                             _("Test delivery sent to %(url)s"))
+    WEBHOOK_SECRET_CHANGED = "webhook.secret_changed", told(_("Webhook signing secret changed"),
+                                                            _("New signing secret for %(url)s"))
+    WEBHOOK_REDELIVERED = "webhook.redelivered", told(_("Failed delivery sent again"),
+                                                      _("A failed delivery sent again to %(url)s"))
 
     SEASON_CREATED = "season.created", told(_("Season created"))
     SEASON_CHANGED = "season.changed", told(_("Season changed: name, championships, points or tiebreaks"))

@@ -341,6 +341,8 @@ _TELLERS: dict[Action, Callable[[_Facts], _Telling]] = {
     Action.WEBHOOK_TURNED_ON: _webhook,
     Action.WEBHOOK_REMOVED: lambda f: _tell(url=f.before.get("url", "?")),
     Action.WEBHOOK_PINGED: _webhook,
+    Action.WEBHOOK_SECRET_CHANGED: _webhook,
+    Action.WEBHOOK_REDELIVERED: _webhook,
     Action.ADMIN_ADDED: _admin,
     Action.ADMIN_CHANGED: _admin,
     Action.ADMIN_DELETED: _admin,

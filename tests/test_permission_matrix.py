@@ -116,6 +116,7 @@ ACCESS: dict[str, Access] = {
     "organize-webhooks": Access(CHAMPIONSHIP_ORGANIZERS, CHAMPIONSHIP_ORGANIZERS,
                                 lambda w: {"url": "https://example.org/hook", "events": ["game.published"]}),
     "organize-webhook-deliveries-csv": Access(CHAMPIONSHIP_ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "organize-webhook-deliveries-xlsx": Access(CHAMPIONSHIP_ORGANIZERS, SIGNED_IN_WRONG_METHOD),
     "set_language": Access(ANYONE, ANYONE, lambda w: {"language": "ar", "next": "/"}),
     # Django's auth views
     "login": Access(ANYONE, ANYONE, lambda w: {"username": w.users["no_role"].username, "password": "wrong"}),

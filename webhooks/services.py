@@ -99,6 +99,39 @@ def ping(championship: Championship, webhook_id: int, *, user) -> Delivery:
     return delivery
 
 
+def new_secret(championship: Championship, webhook_id: int, *, user) -> Webhook:
+    """A new signing secret at once (the old one leaked, or the receiver changed hands): every attempt from now on,
+    the retries already waiting included, is signed with it. The secret is never in the audit trail."""
+    require_championship_organizer(user, championship)
+    with transaction.atomic():
+        webhook = _locked(championship, webhook_id)
+        webhook.secret = secrets.token_hex(SECRET_BYTES)
+        webhook.save(update_fields=["secret"])
+        record_change(user, None, Action.WEBHOOK_SECRET_CHANGED, webhook, after={"url": webhook.url})
+    return webhook
+
+
+def send_again(championship: Championship, delivery_id: int, *, user) -> Delivery:
+    """A failed delivery sent again as it was, the same body and delivery id (a receiver that took it after all
+    ignores the repeat by `X-Catan-Delivery`), its attempts counted afresh."""
+    require_championship_organizer(user, championship)
+    with transaction.atomic():
+        delivery = get_object_or_404(Delivery.objects.select_for_update().select_related("webhook"), pk=delivery_id,
+                                     webhook__championship=championship)
+        if delivery.status != Delivery.Status.FAILED:
+            raise ValidationError(_("Only a delivery that failed can be sent again."))
+        if not delivery.webhook.active:
+            raise ValidationError(_("Turn the webhook on first: a webhook that is off sends nothing."))
+        delivery.status, delivery.attempts, delivery.next_attempt_at = Delivery.Status.QUEUED, 0, None
+        delivery.response_status, delivery.response_body, delivery.message = None, "", ""
+        delivery.started_at = delivery.finished_at = None
+        delivery.save()
+        record_change(user, None, Action.WEBHOOK_REDELIVERED, delivery.webhook,
+                      after={"url": delivery.webhook.url, "delivery": str(delivery.uid)})
+        core_jobs.dispatch(delivery, delivery_task)
+    return delivery
+
+
 def _public(championship: Championship, tournament: Tournament | None) -> dict[str, Any]:
     """What the public pages say of where the event happened (slugs, names and addresses)."""
     where: dict[str, Any] = {"championship": {

@@ -38,6 +38,8 @@ urlpatterns = [
     path("championships/<slug:championship_slug>/webhooks/", webhook_pages.webhooks, name="organize-webhooks"),
     path("championships/<slug:championship_slug>/webhooks/deliveries.csv", webhook_pages.deliveries_csv,
          name="organize-webhook-deliveries-csv"),
+    path("championships/<slug:championship_slug>/webhooks/deliveries.xlsx", webhook_pages.deliveries_csv, XLSX,
+         name="organize-webhook-deliveries-xlsx"),
     path("seasons/", season_pages.season_list, name="organize-seasons"),
     path("seasons/new/", season_pages.season_new, name="organize-season-new"),
     path("seasons/<int:season_id>/", season_pages.season, name="organize-season"),

@@ -1,7 +1,13 @@
 """The championship's webhooks page: its organizers only; add, turn off, ping, remove; deliveries and their CSV."""
+import hashlib
+import hmac
+import io
+
 import pytest
 from django.utils.translation import gettext, override
+from openpyxl import load_workbook
 
+from audit.models import AuditEntry
 from webhooks import services
 from webhooks.models import Delivery, Event, Webhook
 
@@ -85,3 +91,67 @@ def test_the_deliveries_csv(client, cup, local, receiver, django_capture_on_comm
     assert answer["Content-Type"].startswith("text/csv")
     assert lines[0] == "created,event,url,status,attempts,response_code,response,problem,next_attempt,delivery"
     assert ",ping," in lines[1] and ",succeeded,1,200,'=HYPERLINK(1)," in lines[1]
+
+
+def test_a_failed_delivery_is_sent_again_as_it_was(client, cup, local, receiver, django_capture_on_commit_callbacks):
+    """The same body and delivery id (the receiver may have taken it after all), its attempts counted afresh;
+    only a failed one, only on an active webhook, only by the championship's organizers."""
+    tournament, organizer, other = cup
+    hook = services.add_webhook(tournament.championship, receiver.url, [Event.GAME_PUBLISHED], user=organizer)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.ping(tournament.championship, hook.pk, user=organizer)
+    delivery = Delivery.objects.get()
+    client.force_login(organizer)
+    with override("en"):
+        client.post(page_url(tournament), {"send_again": delivery.pk})  # it succeeded: refused, nothing sent
+        refused = gettext("Only a delivery that failed can be sent again.")
+        assert refused in client.get(page_url(tournament)).content.decode()
+    assert len(receiver.requests) == 1
+    Delivery.objects.update(status=Delivery.Status.FAILED, attempts=5, response_status=500, response_body="down")
+    client.force_login(other)
+    assert client.post(page_url(tournament), {"send_again": delivery.pk}).status_code == 403
+    client.force_login(organizer)
+    page = client.get(page_url(tournament)).content.decode()
+    assert f'name="send_again" value="{delivery.pk}"' in page
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(page_url(tournament), {"send_again": delivery.pk}).status_code == 302
+    delivery.refresh_from_db()
+    assert delivery.status == Delivery.Status.SUCCEEDED and delivery.attempts == 1 and delivery.response_status == 200
+    first, again = receiver.requests
+    assert again.body == first.body and again.headers["X-Catan-Delivery"] == first.headers["X-Catan-Delivery"]
+    logged = AuditEntry.objects.get(action="webhook.redelivered")
+    assert logged.user == organizer and logged.after["delivery"] == str(delivery.uid)
+
+
+def test_a_new_signing_secret_signs_what_is_sent_from_then_on(client, cup, local, receiver,
+                                                              django_capture_on_commit_callbacks):
+    tournament, organizer, _other = cup
+    hook = services.add_webhook(tournament.championship, receiver.url, [Event.GAME_PUBLISHED], user=organizer)
+    old = hook.secret
+    client.force_login(organizer)
+    assert client.post(page_url(tournament), {"new_secret": hook.pk}).status_code == 302
+    hook.refresh_from_db()
+    assert hook.secret != old and len(hook.secret) == 64
+    logged = AuditEntry.objects.get(action="webhook.secret_changed")
+    assert old not in str(logged.after) and hook.secret not in str(logged.after)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.ping(tournament.championship, hook.pk, user=organizer)
+    sent = receiver.requests[-1]
+    signed = hmac.new(hook.secret.encode(), sent.headers["X-Catan-Timestamp"].encode() + b"." + sent.body,
+                      hashlib.sha256).hexdigest()
+    assert sent.headers["X-Catan-Signature"] == f"sha256={signed}"
+
+
+def test_the_deliveries_as_a_workbook(client, cup, local, receiver, django_capture_on_commit_callbacks):
+    tournament, organizer, _other = cup
+    hook = services.add_webhook(tournament.championship, receiver.url, [Event.GAME_PUBLISHED], user=organizer)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.ping(tournament.championship, hook.pk, user=organizer)
+    Delivery.objects.update(response_body="=HYPERLINK(1)")
+    client.force_login(organizer)
+    answer = client.get(page_url(tournament) + "deliveries.xlsx")
+    sheet = load_workbook(io.BytesIO(answer.content)).active
+    rows = list(sheet.iter_rows(values_only=True))
+    assert rows[0] == ("created", "event", "url", "status", "attempts", "response_code", "response", "problem",
+                       "next_attempt", "delivery")
+    assert rows[1][1] == "ping" and rows[1][6] == "=HYPERLINK(1)" and sheet.cell(2, 7).data_type == "s"

@@ -1,5 +1,6 @@
-"""A championship's webhooks on its console: register one, turn it off or on, remove it, send a test delivery, and
-the recent deliveries with their answers (also as CSV)."""
+"""A championship's webhooks on its console: register one, turn it off or on, remove it, send a test delivery, give
+it a new signing secret, and the recent deliveries with their answers (a failed one sent again; also as CSV and
+XLSX)."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -9,11 +10,11 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from championships.models import Championship
 from championships.permissions import require_championship_organizer
-from core.csv_export import csv_response
+from core.table_export import table_response
 from web.organize.webhook_forms import WebhookForm
 from webhooks import services
 
-ACTIONS = ("turn_off", "turn_on", "remove", "ping")
+ACTIONS = ("turn_off", "turn_on", "remove", "ping", "new_secret", "send_again")
 
 
 def _chosen(request) -> int:
@@ -24,7 +25,17 @@ def _chosen(request) -> int:
 def _act(request, championship: Championship) -> None:
     """One button of a webhook's row: the service, then a message saying what happened."""
     webhook_id, user = _chosen(request), request.user
-    if "remove" in request.POST:
+    if "send_again" in request.POST:
+        try:
+            services.send_again(championship, webhook_id, user=user)  # the delivery's id
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, _("The delivery is sent again; its answer appears below."))
+    elif "new_secret" in request.POST:
+        services.new_secret(championship, webhook_id, user=user)
+        messages.success(request, _("The webhook has a new signing secret: give it to the receiver."))
+    elif "remove" in request.POST:
         services.remove_webhook(championship, webhook_id, user=user)
         messages.success(request, _("The webhook is removed."))
     elif "ping" in request.POST:
@@ -39,7 +50,8 @@ def _act(request, championship: Championship) -> None:
 @login_required
 @require_http_methods(["GET", "POST"])
 def webhooks(request, championship_slug: str):
-    """POST `url` and `events`: a new webhook; POST `turn_off`, `turn_on`, `remove` or `ping` (a webhook's id)."""
+    """POST `url` and `events`: a new webhook; POST `turn_off`, `turn_on`, `remove`, `ping` or `new_secret` (a
+    webhook's id), or `send_again` (a failed delivery's id)."""
     championship = get_object_or_404(Championship, slug=championship_slug)
     require_championship_organizer(request.user, championship)
     form = WebhookForm()
@@ -69,13 +81,14 @@ def webhooks(request, championship_slug: str):
 
 @login_required
 @require_GET
-def deliveries_csv(request, championship_slug: str):
-    """Every delivery of the championship's webhooks, newest first, with fixed English column names."""
+def deliveries_csv(request, championship_slug: str, fmt: str = "csv"):
+    """Every delivery of the championship's webhooks, newest first, with fixed English column names; as CSV or
+    (`fmt`) a workbook."""
     championship = get_object_or_404(Championship, slug=championship_slug)
     require_championship_organizer(request.user, championship)
     rows = ([d.created_at.isoformat(), d.event, d.webhook.url, d.status, d.attempts, d.response_status or "",
              d.response_body, d.message, d.next_attempt_at.isoformat() if d.next_attempt_at else "", d.uid]
             for d in services.recent_deliveries(championship, limit=None))
-    return csv_response(f"{championship.slug}-webhook-deliveries.csv",
-                        ["created", "event", "url", "status", "attempts", "response_code", "response", "problem",
-                         "next_attempt", "delivery"], rows)
+    return table_response(fmt, f"{championship.slug}-webhook-deliveries",
+                          ["created", "event", "url", "status", "attempts", "response_code", "response", "problem",
+                           "next_attempt", "delivery"], rows)
