@@ -25,10 +25,10 @@ from django.utils.translation import ngettext
 from audit.actions import Action
 from audit.services import record_change
 from championships.models import Entry, Stage, Tournament
-from championships.namesakes import entry_numbers
 from championships.permissions import is_organizer, require_organizer
 from championships.signup import fill_places
 from core.names import fold
+from ranking.public.names import namesake_numbers
 from results.limits import length_errors
 from results.models import Penalty
 from results.penalties import MAX_MINUTES_LATE, admission_closed, lateness_rule, record_lateness, withdraw_penalty
@@ -493,7 +493,7 @@ def counts(tournament: Tournament) -> CheckInCounts:
 def with_namesakes(tournament: Tournament, rows) -> list[Entry]:
     """The rows, each with `namesake`: its number among the tournament's namesakes as every public list shows it
     ("Ann Lee (2)", `championships.namesakes`), None for a name no one else has; the desk tells the player."""
-    numbers = entry_numbers(Entry.objects.filter(tournament=tournament).values_list("pk", "player__name"))
+    numbers = namesake_numbers(tournament)
     rows = list(rows)
     for row in rows:
         row.namesake = numbers.get(row.pk)

@@ -19,10 +19,10 @@ from django.utils.translation import get_language, get_language_bidi
 from django.utils.translation import gettext as _
 
 from championships.models import ACTIVE_STATUSES, Stage, Tournament
-from championships.namesakes import entry_numbers
 from core import print_columns as columns
 from core.pdf import PAPERS, qr_data_uri, render_pdf, text_area_mm
 from ranking.final_table import games_text
+from ranking.public.names import namesake_numbers
 from ranking.selectors import advancing_entries, finals_of_championship, qualified_players
 from ranking.standings import tournament_standings
 from results.models import RecordSheet
@@ -168,10 +168,10 @@ def sheet_url(base_url: str, tournament: Tournament, table_id: int) -> str:
 
 def game_tables(tournament: Tournament, game: Game, base_url: str) -> list[PrintedTable]:
     """Every table of the game by number, players in play order, a namesake with the number every public list gives
-    them, "Ann Lee (2)" (three queries)."""
+    them, "Ann Lee (2)" (two queries, and the numbers kept per results version)."""
     tables = (Table.objects.filter(game=game).order_by("number")
               .prefetch_related(Prefetch("seats", Seat.objects.select_related("entry__player").order_by("position"))))
-    numbers = entry_numbers(tournament.entries.values_list("pk", "player__name"))
+    numbers = namesake_numbers(tournament)
 
     def printed(seat: Seat) -> str:
         number = numbers.get(seat.entry_id)

@@ -16,9 +16,9 @@ from django.utils.translation import get_language, get_language_bidi
 from django.utils.translation import gettext as _
 
 from championships.models import Tournament
-from championships.namesakes import entry_numbers
 from core import print_columns as columns
 from core.pdf import render_pdf, text_area_mm
+from ranking.public.names import namesake_numbers
 from ranking.public.standings import PublicStandings, public_standings
 from scheduling.models import Game, Seat
 
@@ -42,8 +42,13 @@ class PrintedSeat:
     """For a name another entry shares: its number, as every public list shows it."""
 
     @property
+    def suffix(self) -> str:
+        """What follows the name: " (2)" for a namesake, else nothing."""
+        return "" if self.namesake is None else f" ({self.namesake})"
+
+    @property
     def label(self) -> str:
-        return self.name if self.namesake is None else f"{self.name} ({self.namesake})"
+        return self.name + self.suffix
 
 
 @dataclass(frozen=True)
@@ -62,11 +67,11 @@ class SeatingSheet:
 
 
 def seating_sheet(tournament: Tournament, game: Game) -> SeatingSheet:
-    """Every table of the game with its players in play order, and the same players by name (two queries: the
-    seats, and the tournament's names, which number its namesakes as every public list does)."""
+    """Every table of the game with its players in play order, and the same players by name; namesakes numbered as
+    every public list numbers them (`namesake_numbers`, kept per results version)."""
     seats = (Seat.objects.filter(game=game).order_by("table__number", "position")
              .values_list("table__number", "position", "entry_id", "entry__player__name", "entry__player__sort_key"))
-    namesakes = entry_numbers(tournament.entries.values_list("pk", "player__name"))
+    namesakes = namesake_numbers(tournament)
     tables: dict[int, list[PrintedSeat]] = defaultdict(list)
     names = []
     for table, position, entry, name, key in seats:
@@ -189,7 +194,7 @@ def seating_lists(sheet: SeatingSheet, paper: str) -> tuple[list[columns.Page], 
                               first=HEADINGS_MM["by_table"])
     by_name = _layout([_("Table"), _("Play order")],
                       [[str(table), str(seat.position)] for seat, table in sheet.alphabetical],
-                      [(seat.name, seat.label[len(seat.name):]) for seat, _table in sheet.alphabetical], SEATING,
+                      [(seat.name, seat.suffix) for seat, _table in sheet.alphabetical], SEATING,
                       paper=paper,
                       headings=HEADINGS_MM["by_name"], per_page=2, strong=[False] * len(sheet.alphabetical))
     return tables, by_name
