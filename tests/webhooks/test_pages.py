@@ -79,13 +79,19 @@ def test_the_buttons_ping_turn_off_and_remove(client, cup, local, receiver, djan
     assert not Webhook.objects.exists()
 
 
-def test_the_deliveries_csv(client, cup, local, receiver, django_capture_on_commit_callbacks):
+def one_hostile_answer(client, cup, receiver, callbacks):
+    """A test delivery whose receiver answered text a spreadsheet would run; the organizer signed in."""
     tournament, organizer, _other = cup
     hook = services.add_webhook(tournament.championship, receiver.url, [Event.GAME_PUBLISHED], user=organizer)
-    with django_capture_on_commit_callbacks(execute=True):
+    with callbacks(execute=True):
         services.ping(tournament.championship, hook.pk, user=organizer)
     Delivery.objects.update(response_body="=HYPERLINK(1)")
     client.force_login(organizer)
+    return tournament
+
+
+def test_the_deliveries_csv(client, cup, local, receiver, django_capture_on_commit_callbacks):
+    tournament = one_hostile_answer(client, cup, receiver, django_capture_on_commit_callbacks)
     answer = client.get(page_url(tournament) + "deliveries.csv")
     lines = answer.content.decode("utf-8-sig").splitlines()
     assert answer["Content-Type"].startswith("text/csv")
@@ -143,12 +149,7 @@ def test_a_new_signing_secret_signs_what_is_sent_from_then_on(client, cup, local
 
 
 def test_the_deliveries_as_a_workbook(client, cup, local, receiver, django_capture_on_commit_callbacks):
-    tournament, organizer, _other = cup
-    hook = services.add_webhook(tournament.championship, receiver.url, [Event.GAME_PUBLISHED], user=organizer)
-    with django_capture_on_commit_callbacks(execute=True):
-        services.ping(tournament.championship, hook.pk, user=organizer)
-    Delivery.objects.update(response_body="=HYPERLINK(1)")
-    client.force_login(organizer)
+    tournament = one_hostile_answer(client, cup, receiver, django_capture_on_commit_callbacks)
     answer = client.get(page_url(tournament) + "deliveries.xlsx")
     sheet = load_workbook(io.BytesIO(answer.content)).active
     rows = list(sheet.iter_rows(values_only=True))
