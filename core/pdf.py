@@ -59,11 +59,11 @@ def text_area_mm(paper: str, landscape: bool = False) -> tuple[float, float]:
 
 
 def qr_data_uri(payload: str) -> str:
-    """A QR code (segno's, error correction M, its mask chosen faster: `core.qr`) as a PNG of one pixel per
-    module; the print stylesheet scales it up without smoothing (`image-rendering: pixelated`), so it prints as
+    """A QR code (segno's, error correction M, its mask chosen faster: `core.qr`) as a greyscale PNG of one pixel
+    per module; the print stylesheet scales it up without smoothing (`image-rendering: pixelated`), so it prints as
     sharp as a vector drawing, and a sheet lays out in half the time an SVG takes (50 record sheets: 1.5 s
     instead of 3 s on a busy 2-core machine)."""
-    return qr.make(payload, error="m").png_data_uri(scale=1, border=0)
+    return qr.grey_png_data_uri(qr.make(payload, error="m"))
 
 
 def html_for(template: str, context: dict[str, Any]) -> str:

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from urllib.parse import quote
 
-from django.db.models import Prefetch
 from django.http import Http404
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
@@ -168,18 +167,20 @@ def sheet_url(base_url: str, tournament: Tournament, table_id: int) -> str:
 
 def game_tables(tournament: Tournament, game: Game, base_url: str) -> list[PrintedTable]:
     """Every table of the game by number, players in play order, a namesake with the number every public list gives
-    them, "Ann Lee (2)" (two queries, and the numbers kept per results version)."""
-    tables = (Table.objects.filter(game=game).order_by("number")
-              .prefetch_related(Prefetch("seats", Seat.objects.select_related("entry__player").order_by("position"))))
+    them, "Ann Lee (2)" (two queries, and the numbers kept per results version). The seats are grouped here, not
+    prefetched: Django's prefetch builds a queryset per table, a third of the time of 50 tables' data."""
+    seats: dict[int, list[Seat]] = defaultdict(list)
+    for seat in Seat.objects.filter(table__game=game).select_related("entry__player").order_by("table_id", "position"):
+        seats[seat.table_id].append(seat)
     numbers = namesake_numbers(tournament)
 
     def printed(seat: Seat) -> str:
         number = numbers.get(seat.entry_id)
         return seat.entry.player.name if number is None else f"{seat.entry.player.name} ({number})"
 
-    return [PrintedTable(t.number, [printed(s) for s in t.seats.all()], sheet_url(base_url, tournament, t.pk),
-                         t.board_code or game.board_code, tuple(s.entry.player.media_opt_out for s in t.seats.all()))
-            for t in tables]
+    return [PrintedTable(t.number, [printed(s) for s in seats[t.pk]], sheet_url(base_url, tournament, t.pk),
+                         t.board_code or game.board_code, tuple(s.entry.player.media_opt_out for s in seats[t.pk]))
+            for t in Table.objects.filter(game=game).order_by("number")]
 
 
 GAME_TEMPLATES = {"record_sheets": "print/record_sheets.html", "table_cards": "print/table_cards.html",
