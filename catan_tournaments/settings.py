@@ -92,6 +92,10 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # per test run (named by its process), so two runs at once never delete each other's; Django removes it at the
     # end of the run, tests/conftest.py those of runs that were killed.
     DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"catan-test-{os.getpid()}.sqlite3")}
+    # Without a worker, background work (a refresh, an email, a job) runs on this process's threads beside the
+    # requests. A transaction that read and then writes cannot wait for another writer in SQLite ("database is
+    # locked" at once): each one takes the write lock when it begins, and waits its turn for up to 20 s.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
 # Persistent connections: on PostgreSQL opening one costs more than a public page served from the cache. The
 # health check replaces a connection the server dropped (restart, terminated backend) before a request uses it.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int(

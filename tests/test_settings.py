@@ -169,3 +169,31 @@ def test_web_entry_point_refuses_the_development_key_when_debug_is_off():
     result = subprocess.run([sys.executable, "-c", "import catan_tournaments.wsgi"], cwd=ROOT,
                             capture_output=True, text=True, env=clean_env(DEBUG="0"))
     assert result.returncode != 0 and "SECRET_KEY must be set" in result.stderr
+
+
+SQLITE_WRITERS = (
+    "import json, threading, time, django; django.setup()\n"
+    "from django.db import connection, transaction\n"
+    "with connection.cursor() as c: c.execute('create table t (x integer)')\n"
+    "errors = []\n"
+    "def write(n):\n"
+    "    try:\n"
+    "        with transaction.atomic(), connection.cursor() as c:\n"
+    "            c.execute('select count(*) from t'); time.sleep(0.3); c.execute('insert into t values (%s)', [n])\n"
+    "    except Exception as error: errors.append(str(error))\n"
+    "    finally: connection.close()\n"
+    "threads = [threading.Thread(target=write, args=(n,)) for n in (1, 2)]\n"
+    "[t.start() for t in threads]; [t.join() for t in threads]\n"
+    "with connection.cursor() as c: c.execute('select count(*) from t'); rows = c.fetchone()[0]\n"
+    "print(json.dumps({'errors': errors, 'rows': rows}))\n"
+)
+
+
+def test_on_sqlite_two_threads_that_read_then_write_wait_their_turn(tmp_path):
+    """Without a worker, background threads write beside the requests: two transactions that both read before
+    writing deadlocked in SQLite, and one failed at once with "database is locked" (bench_referee_sheet.py)."""
+    result = subprocess.run(
+        [sys.executable, "-c", SQLITE_WRITERS], cwd=ROOT, capture_output=True, text=True, check=True,
+        env=clean_env(DJANGO_SETTINGS_MODULE="catan_tournaments.settings",
+                      DATABASE_URL=f"sqlite:///{tmp_path / 'writers.sqlite3'}"))
+    assert json.loads(result.stdout) == {"errors": [], "rows": 2}
