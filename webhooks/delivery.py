@@ -8,8 +8,8 @@ delivery (the same on every attempt: a receiver may use it to ignore a repeat).
 
 An attempt that gets no 2xx answer (an error code, a redirect, a timeout, a refused connection) is tried again
 after `BACKOFF` (1 minute, 5 minutes, 30 minutes, 2 hours), `MAX_ATTEMPTS` in all; an address refused as local
-or private is not tried again. The retries run through `core.jobs.run_again_later`, and `send_overdue` (Celery
-beat) sends any retry its process lost.
+or private is not tried again; a webhook whose deliveries keep failing is turned off (`failing`). The retries run
+through `core.jobs.run_again_later`, and `send_overdue` (Celery beat) sends any retry its process lost.
 """
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from core import jobs as core_jobs
 from core import outbound
 
+from .failing import turn_off_if_failing
 from .models import Delivery
 
 logger = logging.getLogger(__name__)
@@ -94,6 +95,7 @@ def attempt(delivery_id: int, task: Any, clock: Callable[[], float] = time.time)
     else:
         logger.info("Webhook delivery %s failed for good after %d attempts.", delivery_id, attempts)
         core_jobs.finish(Delivery, delivery_id, Delivery.Status.FAILED, problem, next_attempt_at=None, **result)
+        turn_off_if_failing(delivery.webhook_id)
 
 
 def overdue(now: datetime | None = None) -> list[int]:

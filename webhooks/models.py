@@ -4,6 +4,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from core.jobs import BackgroundJob
@@ -32,6 +33,10 @@ class Webhook(models.Model):
     events = models.JSONField(_("events"), default=list)
     secret = models.CharField(max_length=64)
     active = models.BooleanField(_("active"), default=True)
+    turned_off_automatically = models.BooleanField(default=False)
+    """Turned off because its deliveries kept failing (`webhooks.failing`), not by an organizer."""
+    counted_from = models.DateTimeField(default=timezone.now)
+    """Failed deliveries made before this (when it was made or last turned on) do not count towards turning it off."""
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 

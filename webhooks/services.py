@@ -27,6 +27,7 @@ from core import jobs as core_jobs
 from core import outbound
 
 from .delivery import body_for
+from .failing import counting_from_now
 from .models import PING, Delivery, Event, Webhook
 from .tasks import delivery_task
 
@@ -74,7 +75,12 @@ def set_active(championship: Championship, webhook_id: int, active: bool, *, use
         webhook = _locked(championship, webhook_id)
         if webhook.active != active:
             webhook.active = active
-            webhook.save(update_fields=["active"])
+            fields = ["active"]
+            if active:
+                for name, value in counting_from_now().items():
+                    setattr(webhook, name, value)
+                    fields.append(name)
+            webhook.save(update_fields=fields)
             record_change(user, None, Action.WEBHOOK_TURNED_ON if active else Action.WEBHOOK_TURNED_OFF, webhook,
                           after={"url": webhook.url})
     return webhook

@@ -50,9 +50,11 @@ def shot(page, name: str) -> None:
 
 
 def earlier_deliveries(championship, organizer) -> None:
-    """A delivery waiting for its retry after a 500 with a long answer, and one that failed for good."""
+    """A delivery waiting for its retry after a 500 with a long answer, and one that failed for good; their webhook
+    was turned off after its deliveries kept failing."""
     hook = Webhook.objects.create(championship=championship, url="https://bot.example.org/hooks/catan",
-                                  events=["standings.changed"], secret="s" * 64, created_by=organizer)
+                                  events=["standings.changed"], secret="s" * 64, created_by=organizer,
+                                  active=False, turned_off_automatically=True)
     common = {"webhook": hook, "requested_by": organizer, "body": "{}", "response_status": 500,
               "response_body": "<html><body>Internal Server Error " + "x" * 300 + "</body></html>"}
     Delivery.objects.create(event="standings.changed", status=Delivery.Status.QUEUED, attempts=2,
@@ -89,6 +91,7 @@ def test_the_webhooks_page_adds_pings_and_passes_axe(browser, live_server, axe_s
         sign_in(page, "hooks-organizer")
         page.goto(f"{prefix}/organize/championships/{tournament.championship.slug}/webhooks/")
         check("webhooks")
+        assert page.locator(".webhook-list .status").count() == 1  # the one turned off, told why
         page.locator("input[name=url]").fill(url)
         page.locator("input[name=events][value='announcement.posted']").uncheck()
         page.locator("form.stacked button[type=submit]").click()

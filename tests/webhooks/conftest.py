@@ -1,5 +1,5 @@
 """A real HTTP receiver on 127.0.0.1 for the webhook tests: it records each request and answers the statuses it is
-told to, in order (then 200)."""
+told to, in order (then 200), and the retries the embedded worker would run later."""
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -8,6 +8,7 @@ import pytest
 
 from championships.models import StaffRole
 from championships.services import assign_staff
+from core import background
 from tests.factories import make_admin, make_tournament, make_user
 
 
@@ -50,6 +51,14 @@ def receiver():
     yield state
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture
+def later(monkeypatch):
+    """The retries the embedded worker's timer would run, recorded as (seconds, task, args) instead of waited for."""
+    queued = []
+    monkeypatch.setattr(background, "run_later", lambda seconds, task, *args: queued.append((seconds, task, args)))
+    return queued
 
 
 @pytest.fixture

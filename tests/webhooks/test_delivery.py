@@ -8,7 +8,7 @@ import time
 import pytest
 from django.core.exceptions import ValidationError
 
-from core import background, outbound
+from core import outbound
 from webhooks import services
 from webhooks.delivery import BACKOFF, MAX_ATTEMPTS, signature
 from webhooks.models import Delivery, Event
@@ -23,14 +23,6 @@ def verify(secret: str, headers: dict, body: bytes, now: float, tolerance: int =
     timestamp = headers["X-Catan-Timestamp"]
     expected = "sha256=" + hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256).hexdigest()
     return hmac.compare_digest(expected, headers["X-Catan-Signature"]) and abs(now - int(timestamp)) <= tolerance
-
-
-@pytest.fixture
-def later(monkeypatch):
-    """The retries the embedded worker's timer would run, recorded instead of waited for."""
-    queued = []
-    monkeypatch.setattr(background, "run_later", lambda seconds, task, *args: queued.append((seconds, task, args)))
-    return queued
 
 
 def test_a_ping_is_signed_and_the_receiver_can_check_it(local, receiver, cup, django_capture_on_commit_callbacks):
