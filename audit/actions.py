@@ -262,6 +262,8 @@ class Action(StrEnum):
                                                             _("New signing secret for %(url)s"))
     WEBHOOK_REDELIVERED = "webhook.redelivered", told(_("Failed delivery sent again"),
                                                       _("A failed delivery sent again to %(url)s"))
+    WEBHOOK_FAILING = "webhook.failing_turned_off", told(_("Webhook turned off: its deliveries kept failing"),
+                                                         _("Webhook turned off, its deliveries kept failing: %(url)s"))
 
     SEASON_CREATED = "season.created", told(_("Season created"))
     SEASON_CHANGED = "season.changed", told(_("Season changed: name, championships, points or tiebreaks"))
@@ -270,3 +272,7 @@ class Action(StrEnum):
     ADMIN_ADDED = "admin.added", told(_("Added in the admin"), _("Added in the admin: %(object)s"))
     ADMIN_CHANGED = "admin.changed", told(_("Changed in the admin"), _("Changed in the admin: %(object)s"))
     ADMIN_DELETED = "admin.deleted", told(_("Deleted in the admin"), _("Deleted in the admin: %(object)s"))
+
+
+BY_THE_SITE = frozenset({Action.WEBHOOK_FAILING})
+"""Changes the site makes by itself, with no one acting: the activity log names the site, not "a visitor"."""

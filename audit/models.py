@@ -9,11 +9,15 @@ class AuditEntry(models.Model):
 
     `action` is the value of a member of `audit.actions.Action` and reads "<kind>.<what>" (sheet.signed_off,
     seating.swapped, entry.checked_in, admin.changed…), so the activity log filters by kind. The tournament is
-    empty for changes that belong to no one tournament (a player's record, a championship).
+    empty for changes that belong to no one tournament (a player's record, a championship); those of a championship
+    (its webhooks, API tokens, organizers, board limits) name it in `championship`, for its own activity log.
     """
 
     tournament = models.ForeignKey("championships.Tournament", models.CASCADE, null=True, blank=True,
                                    related_name="audit_entries")
+    championship = models.ForeignKey("championships.Championship", models.CASCADE, null=True, blank=True,
+                                     related_name="+")
+    """Set only when `tournament` is empty: the championship the change belongs to as a whole."""
     user = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, null=True, blank=True, related_name="+")
     player = models.ForeignKey("championships.Player", models.SET_NULL, null=True, blank=True, related_name="+")
     """Who acted when it was a player from their own phone (no account): then `user` is empty. Neither: a visitor
@@ -29,7 +33,8 @@ class AuditEntry(models.Model):
     class Meta:
         ordering = ["-at", "-id"]
         verbose_name_plural = _("audit entries")
-        indexes = [models.Index(fields=["object_type", "object_id"], name="audit_object_idx")]
+        indexes = [models.Index(fields=["object_type", "object_id"], name="audit_object_idx"),
+                   models.Index(fields=["championship", "-at"], name="audit_championship_idx")]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.user} {self.action} {self.object_type}#{self.object_id}"

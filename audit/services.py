@@ -8,8 +8,9 @@ from .models import AuditEntry
 
 
 def record_change(user, tournament_id: int | None, action: Action, obj: models.Model, *, before=None, after=None,
-                  reason: str = "", player=None) -> AuditEntry:
-    """One entry: who (`user`), where (`tournament_id`, None for a player or championship), what and why.
+                  reason: str = "", player=None, championship_id: int | None = None) -> AuditEntry:
+    """One entry: who (`user`), where (`tournament_id`, None for a player or championship; `championship_id` for a
+    change to a championship as a whole, shown in its activity log), what and why.
 
     `action` is a member of the registry, never a string: the activity log can tell only what it has there.
     A player acting from their own phone has no account: `user` is None and `player` says who (both None: a
@@ -17,7 +18,8 @@ def record_change(user, tournament_id: int | None, action: Action, obj: models.M
     if not isinstance(action, Action):
         raise TypeError(f"record_change takes a member of audit.actions.Action, not {action!r}: add one there")
     return AuditEntry.objects.create(
-        tournament_id=tournament_id, user=user, player=player, action=action.value,
+        tournament_id=tournament_id, championship_id=None if tournament_id else championship_id, user=user,
+        player=player, action=action.value,
         object_type=cast(str, obj._meta.model_name),  # None only for a class that is not a model
         object_id=obj.pk, before=before, after=after, reason=reason,
     )

@@ -86,6 +86,7 @@ def assign_staff(member: AbstractBaseUser, role: str, *, user, tournament: Tourn
     )
     if created:
         record_change(user, tournament.pk if tournament else None, Action.STAFF_ASSIGNED, staff_role,
+                      championship_id=championship.pk if championship else None,
                       after={"user": member.get_username(), "role": role,
                              "championship": championship.name if championship else None})
     return staff_role

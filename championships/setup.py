@@ -46,7 +46,7 @@ def create_championship(plan: ChampionshipPlan, *, user) -> Championship:
             for order, stage in enumerate(spec.stages, start=1)
         )
     StaffRole.objects.create(user=user, role=StaffRole.Role.ORGANIZER, championship=championship)
-    record_change(user, None, Action.CHAMPIONSHIP_CREATED, championship,
+    record_change(user, None, Action.CHAMPIONSHIP_CREATED, championship, championship_id=championship.pk,
                   after={"preset": plan.preset, "name": championship.name, "year": plan.year,
                          "tournaments": [t.name for t in plan.tournaments]})
     return championship

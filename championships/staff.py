@@ -83,6 +83,7 @@ def invite_staff(identifier: str, role: str, *, user, tournament: Tournament | N
                                    % {"who": member.get_username()}})
         if created:
             record_change(user, tournament.pk if tournament else None, Action.STAFF_ACCOUNT_CREATED, member,
+                          championship_id=championship.pk if championship else None,
                           after={"user": member.get_username(), "email": member.email})
         staff_role = assign_staff(member, role, user=user, tournament=tournament, championship=championship)
     return Invitation(staff_role, member, created)
@@ -101,6 +102,7 @@ def remove_staff(role_id: int, *, user) -> StaffRole:
         if staff_role.user_id == user.pk and staff_role.role == StaffRole.Role.ORGANIZER:
             raise ValidationError(_("You cannot remove your own organizer role: ask another organizer."))
         record_change(user, staff_role.tournament_id, Action.STAFF_REMOVED, staff_role,
+                      championship_id=staff_role.championship_id,
                       before={"user": staff_role.user.get_username(), "role": staff_role.role,
                               "championship": staff_role.championship.name if staff_role.championship else None})
         staff_role.delete()

@@ -14,7 +14,7 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from audit.actions import Action, Kind
+from audit.actions import BY_THE_SITE, Action, Kind
 from audit.models import AuditEntry
 from championships.models import Entry, Player, Relationship, StaffRole, Stage, Tournament
 from results.models import Penalty, RecordSheet
@@ -46,6 +46,11 @@ class ActivityRow:
     """The game, table or stage it happened at, when there is one."""
     known: bool = True
     details: list[Detail] = field(default_factory=list)
+
+    @property
+    def by_site(self) -> bool:
+        """Made by the site itself, no one acting (`audit.actions.BY_THE_SITE`)."""
+        return self.entry.action in BY_THE_SITE
 
     @property
     def kind_label(self) -> str:
@@ -343,6 +348,7 @@ _TELLERS: dict[Action, Callable[[_Facts], _Telling]] = {
     Action.WEBHOOK_PINGED: _webhook,
     Action.WEBHOOK_SECRET_CHANGED: _webhook,
     Action.WEBHOOK_REDELIVERED: _webhook,
+    Action.WEBHOOK_FAILING: _webhook,
     Action.ADMIN_ADDED: _admin,
     Action.ADMIN_CHANGED: _admin,
     Action.ADMIN_DELETED: _admin,

@@ -33,7 +33,7 @@ def create_token(championship: Championship, name: str, *, user) -> tuple[ApiTok
     with transaction.atomic():
         token = ApiToken.objects.create(user=user, championship=championship, name=name.strip(),
                                         digest=digest(plain), hint=plain[len(PREFIX):][:6])
-        record_change(user, None, Action.TOKEN_CREATED, token,
+        record_change(user, None, Action.TOKEN_CREATED, token, championship_id=championship.pk,
                       after={"name": token.name, "championship": championship.slug})
     return token, plain
 
@@ -46,7 +46,8 @@ def revoke_token(championship: Championship, token_id: int, *, user) -> ApiToken
         if token.revoked_at is None:
             token.revoked_at = timezone.now()
             token.save(update_fields=["revoked_at"])
-            record_change(user, None, Action.TOKEN_REVOKED, token, after={"name": token.name})
+            record_change(user, None, Action.TOKEN_REVOKED, token, after={"name": token.name},
+                          championship_id=championship.pk)
     return token
 
 

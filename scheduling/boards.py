@@ -120,5 +120,6 @@ def set_board_limits(championship_id: int, limits: list[str], *, user) -> Champi
         before = {"limits": championship.board_limits}
         championship.board_limits = wanted
         championship.save(update_fields=["board_limits"])
-        record_change(user, None, Action.BOARD_LIMITS, championship, before=before, after={"limits": wanted})
+        record_change(user, None, Action.BOARD_LIMITS, championship, before=before, after={"limits": wanted},
+                      championship_id=championship.pk)
     return championship

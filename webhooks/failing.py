@@ -3,7 +3,7 @@
 Each event makes a delivery, and each delivery is tried five times over two and a half hours (`delivery.BACKOFF`):
 without this, a receiver that is gone for good would be posted to for the rest of the championship, every attempt
 holding a worker up to its timeout. After `FAILURES_IN_A_ROW` deliveries failed for good, with none taken since
-the webhook was made or last turned on, it is turned off (audited, with no one as the actor) and each organizer of
+the webhook was made or last turned on, it is turned off (audited as done by the site) and each organizer of
 the championship with an email address gets one email, in the site's language. Turning it on again in the console
 starts the count afresh.
 """
@@ -40,7 +40,8 @@ def turn_off_if_failing(webhook_id: int) -> bool:
         webhook.save(update_fields=["active", "turned_off_automatically"])
         reason = ngettext("%(count)d delivery in a row failed.", "%(count)d deliveries in a row failed.",
                           FAILURES_IN_A_ROW) % {"count": FAILURES_IN_A_ROW}
-        record_change(None, None, Action.WEBHOOK_TURNED_OFF, webhook, after={"url": webhook.url}, reason=reason)
+        record_change(None, None, Action.WEBHOOK_FAILING, webhook, after={"url": webhook.url}, reason=reason,
+                      championship_id=webhook.championship_id)
         _tell_organizers(webhook, reason)
     return True
 

@@ -59,7 +59,7 @@ def add_webhook(championship: Championship, url: str, events: list[str], *, user
             raise ValidationError(_("A championship has at most %(max)d webhooks.") % {"max": WEBHOOKS_MAX})
         webhook = Webhook.objects.create(championship=championship, url=url, events=chosen, created_by=user,
                                          secret=secrets.token_hex(SECRET_BYTES))
-        record_change(user, None, Action.WEBHOOK_ADDED, webhook,
+        record_change(user, None, Action.WEBHOOK_ADDED, webhook, championship_id=championship.pk,
                       after={"url": url, "events": chosen, "championship": championship.slug})
     return webhook
 
@@ -82,7 +82,7 @@ def set_active(championship: Championship, webhook_id: int, active: bool, *, use
                     fields.append(name)
             webhook.save(update_fields=fields)
             record_change(user, None, Action.WEBHOOK_TURNED_ON if active else Action.WEBHOOK_TURNED_OFF, webhook,
-                          after={"url": webhook.url})
+                          after={"url": webhook.url}, championship_id=championship.pk)
     return webhook
 
 
@@ -91,7 +91,8 @@ def remove_webhook(championship: Championship, webhook_id: int, *, user) -> None
     require_championship_organizer(user, championship)
     with transaction.atomic():
         webhook = _locked(championship, webhook_id)
-        record_change(user, None, Action.WEBHOOK_REMOVED, webhook, before={"url": webhook.url})
+        record_change(user, None, Action.WEBHOOK_REMOVED, webhook, before={"url": webhook.url},
+                      championship_id=championship.pk)
         webhook.delete()
 
 
@@ -101,7 +102,8 @@ def ping(championship: Championship, webhook_id: int, *, user) -> Delivery:
     with transaction.atomic():
         webhook = _locked(championship, webhook_id)
         delivery = _delivery(webhook, PING, None, {"message": "Hello from the CATAN tournaments site."})
-        record_change(user, None, Action.WEBHOOK_PINGED, webhook, after={"url": webhook.url})
+        record_change(user, None, Action.WEBHOOK_PINGED, webhook, after={"url": webhook.url},
+                      championship_id=championship.pk)
     return delivery
 
 
@@ -113,7 +115,8 @@ def new_secret(championship: Championship, webhook_id: int, *, user) -> Webhook:
         webhook = _locked(championship, webhook_id)
         webhook.secret = secrets.token_hex(SECRET_BYTES)
         webhook.save(update_fields=["secret"])
-        record_change(user, None, Action.WEBHOOK_SECRET_CHANGED, webhook, after={"url": webhook.url})
+        record_change(user, None, Action.WEBHOOK_SECRET_CHANGED, webhook, after={"url": webhook.url},
+                      championship_id=championship.pk)
     return webhook
 
 
@@ -132,7 +135,7 @@ def send_again(championship: Championship, delivery_id: int, *, user) -> Deliver
         delivery.response_status, delivery.response_body, delivery.message = None, "", ""
         delivery.started_at = delivery.finished_at = None
         delivery.save()
-        record_change(user, None, Action.WEBHOOK_REDELIVERED, delivery.webhook,
+        record_change(user, None, Action.WEBHOOK_REDELIVERED, delivery.webhook, championship_id=championship.pk,
                       after={"url": delivery.webhook.url, "delivery": str(delivery.uid)})
         core_jobs.dispatch(delivery, delivery_task)
     return delivery

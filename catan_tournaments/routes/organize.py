@@ -1,4 +1,5 @@
-"""The organizer's pages: seating, publishing, qualification and the activity log of a tournament."""
+"""The organizer's pages: seating, publishing, qualification and the activity logs of a tournament and a
+championship."""
 from django.urls import path
 
 from web.organize.views import (
@@ -35,6 +36,12 @@ urlpatterns = [
     path("championships/<slug:championship_slug>/board-limits/", board_limits.board_limits,
          name="organize-board-limits"),
     path("championships/<slug:championship_slug>/api-tokens/", api_token_pages.api_tokens, name="organize-api-tokens"),
+    path("championships/<slug:championship_slug>/activity/", activity.championship_activity_log,
+         name="championship-activity"),
+    path("championships/<slug:championship_slug>/activity.csv", activity.championship_activity_csv,
+         name="championship-activity-csv"),
+    path("championships/<slug:championship_slug>/activity.xlsx", activity.championship_activity_csv, XLSX,
+         name="championship-activity-xlsx"),
     path("championships/<slug:championship_slug>/webhooks/", webhook_pages.webhooks, name="organize-webhooks"),
     path("championships/<slug:championship_slug>/webhooks/deliveries.csv", webhook_pages.deliveries_csv,
          name="organize-webhook-deliveries-csv"),

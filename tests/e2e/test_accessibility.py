@@ -6,6 +6,8 @@ import pytest
 from axes.models import AccessFailureLog
 from django.contrib.auth.models import Permission
 
+from audit.actions import Action
+from audit.services import record_change
 from championships.services import assign_staff
 from organize import checkin
 from organize.models import PrintJob
@@ -28,6 +30,7 @@ from tests.factories import (
     play,
 )
 from tests.scheduling.crowd import crowd, seat_in_rotation
+from webhooks.models import Webhook
 
 from .axe import axe_violations
 
@@ -91,6 +94,10 @@ def tournament_day():
                                          for _ in range(5))
     tour = make_championship(slug="a11y-tour", name="Accessibility Tour")
     assign_staff(organizer, "organizer", championship=tour, user=make_admin())
+    hook = Webhook.objects.create(championship=tour, url="https://bot.example.org/catan", secret="s" * 64,
+                                  created_by=organizer, active=False, turned_off_automatically=True)
+    record_change(None, None, Action.WEBHOOK_FAILING, hook, after={"url": hook.url}, championship_id=tour.pk,
+                  reason="5 deliveries in a row failed.")  # the championship's activity log: done by the site
     finals = make_tournament(slug="a11y-finals", name="Accessibility Finals", championship=tour, kind="finals",
                              status="running", games=1)
     finals_entries = [finals.entries.create(player=entry.player) for entry in entries]
@@ -141,6 +148,7 @@ def tournament_day():
         "staff": f"/organize/{tournament.slug}/staff/",
         "championship console": f"/organize/championships/{tournament.championship.slug}/",
         "API tokens": f"/organize/championships/{tour.slug}/api-tokens/",
+        "championship activity log": f"/organize/championships/{tour.slug}/activity/",
         "new championship": "/organize/new/",
         "new championship from a preset": "/organize/new/?preset=uae-2022&year=2030",
         "new championship, custom format": "/organize/new/?preset=custom&year=2030",

@@ -426,6 +426,7 @@ SAMPLES = {
     Action.WEBHOOK_PINGED: {"": (None, {"url": "https://example.org/hook"})},
     Action.WEBHOOK_SECRET_CHANGED: {"": (None, {"url": "https://example.org/hook"})},
     Action.WEBHOOK_REDELIVERED: {"": (None, {"url": "https://example.org/hook", "delivery": "x"})},
+    Action.WEBHOOK_FAILING: {"": (None, {"url": "https://example.org/hook"})},
     Action.SEASON_CREATED: {"": (None, {"name": "Tour 2026", "championships": ["uae-2026"]})},
     Action.SEASON_CHANGED: {"": ({"name": "Tour"}, {"name": "Tour 2026"})},
     Action.SEASON_DELETED: {"": ({"name": "Tour 2026"}, None)},

@@ -40,7 +40,7 @@ def test_after_five_deliveries_failed_in_a_row_the_webhook_is_turned_off_and_the
         assert delivery.status == Delivery.Status.FAILED
     hook.refresh_from_db()
     assert not hook.active and hook.turned_off_automatically
-    entry = AuditEntry.objects.get(action="webhook.turned_off", object_id=hook.pk)
+    entry = AuditEntry.objects.get(action="webhook.failing_turned_off", object_id=hook.pk)
     assert entry.user is None and entry.reason == "5 deliveries in a row failed."
     [email] = mail.outbox
     assert email.to == ["hooks@example.org"] and hook.url in email.body

@@ -1,48 +1,86 @@
-"""A tournament's activity log for its organizers: every audited change, filtered by kind, and as CSV."""
+"""Activity logs for organizers, every audited change filtered by kind and as CSV or XLSX: a tournament's, and a
+championship's changes as a whole (its organizers, API tokens, webhooks, board limits)."""
 import json
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.shortcuts import render
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.http import require_GET
 
 from audit.actions import Kind
-from audit.selectors import activity
-from championships.models import Tournament
-from championships.permissions import organized_tournament
+from audit.models import AuditEntry
+from audit.selectors import activity, championship_activity
+from championships.models import Championship
+from championships.permissions import organized_tournament, require_championship_organizer
 from core.table_export import table_response
 from organize.activity import described, described_in_chunks
 
 PER_PAGE = 50
+HEADER = ["at", "user", "action", "description", "object_type", "object_id", "before", "after", "reason"]
 
 
-def _tournament_and_kind(request, slug: str) -> tuple[Tournament, str]:
-    tournament = organized_tournament(request.user, slug)
+def _kind(request) -> str:
     kind = request.GET.get("kind", "")
-    return tournament, kind if kind in Kind.values else ""
+    return kind if kind in Kind.values else ""
 
 
-@login_required
-def activity_log(request, slug: str):
-    tournament, kind = _tournament_and_kind(request, slug)
-    page = Paginator(activity(tournament.pk, kind), PER_PAGE).get_page(request.GET.get("page"))
-    return render(request, "organize/activity.html", {
-        "tournament": tournament, "page": page, "rows": described(page.object_list), "kind": kind,
-        "kind_label": Kind(kind).label if kind else "", "kinds": Kind.choices,
-        "is_organizer": True})
+def _listed(request, entries: QuerySet[AuditEntry], kind: str, csv_name: str, xlsx_name: str, slug: str) -> dict:
+    """What organize/_activity_log.html shows: a page of entries told in words, the filter and the downloads."""
+    page = Paginator(entries, PER_PAGE).get_page(request.GET.get("page"))
+    return {"page": page, "rows": described(page.object_list), "kind": kind,
+            "kind_label": Kind(kind).label if kind else "", "kinds": Kind.choices,
+            "csv_url": reverse(csv_name, args=[slug]), "xlsx_url": reverse(xlsx_name, args=[slug])}
 
 
 def _json(data) -> str:
     return json.dumps(data, ensure_ascii=False) if data is not None else ""
 
 
-@login_required
-def activity_csv(request, slug: str, fmt: str = "csv"):
-    tournament, kind = _tournament_and_kind(request, slug)
+def _export(fmt: str, name: str, entries: QuerySet[AuditEntry]):
     rows = ([timezone.localtime(row.entry.at).isoformat(), row.entry.who, row.entry.action,
              row.description, row.entry.object_type, row.entry.object_id, _json(row.entry.before),
              _json(row.entry.after), row.entry.reason]
-            for row in described_in_chunks(activity(tournament.pk, kind)))
-    header = ["at", "user", "action", "description", "object_type", "object_id", "before", "after", "reason"]
-    name = f"{tournament.slug}-activity-{kind}" if kind else f"{tournament.slug}-activity"
-    return table_response(fmt, name, header, rows)
+            for row in described_in_chunks(entries))
+    return table_response(fmt, name, HEADER, rows)
+
+
+@login_required
+def activity_log(request, slug: str):
+    tournament, kind = organized_tournament(request.user, slug), _kind(request)
+    return render(request, "organize/activity.html", {
+        "tournament": tournament, "is_organizer": True,
+        **_listed(request, activity(tournament.pk, kind), kind, "activity-log-csv", "activity-log-xlsx", slug)})
+
+
+@login_required
+def activity_csv(request, slug: str, fmt: str = "csv"):
+    tournament, kind = organized_tournament(request.user, slug), _kind(request)
+    return _export(fmt, f"{tournament.slug}-activity-{kind}" if kind else f"{tournament.slug}-activity",
+                   activity(tournament.pk, kind))
+
+
+def _organized_championship(request, slug: str) -> Championship:
+    championship = get_object_or_404(Championship, slug=slug)
+    require_championship_organizer(request.user, championship)
+    return championship
+
+
+@login_required
+@require_GET
+def championship_activity_log(request, championship_slug: str):
+    championship, kind = _organized_championship(request, championship_slug), _kind(request)
+    return render(request, "organize/championship_activity.html", {
+        "championship": championship,
+        **_listed(request, championship_activity(championship.pk, kind), kind, "championship-activity-csv",
+                  "championship-activity-xlsx", championship.slug)})
+
+
+@login_required
+@require_GET
+def championship_activity_csv(request, championship_slug: str, fmt: str = "csv"):
+    championship, kind = _organized_championship(request, championship_slug), _kind(request)
+    name = f"{championship.slug}-activity-{kind}" if kind else f"{championship.slug}-activity"
+    return _export(fmt, name, championship_activity(championship.pk, kind))
