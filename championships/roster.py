@@ -3,9 +3,9 @@
 Columns: name (required), email, date_of_birth (YYYY-MM-DD, or a date cell in a workbook; day-first and
 month-first dates in the format the organizer chooses, see `list_dates`), country (an ISO 3166 code or a
 country's name in English, Arabic, Hebrew or Persian) and friends_or_family (names of other players, separated
-by ';'). Headers are matched loosely ("Date of birth", "Friends", "What is your full name?"), including those of
-Google Forms and Microsoft Forms exports, whose own bookkeeping columns (Timestamp, ID, Start time…) are
-ignored and named as such in the preview.
+by ';'). Headers are matched loosely ("Date of birth", "Friends", "What is your full name?", "الاسم", "שם מלא",
+"نام"), including those of Google Forms and Microsoft Forms exports, whose own bookkeeping columns (Timestamp,
+ID, Start time…) are ignored and named as such in the preview; a "Last name" question is joined to the name.
 
 The file's shape is checked here, without the database; `championships.registration` then checks
 each row against the players already registered and the tournament they are entered in.
@@ -59,10 +59,34 @@ ALIASES = {
     "your date of birth": "date_of_birth", "birthday": "date_of_birth", "when were you born": "date_of_birth",
     "your country": "country", "country of residence": "country", "which country do you represent": "country",
     "friends and family": "friends_or_family",
+    "first name": "name", "given name": "name", "forename": "name",
+    # forms asked in Arabic, Hebrew and Persian (`header_key` folds hamza, alef and yeh forms and the Arabic "?")
+    "الاسم": "name", "الاسم الكامل": "name", "الاسم الثلاثي": "name", "اسم اللاعب": "name", "اسمك": "name",
+    "ما اسمك": "name", "الاسم الأول": "name", "البريد الإلكتروني": "email", "الإيميل": "email",
+    "عنوان البريد الإلكتروني": "email", "بريدك الإلكتروني": "email", "تاريخ الميلاد": "date_of_birth",
+    "تاريخ ميلادك": "date_of_birth", "الدولة": "country", "البلد": "country", "الجنسية": "country",
+    "بلد الإقامة": "country", "الأصدقاء": "friends_or_family", "العائلة": "friends_or_family",
+    "الأصدقاء والعائلة": "friends_or_family", "الأصدقاء أو العائلة": "friends_or_family",
+    "שם": "name", "שם מלא": "name", "שם השחקן": "name", "מה שמך": "name", "שם פרטי": "name", "אימייל": "email",
+    "דוא\"ל": "email", "דואר אלקטרוני": "email", "כתובת אימייל": "email", "כתובת דוא\"ל": "email",
+    "תאריך לידה": "date_of_birth", "מדינה": "country", "ארץ": "country", "לאום": "country",
+    "חברים": "friends_or_family", "משפחה": "friends_or_family", "חברים ומשפחה": "friends_or_family",
+    "חברים או משפחה": "friends_or_family",
+    "نام": "name", "نام کامل": "name", "نام و نام خانوادگی": "name", "نام بازیکن": "name", "نام کوچک": "name",
+    "ایمیل": "email", "پست الکترونیک": "email", "آدرس ایمیل": "email", "تاریخ تولد": "date_of_birth",
+    "کشور": "country", "ملیت": "country", "دوستان": "friends_or_family", "خانواده": "friends_or_family",
+    "دوستان و خانواده": "friends_or_family", "دوستان یا خانواده": "friends_or_family",
 }
 """Header → column, keyed as `header_key` reads a header. Google Forms' collected "Email address" is one."""
+SURNAMES = ("last name", "surname", "family name", "اسم العائلة", "الكنية", "שם משפחה", "نام خانوادگی")
+"""A question asking for the last name alone: joined after the name column ("First name", "Name"), unless that
+one asks for the full name (`FULL_NAMES`)."""
+FULL_NAMES = ("full name", "your full name", "what is your full name", "name and surname", "first and last name",
+              "الاسم الكامل", "الاسم الثلاثي", "שם מלא", "نام کامل", "نام و نام خانوادگی")
+GOOGLE_TIMESTAMPS = ("timestamp", "الطابع الزمني", "חותמת זמן", "مهر زمانی", "برچسب زمان")
+"""The first column of a Google Forms export, in English, Arabic, Hebrew and Persian."""
 FORM_COLUMNS = frozenset({
-    "timestamp", "score",  # Google Forms
+    *GOOGLE_TIMESTAMPS, "score",  # Google Forms
     "id", "start time", "completion time", "last modified time", "total points", "quiz feedback",
     "grade posted time",  # Microsoft Forms
 })
@@ -85,6 +109,10 @@ def header_key(header: str) -> str:
 
 
 _HEADERS = {header_key(k): v for k, v in {**{c: c for c in MAX_LENGTHS}, **ALIASES}.items()}
+_SURNAMES = frozenset(map(header_key, SURNAMES))
+_FULL_NAMES = frozenset(map(header_key, FULL_NAMES))
+_FORM_COLUMNS = frozenset(map(header_key, FORM_COLUMNS))
+_GOOGLE = frozenset(map(header_key, GOOGLE_TIMESTAMPS))
 
 
 @dataclass(frozen=True)
@@ -99,29 +127,36 @@ class Columns:
     """The forms service's own columns, ignored."""
     unused: tuple[str, ...] = ()
     """Other headers, ignored."""
+    surname: str = ""
+    """The header of a last-name question, joined after the name ("Ann" "Lee": "Ann Lee")."""
 
     def as_dict(self) -> dict:
         return {"used": self.used, "form": self.form, "form_columns": list(self.form_columns),
-                "unused": list(self.unused)}
+                "unused": list(self.unused), "surname": self.surname}
 
     @classmethod
     def from_dict(cls, data: dict) -> "Columns":
         return cls({str(k): str(v) for k, v in data.get("used", {}).items()}, str(data.get("form", "")),
-                   tuple(map(str, data.get("form_columns", ()))), tuple(map(str, data.get("unused", ()))))
+                   tuple(map(str, data.get("form_columns", ()))), tuple(map(str, data.get("unused", ()))),
+                   str(data.get("surname", "")))
 
 
 def map_columns(headers: Sequence[str]) -> Columns:
-    """Which header each column comes from: the first header naming it, a forms export's account columns last."""
+    """Which header each column comes from: the first header naming it, a forms export's account columns last, and
+    a last-name question joined to a name column that does not already ask for the full name."""
     keys = [header_key(h) for h in headers]
     microsoft = set(keys) >= MICROSOFT_FORMS
-    form = "microsoft" if microsoft else "google" if keys and keys[0] == "timestamp" else ""
+    form = "microsoft" if microsoft else "google" if keys and keys[0] in _GOOGLE else ""
     used: dict[str, str] = {}
     account: dict[str, str] = {}
     form_columns, unused = [], []
+    surname = ""
     for header, key in zip(headers, keys):
         if not header.strip():
             continue
-        if key in FORM_COLUMNS or key.startswith(FORM_COLUMN_PREFIXES):
+        if key in _SURNAMES and not surname:
+            surname = header
+        elif key in _FORM_COLUMNS or key.startswith(FORM_COLUMN_PREFIXES):
             form_columns.append(header)
         elif microsoft and key in MICROSOFT_ACCOUNT and MICROSOFT_ACCOUNT[key] not in account:
             account[MICROSOFT_ACCOUNT[key]] = header
@@ -134,8 +169,11 @@ def map_columns(headers: Sequence[str]) -> Columns:
             form_columns.append(header)
         else:
             used[column] = header
+    if surname and ("name" not in used or header_key(used["name"]) in _FULL_NAMES):
+        unused.append(surname)
+        surname = ""
     ordered = {c: used[c] for c in MAX_LENGTHS if c in used}
-    return Columns(ordered, form, tuple(form_columns), tuple(unused))
+    return Columns(ordered, form, tuple(form_columns), tuple(unused), surname)
 
 
 @dataclass(frozen=True)
@@ -215,6 +253,9 @@ def _renamed(cells: dict[str, str], columns: Columns) -> dict[str, str]:
         if columns.form == "microsoft" and header_key(header) in MICROSOFT_ACCOUNT and fold(value) == ANONYMOUS:
             value = ""
         out[column] = value
+    if columns.surname and "name" in out:
+        last = cells.get(columns.surname.strip().lower(), "").strip()
+        out["name"] = " ".join(part for part in (out["name"].strip(), last) if part)
     return out
 
 

@@ -196,3 +196,40 @@ def test_the_documented_csv_still_reads_iso_only():
     assert [str(p) for p in error.value.problems] == ["line 2, date_of_birth: '5/31/1990' is not a date like "
                                                       "1990-05-31"]
     assert parse_roster("Full name,Email address\nAnn,ann@example.org\n")[0].email == "ann@example.org"
+
+
+ARABIC = FORMS / "google-forms-arabic-first-and-last-names.csv"
+
+
+@pytest.mark.parametrize(("headers", "used", "surname"), [
+    (["Timestamp", "First name", "Last name", "Email address"], {"name": "First name", "email": "Email address"},
+     "Last name"),
+    (["חותמת זמן", "שם פרטי", "שם משפחה", 'דוא"ל', "תאריך לידה", "מדינה", "חברים"],
+     {"name": "שם פרטי", "email": 'דוא"ל', "date_of_birth": "תאריך לידה", "country": "מדינה",
+      "friends_or_family": "חברים"}, "שם משפחה"),
+    (["نام", "نام خانوادگی", "ایمیل", "تاریخ تولد", "کشور"],
+     {"name": "نام", "email": "ایمیل", "date_of_birth": "تاریخ تولد", "country": "کشور"}, "نام خانوادگی"),
+])
+def test_forms_asked_in_hebrew_persian_or_in_two_name_questions_map(headers, used, surname):
+    columns = map_columns(headers)
+    assert (columns.used, columns.surname) == (used, surname)
+
+
+def test_a_last_name_is_not_joined_to_a_full_name_nor_read_without_a_name():
+    full = map_columns(["Full name", "Last name", "Email"])
+    assert full.used == {"name": "Full name", "email": "Email"} and full.surname == ""
+    assert full.unused == ("Last name",)
+    assert "name" not in map_columns(["Last name", "Email"]).used
+
+
+def test_an_arabic_google_forms_export_joins_first_and_last_names():
+    upload = read_list(ARABIC.name, ARABIC.read_bytes())
+    assert upload.columns.form == "google" and upload.columns.form_columns == ("الطابع الزمني",)
+    assert upload.columns.unused == ("رقم الهاتف",) and upload.columns.surname == "اسم العائلة"
+    lines = check_records(upload.records, upload.problems, date_format=ISO)
+    assert [p for item in lines for p in item.problems] == []
+    assert [(item.row.name, item.row.email, item.row.country, item.row.friends_or_family)
+            for item in lines if item.row] == [
+        ("ليلى حداد", "layla.haddad@example.org", "AE", ("عمر حداد",)),
+        ("عمر حداد", "omar.haddad@example.org", "AE", ("ليلى حداد",)),
+        ("Sara", "sara@example.org", "IR", ())]  # no last name given: the first name alone

@@ -127,3 +127,16 @@ def test_the_preview_says_the_guess_in_arabic(organizer_client):
         columns = _("Columns read:")
     body = response.content.decode()
     assert response.status_code == 200 and label in body and columns in body
+
+
+def test_an_arabic_form_with_first_and_last_names_imports_them_joined(organizer_client):
+    sample = FORMS / "google-forms-arabic-first-and-last-names.csv"
+    response = upload(organizer_client, sample.name, sample.read_bytes())
+    body = response.content.decode()
+    assert response.status_code == 200 and response.context["preview"].ok
+    assert "Read as a Google Forms export." in body and "<bdi>الطابع الزمني</bdi>" in body
+    assert "Name from “<bdi>الاسم الأول + اسم العائلة</bdi>”" in body
+    token = response.context["confirm_form"].initial["token"]
+    assert organizer_client.post(URL, {"token": token}).status_code == 302  # ISO dates: no format to choose
+    assert set(Player.objects.values_list("name", flat=True)) == {"Sara", "ليلى حداد", "عمر حداد"}
+    assert Relationship.objects.count() == 1  # Layla and Omar, named by each other

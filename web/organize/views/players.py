@@ -152,7 +152,13 @@ def _preview_context(tournament, records, *, filename: str, user, columns: Colum
             "summary": _summary(preview.counts, tournament) if preview.ok else "",
             "confirm_form": form if can_import else None, "dates_form": form, "guess": guess,
             "guess_label": FORMAT_LABELS[guess.format], "guess_country": country.local_name if country else "",
-            "columns": columns, "columns_read": [(COLUMN_LABELS[c], h) for c, h in columns.used.items()]}
+            "columns": columns,
+            "columns_read": [(COLUMN_LABELS[c], _joined(c, h, columns)) for c, h in columns.used.items()]}
+
+
+def _joined(column: str, header: str, columns: Columns) -> str:
+    """The header a column is read from; for the name, with the last-name question joined to it."""
+    return f"{header} + {columns.surname}" if column == "name" and columns.surname else header
 
 
 COLUMN_LABELS = {"name": gettext_lazy("Name"), "email": gettext_lazy("Email"),
