@@ -15,6 +15,7 @@ from .test_accessibility import WIDTHS, described, sign_in
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "forms" / "google-forms-registrations.csv"
+ARABIC = SAMPLE.with_name("google-forms-arabic-first-and-last-names.csv")
 
 
 def shot(page, name: str) -> None:
@@ -62,6 +63,13 @@ def test_the_forms_preview_guesses_the_dates_and_passes_axe(browser, live_server
         page.wait_for_selector("#import-confirm button.primary")
         page.locator("#import-confirm button.primary").click()
         page.wait_for_url("**/organize/forms-cup/players/")
+        page.goto(f"{prefix}/organize/forms-cup/players/import/")  # a form asked in Arabic, names in two questions
+        page.locator("input[type=file]").set_input_files(files=[{
+            "name": ARABIC.name, "mimeType": "text/csv", "buffer": ARABIC.read_bytes()}])
+        page.locator("form[enctype] button[type=submit]").click()
+        page.wait_for_selector("#import-confirm")
+        assert page.locator(".column-list bdi", has_text="الاسم الأول + اسم العائلة").count() == 1
+        check("arabic form preview")
     finally:
         context.close()
     assert Player.objects.filter(email="layla.haddad@example.org").exists()
