@@ -181,7 +181,9 @@ class PlayerHistory:
 
 
 def player_rating(player_id: int, *, include_unlisted: bool = False) -> Row | None:
-    ratings = PlayerRating.objects.filter(player_id=player_id)
+    """The player's rating row, None if they have none. Looked up through `player__pk`: a number from the address
+    beyond a 64-bit integer then finds no one, where `player_id=` reached SQLite as is and overflowed."""
+    ratings = PlayerRating.objects.filter(player__pk=player_id)
     if not include_unlisted:
         ratings = ratings.filter(player__listed=True)
     rating = ratings.select_related("player__country").first()

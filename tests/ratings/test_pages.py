@@ -222,3 +222,10 @@ def test_a_renamed_player_shows_at_once_though_pages_are_cached(rated, client, d
         dana.name, dana.country = "Dana Renamed", country_for_code("EG")
         dana.save()
     assert "Dana Renamed" in client.get(reverse("ratings")).content.decode()
+
+
+@pytest.mark.parametrize("player_id", [2**63, 10**30])
+def test_a_player_number_beyond_64_bits_is_not_found(client, player_id):
+    """SQLite refused such a number outright (OverflowError: a 500) where PostgreSQL found no one."""
+    assert client.get(f"/ratings/players/{player_id}.csv").status_code == 404
+    assert client.get(f"/ratings/players/{player_id}/").status_code == 404
