@@ -88,6 +88,13 @@ def official_tournament(user, slug: str) -> Tournament:
     return tournament
 
 
+def organized_championship(user, slug: str) -> Championship:
+    """The championship of that slug (404 if none) for one of its organizers (403 otherwise)."""
+    championship = get_object_or_404(Championship, slug=slug)
+    require_championship_organizer(user, championship)
+    return championship
+
+
 def organized_tournament(user, slug: str) -> Tournament:
     """The tournament of that slug (404 if none) for one of its organizers (403 otherwise)."""
     tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)

@@ -5,7 +5,7 @@ import json
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
@@ -13,8 +13,7 @@ from django.views.decorators.http import require_GET
 from audit.actions import Kind
 from audit.models import AuditEntry
 from audit.selectors import activity, championship_activity
-from championships.models import Championship
-from championships.permissions import organized_tournament, require_championship_organizer
+from championships.permissions import organized_championship, organized_tournament
 from core.table_export import table_response
 from organize.activity import described, described_in_chunks
 
@@ -62,16 +61,10 @@ def activity_csv(request, slug: str, fmt: str = "csv"):
                    activity(tournament.pk, kind))
 
 
-def _organized_championship(request, slug: str) -> Championship:
-    championship = get_object_or_404(Championship, slug=slug)
-    require_championship_organizer(request.user, championship)
-    return championship
-
-
 @login_required
 @require_GET
 def championship_activity_log(request, championship_slug: str):
-    championship, kind = _organized_championship(request, championship_slug), _kind(request)
+    championship, kind = organized_championship(request.user, championship_slug), _kind(request)
     return render(request, "organize/championship_activity.html", {
         "championship": championship,
         **_listed(request, championship_activity(championship.pk, kind), kind, "championship-activity-csv",
@@ -81,6 +74,6 @@ def championship_activity_log(request, championship_slug: str):
 @login_required
 @require_GET
 def championship_activity_csv(request, championship_slug: str, fmt: str = "csv"):
-    championship, kind = _organized_championship(request, championship_slug), _kind(request)
+    championship, kind = organized_championship(request.user, championship_slug), _kind(request)
     name = f"{championship.slug}-activity-{kind}" if kind else f"{championship.slug}-activity"
     return _export(fmt, name, championship_activity(championship.pk, kind))

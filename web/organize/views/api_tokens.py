@@ -1,12 +1,11 @@
 """A championship's API tokens on its console: make one (shown once), see them all, revoke one."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from championships.models import Championship
-from championships.permissions import require_championship_organizer
+from championships.permissions import organized_championship
 from organize.api_tokens import create_token, revoke_token, tokens_of
 from web.organize.forms import ApiTokenForm
 
@@ -15,8 +14,7 @@ from web.organize.forms import ApiTokenForm
 @require_http_methods(["GET", "POST"])
 def api_tokens(request, championship_slug: str):
     """POST `name`: a new token, shown on the answer and never again; POST `revoke`: that token stops working."""
-    championship = get_object_or_404(Championship, slug=championship_slug)
-    require_championship_organizer(request.user, championship)
+    championship = organized_championship(request.user, championship_slug)
     form, made, plain = ApiTokenForm(), None, ""
     if request.method == "POST":
         if "revoke" in request.POST:

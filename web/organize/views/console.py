@@ -9,7 +9,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from championships.models import Championship, StaffRole, Tournament
-from championships.permissions import is_organizer, organized_tournament, require_championship_organizer
+from championships.permissions import (
+    is_organizer,
+    organized_championship,
+    organized_tournament,
+)
 from championships.setup import close_tournament, reopen_tournament
 from championships.staff import invite_staff, remove_staff
 from championships.staff_signin import lift_signin_pause, paused_roles
@@ -137,15 +141,9 @@ def tournament_staff(request, slug: str):
     return _staff_page(request, tournament=organized_tournament(request.user, slug))
 
 
-def _organized_championship(user, slug: str) -> Championship:
-    championship = get_object_or_404(Championship, slug=slug)
-    require_championship_organizer(user, championship)
-    return championship
-
-
 @login_required
 def championship_staff(request, championship_slug: str):
-    return _staff_page(request, championship=_organized_championship(request.user, championship_slug))
+    return _staff_page(request, championship=organized_championship(request.user, championship_slug))
 
 
 def _back_to_staff_page(role: StaffRole):

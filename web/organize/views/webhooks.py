@@ -4,12 +4,12 @@ XLSX)."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from championships.models import Championship
-from championships.permissions import require_championship_organizer
+from championships.permissions import organized_championship
 from core.table_export import table_response
 from web.organize.webhook_forms import WebhookForm
 from webhooks import services
@@ -52,8 +52,7 @@ def _act(request, championship: Championship) -> None:
 def webhooks(request, championship_slug: str):
     """POST `url` and `events`: a new webhook; POST `turn_off`, `turn_on`, `remove`, `ping` or `new_secret` (a
     webhook's id), or `send_again` (a failed delivery's id)."""
-    championship = get_object_or_404(Championship, slug=championship_slug)
-    require_championship_organizer(request.user, championship)
+    championship = organized_championship(request.user, championship_slug)
     form = WebhookForm()
     if request.method == "POST":
         if any(name in request.POST for name in ACTIONS):
@@ -84,8 +83,7 @@ def webhooks(request, championship_slug: str):
 def deliveries_csv(request, championship_slug: str, fmt: str = "csv"):
     """Every delivery of the championship's webhooks, newest first, with fixed English column names; as CSV or
     (`fmt`) a workbook."""
-    championship = get_object_or_404(Championship, slug=championship_slug)
-    require_championship_organizer(request.user, championship)
+    championship = organized_championship(request.user, championship_slug)
     rows = ([d.created_at.isoformat(), d.event, d.webhook.url, d.status, d.attempts, d.response_status or "",
              d.response_body, d.message, d.next_attempt_at.isoformat() if d.next_attempt_at else "", d.uid]
             for d in services.recent_deliveries(championship, limit=None))
