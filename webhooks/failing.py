@@ -9,7 +9,6 @@ starts the count afresh.
 """
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -58,8 +57,3 @@ def _tell_organizers(webhook: Webhook, reason: str) -> None:
               .exclude(user__email="").values_list("user__email", flat=True).distinct())
     for email in sorted(set(emails)):
         queue_email(email, subject, body)
-
-
-def counting_from_now() -> dict[str, object]:
-    """The fields a webhook turned on (again) by an organizer gets: earlier failures no longer count."""
-    return {"counted_from": timezone.now(), "turned_off_automatically": False}

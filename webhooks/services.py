@@ -27,7 +27,6 @@ from core import jobs as core_jobs
 from core import outbound
 
 from .delivery import body_for
-from .failing import counting_from_now
 from .models import PING, Delivery, Event, Webhook
 from .tasks import delivery_task
 
@@ -75,12 +74,9 @@ def set_active(championship: Championship, webhook_id: int, active: bool, *, use
         webhook = _locked(championship, webhook_id)
         if webhook.active != active:
             webhook.active = active
-            fields = ["active"]
-            if active:
-                for name, value in counting_from_now().items():
-                    setattr(webhook, name, value)
-                    fields.append(name)
-            webhook.save(update_fields=fields)
+            if active:  # earlier failures no longer count towards turning it off (`webhooks.failing`)
+                webhook.counted_from, webhook.turned_off_automatically = timezone.now(), False
+            webhook.save(update_fields=["active", "counted_from", "turned_off_automatically"])
             record_change(user, None, Action.WEBHOOK_TURNED_ON if active else Action.WEBHOOK_TURNED_OFF, webhook,
                           after={"url": webhook.url}, championship_id=championship.pk)
     return webhook

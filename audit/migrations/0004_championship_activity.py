@@ -16,11 +16,13 @@ def name_their_championship(apps, schema_editor):
         "staffrole": dict(apps.get_model("championships", "StaffRole").objects.filter(
             championship__isnull=False).values_list("pk", "championship_id")),
     }
+    found = []
     for entry in entry_model.objects.filter(tournament__isnull=True, championship__isnull=True,
-                                            object_type__in=list(owners)).iterator():
-        championship_id = owners[entry.object_type].get(entry.object_id)
-        if championship_id is not None:
-            entry_model.objects.filter(pk=entry.pk).update(championship_id=championship_id)
+                                            object_type__in=list(owners)).only("object_type", "object_id"):
+        entry.championship_id = owners[entry.object_type].get(entry.object_id)
+        if entry.championship_id is not None:
+            found.append(entry)
+    entry_model.objects.bulk_update(found, ["championship"], batch_size=500)
 
 
 class Migration(migrations.Migration):
