@@ -35,12 +35,17 @@ SEARCHES = [
 ]
 
 
-@pytest.fixture
-def hall():
-    tournament = make_tournament(slug="hall", status="running")
-    entries = [tournament.entries.create(player=make_player(name)) for name in NAMES]
+def _seated(slug: str, names: list[str]):
+    """A running tournament of these players, seated at two tables, and its organizer."""
+    tournament = make_tournament(slug=slug, status="running")
+    entries = [tournament.entries.create(player=make_player(name)) for name in names]
     game = make_game(tournament, [entries[:4], entries[4:]])
     return tournament, entries, game, make_official(tournament, "organizer")
+
+
+@pytest.fixture
+def hall():
+    return _seated("hall", NAMES)
 
 
 def text(response) -> str:
@@ -117,7 +122,7 @@ def test_the_keys_are_kept_on_every_write_of_a_name(hall):
     Player.objects.bulk_update(made, ["name"])
     Player.objects.filter(pk=player.pk).update(name="Ægir")
     kept = dict(Player.objects.filter(pk__in=[player.pk, *(p.pk for p in made)]).values_list("name", "search_name"))
-    assert kept == {"ŁUKASZ NOWAK": "łukasz nowak", "JÜRGEN GROSS": "jurgen gross", "Ægir": "ægir"}
+    assert kept == {"ŁUKASZ NOWAK": "lukasz nowak", "JÜRGEN GROSS": "jurgen gross", "Ægir": "aegir"}
     assert all(bytes(k) == sort_key(n) for n, k in Player.objects.values_list("name", "sort_key"))
 
 
@@ -156,3 +161,83 @@ def test_the_check_in_search_takes_no_more_queries(client, hall):
     with CaptureQueriesContext(connection) as searched:
         client.get(path, {"q": "tomas"})
     assert len(searched) <= len(plain)
+
+
+LATIN = ["Michał Wiśniewski", "Søren Hansen", "Đorđe Petrović", "Ægir Jónsson", "Łukasz Kowalski", "Þóra Björk",
+         "Oğuz Işık", "Jürgen Groß"]
+"""Latin letters that Unicode does not decompose (issue 32 item 7): ł, ø, đ, æ, þ and ı have no accent to drop."""
+LATIN_SEARCHES = [
+    ("michal", "Michał Wiśniewski"), ("MICHAŁ", "Michał Wiśniewski"),
+    ("soren", "Søren Hansen"), ("SØREN", "Søren Hansen"),
+    ("dorde", "Đorđe Petrović"), ("ĐORĐE", "Đorđe Petrović"), ("đorđe", "Đorđe Petrović"),
+    ("aegir", "Ægir Jónsson"), ("ÆGIR", "Ægir Jónsson"),
+    ("lukasz", "Łukasz Kowalski"), ("ŁUKASZ", "Łukasz Kowalski"), ("łukasz", "Łukasz Kowalski"),
+    ("thora", "Þóra Björk"), ("ÞÓRA", "Þóra Björk"),
+    ("isik", "Oğuz Işık"), ("IŞIK", "Oğuz Işık"),
+    ("gross", "Jürgen Groß"), ("GROẞ", "Jürgen Groß"),
+]
+
+
+def test_every_latin_letter_of_the_table_folds_plain_in_both_cases():
+    from core.names import LATIN_LETTERS
+    for letter, plain in LATIN_LETTERS.items():
+        assert fold(letter) == fold(letter.upper()) == plain, letter
+    assert fold("Straße") == fold("STRASSE") == fold("STRAẞE") == "strasse"
+    assert fold("İstanbul") == fold("istanbul") == "istanbul"
+
+
+@pytest.fixture
+def latin():
+    return _seated("latin", LATIN)
+
+
+@pytest.mark.parametrize("typed, found", LATIN_SEARCHES)
+def test_the_desk_and_the_players_list_find_latin_letters_typed_plain(client, latin, typed, found):
+    tournament, _entries, _game, organizer = latin
+    client.force_login(organizer)
+    for page in ("organize-checkin", "organize-players"):
+        html = text(client.get(reverse(page, args=[tournament.slug]), {"q": typed}))
+        assert [name for name in LATIN if name in html] == [found], page
+
+
+@pytest.mark.parametrize("typed, found", [("lukasz", "Łukasz Kowalski"), ("SOREN", "Søren Hansen")])
+def test_every_other_search_finds_latin_letters_typed_plain(client, latin, typed, found):
+    """Entries, "where do I sit?", the stage page: the same fold (the ratings search compares the same column)."""
+    tournament, _entries, _game, organizer = latin
+    assert [e.player.name for e in rosters.entries(tournament, typed)] == [found]
+    assert [p.name for p in stage_page(tournament.stages.get(), query=typed).found] == [found]
+    page = text(client.get(reverse("public-where", args=["latin"]), {"q": typed}))
+    assert [name for name in LATIN if name in page] == [found]
+
+
+def test_the_import_and_the_namesakes_match_latin_letters_typed_plain(latin):
+    from championships.namesakes import entry_numbers
+    from championships.people import import_registration_list
+    from championships.roster import read_upload
+    tournament, entries, _game, organizer = latin
+    records, _problems = read_upload("list.csv", b"name,date_of_birth\nLukasz Kowalski,1990-01-01\n")
+    other = make_tournament(championship=tournament.championship)
+    assign_staff(organizer, "organizer", tournament=other, user=make_admin())
+    import_registration_list(other, records, user=organizer)
+    assert Player.objects.filter(search_name="lukasz kowalski").count() == 1  # the same person, linked
+    soren = tournament.entries.create(player=make_player("Soren Hansen"))
+    numbers = entry_numbers([(e.pk, e.player.name) for e in [*entries, soren]])
+    assert numbers == {entries[1].pk: 1, soren.pk: 2}
+
+
+def test_the_migration_refolds_the_search_names_already_stored(latin):
+    """Rows stored by the earlier fold ("łukasz kowalski") are recomputed; the others are left as they are."""
+    from importlib import import_module
+
+    from django.apps import apps
+    migration = import_module("championships.migrations.0012_refold_latin_letters")
+    Player.objects.filter(name="Łukasz Kowalski").update(search_name="łukasz kowalski")
+    Player.objects.filter(name="Ægir Jónsson").update(search_name="ægir jonsson")
+    assert not rosters.entries(latin[0], "lukasz")
+    with CaptureQueriesContext(connection) as queries:
+        migration.refold(apps, None)
+    assert dict(Player.objects.filter(name__in=["Łukasz Kowalski", "Ægir Jónsson", "Jürgen Groß"])
+                .values_list("name", "search_name")) == {
+        "Łukasz Kowalski": "lukasz kowalski", "Ægir Jónsson": "aegir jonsson", "Jürgen Groß": "jurgen gross"}
+    assert [e.player.name for e in rosters.entries(latin[0], "lukasz")] == ["Łukasz Kowalski"]
+    assert sum(q["sql"].startswith("UPDATE") for q in queries) == 1  # the two changed rows, in one statement
