@@ -147,3 +147,22 @@ def test_the_pages_form_csv_and_pdf(tour):
     assert rows[0][:4] == ["rank", "player", "country", "points"] and rows[1][:4] == ["1", "Ann", "AE", "16"]
     pdf = client.get(reverse("organize-season-pdf", args=[season.pk]))
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+
+
+def test_a_stale_season_form_is_shown_again_with_the_message_and_what_was_typed(tour):
+    """The "changed meanwhile" refusal is a ValidationError of no field: the page read its `message_dict` and
+    answered 500 (issue 33 item 11)."""
+    season = _season(tour, [])
+    change_season(season.pk, user=tour["organizer"], version=0, name="Tour 2022/23",
+                  championship_ids=[tour["championship"].pk], points={"qualifier": [12, 6]}, tiebreaks=[])
+    client = Client()
+    client.force_login(tour["organizer"])
+    stale = client.post(reverse("organize-season-edit", args=[season.pk]), {
+        "name": "My typed name", "championships": [tour["championship"].pk], "points_qualifier": "9, 7, 5",
+        "version": "0"})
+    page = stale.content.decode()
+    assert stale.status_code == 422
+    assert "Someone changed this season meanwhile" in page
+    assert 'value="My typed name"' in page and 'value="9, 7, 5"' in page
+    season.refresh_from_db()
+    assert (season.name, season.points, season.version) == ("Tour 2022/23", {"qualifier": [12, 6]}, 1)

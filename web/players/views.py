@@ -38,6 +38,7 @@ from ranking.own import own_page
 from results.limits import OBJECTION_MAX
 from results.sheets import SheetLocked, StaleSheet, confirm_on_phone, object_on_phone
 from scheduling.calendar import tournament_event
+from web.forms import add_service_errors
 
 from .forms import EmailForm, ObjectionForm, PushSubscriptionForm, RegistrationForm
 
@@ -135,19 +136,11 @@ def register(request, slug: str):
             try:
                 signup.register(tournament.pk, form.details(get_language()), request=request)
             except ValidationError as error:
-                _add_errors(form, error)
+                add_service_errors(form, error)
             else:
                 return redirect(reverse("players-register", args=[slug]) + "?sent=1")
         return render(request, "players/register.html", context, status=422)
     return render(request, "players/register.html", context)
-
-
-def _add_errors(form, error: ValidationError) -> None:
-    if hasattr(error, "error_dict"):
-        for field, problems in error.message_dict.items():
-            form.add_error(field if field in form.fields else None, problems)
-    else:
-        form.add_error(None, error.messages)
 
 
 @private_page

@@ -24,6 +24,7 @@ from championships.services import change_player
 from core.table_export import table_response
 from engines.csv_input import InputError
 from organize import rosters
+from web.forms import add_service_errors
 from web.organize.people_forms import ImportConfirmForm, ImportUploadForm, PlayerForm, RelationshipForm, search_query
 
 if TYPE_CHECKING:
@@ -114,21 +115,13 @@ def player_add(request, slug: str):
                                        date_of_birth=data["date_of_birth"], country=data["country"],
                                        friend=data["friend"], kind=data["kind"])
         except ValidationError as error:
-            _add_errors(form, error)
+            add_service_errors(form, error)
         else:
             messages.success(request, _("%(player)s registered.") % {"player": player.name})
             return redirect("organize-player-add", slug=slug)
     return render(request, "organize/player_add.html", {"tournament": tournament, "form": form,
                                                         "is_organizer": True},
                   status=422 if form.errors else 200)
-
-
-def _add_errors(form, error: ValidationError) -> None:
-    if hasattr(error, "error_dict"):
-        for field, problems in error.message_dict.items():
-            form.add_error(field if field in form.fields else None, problems)
-    else:
-        form.add_error(None, error.messages)
 
 
 def _preview_context(tournament, records, *, filename: str, user, columns: Columns, date_format: str | None = None,
@@ -273,7 +266,7 @@ def relationship_list(request, slug: str):
             people.declare_pair(tournament, form.cleaned_data["one"], form.cleaned_data["other"],
                                 form.cleaned_data["kind"], user=request.user)
         except ValidationError as error:
-            _add_errors(form, error)
+            add_service_errors(form, error)
         else:
             messages.success(request, _("Relationship declared."))
             return redirect("organize-relationships", slug=slug)

@@ -26,6 +26,7 @@ from ratings.seasons import (
     season_standings,
     seasons_of,
 )
+from web.forms import add_service_errors
 from web.organize.season_forms import SeasonForm
 
 HISTORY_SHOWN = 20
@@ -39,11 +40,6 @@ def _season(user, season_id: int) -> Season:
     return season
 
 
-def _form_errors(form: SeasonForm, error: ValidationError) -> None:
-    for name, messages_ in error.message_dict.items():
-        form.add_error(name if name in form.fields else None, messages_)
-
-
 def _form_page(request, form: SeasonForm, season: Season | None, save: Callable[[dict[str, Any]], Season],
                done: str) -> HttpResponse:
     """The season form; a valid POST is saved by `save` (given the user and the form's fields), then the season's
@@ -54,7 +50,7 @@ def _form_page(request, form: SeasonForm, season: Season | None, save: Callable[
             saved = save({"user": request.user, "name": data["name"], "points": data["points"],
                           "championship_ids": [c.pk for c in data["championships"]], "tiebreaks": data["tiebreaks"]})
         except ValidationError as error:
-            _form_errors(form, error)
+            add_service_errors(form, error)
         else:
             messages.success(request, done)
             return redirect("organize-season", saved.pk)
