@@ -36,6 +36,7 @@ from core.webpush import configured as push_configured
 from organize import checkin
 from ranking.own import own_page
 from results.limits import OBJECTION_MAX
+from results.models import RecordSheet
 from results.sheets import SheetLocked, StaleSheet, confirm_on_phone, object_on_phone
 from scheduling.calendar import tournament_event
 from web.forms import add_service_errors
@@ -290,6 +291,8 @@ def me_sheet(request, token: str, sheet_id: int):
             object_on_phone(sheet_id, player=player, version=version, note=form.cleaned_data["note"])
             messages.warning(request, _("Recorded: the referee sees that you say the result is wrong. Tell them at "
                                         "the table too."))
+    except RecordSheet.DoesNotExist:
+        return render(request, "404.html", status=404)  # here, not raised: the answer keeps this page's headers
     except StaleSheet:
         messages.error(request, _("The result was changed meanwhile: check it again below."))
     except (SheetLocked, ValidationError) as error:
