@@ -1,10 +1,12 @@
-"""What every API v1 answer shares: CORS for reading from any site, a conditional GET, and pages of a list; and
-the mark on the first API's answers that v1 replaces them.
+"""What every API v1 answer shares: CORS for reading from any site, a conditional GET, and pages of a list; the
+mark on the first API's answers that v1 replaces them; and what every request body shares: strict JSON types, and a
+body that is not JSON refused like any other invalid request.
 
 CORS by a few lines rather than django-cors-headers (not installed): the whole API is public, read-only and takes
 no credentials, so the one rule is `Access-Control-Allow-Origin: *` on GET and HEAD answers (with the ETag exposed
 to scripts); nothing to configure per origin, and no preflight to answer since no request needs one.
 """
+import json
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from functools import wraps
@@ -17,6 +19,9 @@ from django.middleware.http import ConditionalGetMiddleware
 from django.urls import reverse
 from django.utils.decorators import decorator_from_middleware
 from ninja import Field, Schema
+from ninja.errors import HttpError
+from ninja.parser import Parser
+from pydantic import ConfigDict
 
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100
@@ -117,3 +122,39 @@ def paged(request: HttpRequest, items: QuerySet[Any] | Sequence[Any], params: Pa
     page, pages, part = page_slice(count, params)
     return {"count": count, "page": page, "pages": pages, "page_size": params.page_size,
             **page_links(request, page, pages), "results": [shape(item) for item in items[part]]}
+
+
+class Body(Schema):
+    """A request body, typed as JSON types it: nothing coerced (`true` is not the id 1, nor `"7"` or `7.0` the id 7)."""
+    model_config = ConfigDict(strict=True)
+
+
+class FieldProblem(Schema):
+    """One problem of a request, as pydantic words it."""
+    type: str = Field(description="What is wrong: json_invalid, missing, int_type, too_long, …")
+    loc: list[str | int] = Field(description="Where: body, query or path, then the field's path.")
+    msg: str
+
+
+class UnreadableBody(ValueError):
+    """A request body that is not JSON (the message says why)."""
+
+
+class JsonBodies(Parser):
+    """ninja's JSON parser, keeping why a body cannot be read: ninja turns any failure of its parser into an
+    undeclared 400 "Cannot parse request body"; `http_error` answers it as every other invalid request is answered."""
+
+    def parse_body(self, request: HttpRequest) -> Any:
+        try:
+            return json.loads(request.body)
+        except (ValueError, RecursionError) as error:  # not UTF-8 or not JSON; nested too deep
+            raise UnreadableBody(str(error)) from error
+
+
+def http_error(error: HttpError) -> tuple[int, dict[str, Any]]:
+    """(status, JSON) of a refusal: `{"detail": "…"}`, or for a body that is not JSON 422 with one problem, the
+    shape pydantic gives every other invalid request (ninja raises the refusal from our parser's error)."""
+    if isinstance(error.__cause__, UnreadableBody):
+        return 422, {"detail": [{"type": "json_invalid", "loc": ["body"],
+                                 "msg": f"The body is not JSON: {error.__cause__}"}]}
+    return error.status_code, {"detail": str(error)}

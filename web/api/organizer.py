@@ -28,7 +28,7 @@ from results.models import RecordSheet
 from scheduling.models import Seat, Table
 
 from . import schemas
-from .http import PageParams, paged
+from .http import Body, FieldProblem, PageParams, paged
 
 MAX_ENTRIES = 500
 """Players one request may enter: a big open event's whole list."""
@@ -61,16 +61,17 @@ class Problem(Schema):
 
 
 class Refused(Schema):
-    detail: str
+    detail: str | list[FieldProblem] = Field(description="Why, in a sentence; or, for a request that is not valid "
+                                                         "JSON of this operation's body, its problems.")
     problems: list[Problem] = []
 
 
-class EntriesIn(Schema):
+class EntriesIn(Body):
     player_ids: list[int] = Field(min_length=1, max_length=MAX_ENTRIES,
                                   description="Players already registered whose details the token's owner may see.")
 
 
-class PlayersIn(Schema):
+class PlayersIn(Body):
     csv: str = Field(max_length=MAX_BYTES, description="The list as the players import page takes it (CSV text: "
                                                         "name, email, date_of_birth, country, friends_or_family).")
 

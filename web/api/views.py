@@ -8,7 +8,7 @@ in are served from the page cache, one entry per results version, address and pa
 from typing import Any
 
 from django.db.models import Count, Q
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 from ninja import NinjaAPI, Query
@@ -28,14 +28,22 @@ from results.selectors import game_seating
 from scheduling.models import Game
 
 from . import organizer, schemas
-from .http import PageParams, conditional, cors, page_links, page_slice, paged, remembered
+from .http import JsonBodies, PageParams, conditional, cors, http_error, page_links, page_slice, paged, remembered
 
 api = NinjaAPI(
     title="CATAN tournaments", version="1", urls_namespace="api-v1", openapi_url="/openapi.json", docs_url="/docs",
-    docs_decorator=lambda view: cors(require_GET(remembered(view))),
+    docs_decorator=lambda view: cors(require_GET(remembered(view))), parser=JsonBodies(),
     description="Public, read-only JSON of championships, tournaments, games, standings and players "
                 "(docs/interfaces.md). Lists come in pages; a tournament's answers carry an ETag.",
 )
+
+
+@api.exception_handler(HttpError)
+def _refused(request: HttpRequest, error: HttpError) -> HttpResponse:
+    status, body = http_error(error)
+    return api.create_response(request, body, status=status)
+
+
 api.add_decorator(conditional, mode="view")
 api.add_decorator(cors, mode="view")
 api.add_router("/", organizer.router)
