@@ -5,7 +5,7 @@ from django.utils.translation import gettext as _
 
 from audit.admin import AuditedAdminMixin, ReadOnlyAdminMixin
 
-from .eligibility import check_can_enter, check_can_officiate
+from .eligibility import check_birth_date, check_can_enter, check_can_officiate
 from .models import (
     Championship,
     Country,
@@ -123,6 +123,11 @@ class PlayerAdmin(AuditedAdminMixin, admin.ModelAdmin):
     def audit_tournaments(self, obj):
         """A player's record shows in every tournament they are entered in: the edit is logged in each."""
         return _tournaments_of(obj.pk)
+
+    def formfield_for_dbfield(self, db_field, request, **kwargs):
+        if db_field.name == "date_of_birth":
+            kwargs["validators"] = [check_birth_date]  # as in every form that takes one
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
 
 class StageInline(admin.TabularInline):

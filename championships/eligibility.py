@@ -3,13 +3,30 @@ from datetime import date
 
 from django.core.exceptions import ValidationError
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .models import Championship, Entry, Player, StaffRole, Tournament
 
+OLDEST = 120
+"""Years: a date of birth further back is a slip of the keyboard (1800 for 1980), not a player."""
+
 
 def age_on(born: date, day: date) -> int:
     return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
+
+
+def check_birth_date(born: date) -> None:
+    """Refuses a date of birth in the future or more than OLDEST years ago: the one rule of every form and list
+    that takes one (registration, the organizer's player and find forms, the admin, every import). A validator,
+    so forms name it at their field; not the model field's, so a backup with an older date still restores."""
+    today = timezone.localdate()
+    if born > today:
+        raise ValidationError(_("%(date)s is in the future: it cannot be a date of birth."),
+                              code="future", params={"date": born.isoformat()})
+    if age_on(born, today) > OLDEST:
+        raise ValidationError(_("%(date)s is more than %(years)d years ago: check the date of birth."),
+                              code="too_old", params={"date": born.isoformat(), "years": OLDEST})
 
 
 def check_age(player: Player, tournament: Tournament) -> None:

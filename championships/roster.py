@@ -19,7 +19,6 @@ from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.names import fold
@@ -29,6 +28,7 @@ from core.xlsx import Limits, first_sheet
 from engines.csv_input import InputError, InputProblem, Record, read_text
 
 from .countries import country_code_for
+from .eligibility import check_birth_date
 from .list_dates import ISO, parse_date
 
 MAX_BYTES = MAX_UPLOAD_BYTES
@@ -384,9 +384,10 @@ def _check_line(item: RosterLine, names: dict[str, list[RosterRow]], emails: dic
         except ValueError as error:
             found.append(InputProblem(line, str(error), "date_of_birth"))
         else:
-            if not date(1900, 1, 1) <= born <= timezone.localdate():
-                found.append(InputProblem(line, _("%(value)s is not a possible date of birth")
-                                          % {"value": born.isoformat()}, "date_of_birth"))
+            try:
+                check_birth_date(born)
+            except ValidationError as error:
+                found.append(InputProblem(line, " ".join(error.messages), "date_of_birth"))
     country = ""
     if cells["country"]:
         country = country_code_for(cells["country"]) or ""

@@ -33,7 +33,7 @@ from audit.services import record_change
 from core.mail import queue_email
 
 from .countries import country_for_code
-from .eligibility import age_on, check_can_enter, staff_roles
+from .eligibility import age_on, check_birth_date, check_can_enter, staff_roles
 from .links import absolute, digest, private_link
 from .models import ACTIVE_STATUSES, FRIENDS_MAX, Entry, Player, Registration, Tournament
 from .permissions import require_organizer
@@ -173,8 +173,11 @@ def _check_typed(tournament: Tournament, details: Details) -> None:
         elif age_on(details.date_of_birth, championship.age_cutoff) < championship.minimum_age:
             errors["date_of_birth"] = [_("Players must be at least %(age)d on %(cutoff)s.") % {
                 "age": championship.minimum_age, "cutoff": date_format(championship.age_cutoff, "DATE_FORMAT")}]
-    if details.date_of_birth is not None and details.date_of_birth > timezone.localdate():
-        errors["date_of_birth"] = [_("This date is in the future.")]
+    if details.date_of_birth is not None:
+        try:
+            check_birth_date(details.date_of_birth)
+        except ValidationError as error:
+            errors["date_of_birth"] = error.messages
     if staff_roles(tournament).filter(user__email__iexact=details.email).exists():
         errors["email"] = [_("This email belongs to the staff of %(tournament)s, who may not play in it.")
                            % {"tournament": tournament.name}]

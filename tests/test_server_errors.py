@@ -1,9 +1,16 @@
 """Server errors the adversarial test of issue 33 (item 11) found, each a plain answer now: an unknown record sheet
 posted from a player's phone, implausible birth dates, and template comments shown as text."""
+from datetime import date, timedelta
+
 import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
 
 from championships import links
-from tests.factories import make_entries, make_tournament
+from championships.eligibility import OLDEST, check_birth_date
+from championships.models import Player, Registration
+from championships.roster import check_records, read_upload
+from tests.factories import make_entries, make_official, make_tournament, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -16,3 +23,57 @@ def test_an_unknown_sheet_posted_from_the_phone_is_not_found(client, sheet_id, a
     response = client.post(f"/me/{links.issue(entry.player)}/sheets/{sheet_id}/", {"action": action, "version": 1})
     assert response.status_code == 404
     assert "no-store" in response["Cache-Control"] and response["X-Robots-Tag"] == "noindex, nofollow"
+
+
+def _years_ago(years: int, days: int = 0) -> date:
+    today = timezone.localdate()
+    return today.replace(year=today.year - years, day=min(today.day, 28)) - timedelta(days=days)
+
+
+IMPLAUSIBLE = [date(1800, 1, 1), _years_ago(OLDEST + 1), timezone.localdate() + timedelta(days=1)]
+"""Registration took 1800-01-01; the organizer's forms and the imports took 1901 (their bound was 1900)."""
+
+
+@pytest.mark.parametrize("born", IMPLAUSIBLE, ids=str)
+def test_registration_refuses_an_implausible_birth_date_at_its_field(client, born):
+    make_tournament(slug="born-cup", self_registration=True)
+    response = client.post("/t/born-cup/register/", {"name": "Ann Lee", "email": "ann@example.com",
+                                                      "date_of_birth": born.isoformat()})
+    assert response.status_code == 422 and not Registration.objects.exists()
+    assert response.context["form"].errors["date_of_birth"] == _message(born)
+    assert client.post("/t/born-cup/register/", {"name": "Ann Lee", "email": "ann@example.com",
+                                                 "date_of_birth": _years_ago(OLDEST - 1).isoformat()}
+                       ).status_code == 302
+
+
+def _message(born: date) -> list[str]:
+    with pytest.raises(ValidationError) as refused:
+        check_birth_date(born)
+    said = refused.value.messages
+    assert said[0].startswith(born.isoformat()) and ("future" in said[0] or f"{OLDEST} years ago" in said[0])
+    return said
+
+
+@pytest.mark.parametrize("born", IMPLAUSIBLE, ids=str)
+def test_the_organizers_forms_and_the_admin_refuse_an_implausible_birth_date(client, born):
+    tournament = make_tournament(slug="born-desk")
+    organizer = make_official(tournament, "organizer")
+    client.force_login(organizer)
+    added = client.post(f"/organize/{tournament.slug}/players/add/", {"name": "Ann Lee", "kind": "friend",
+                                                                       "date_of_birth": born.isoformat()})
+    assert added.status_code == 422 and added.context["form"].errors["date_of_birth"] == _message(born)
+    found = client.get(f"/organize/{tournament.slug}/entries/", {"name": "Ann Lee", "born": born.isoformat()})
+    assert found.context["find_form"].errors["born"] == _message(born)
+    client.force_login(make_user("born-admin", is_staff=True, is_superuser=True))
+    admin = client.post("/admin/championships/player/add/", {"name": "Ann Lee", "date_of_birth": born.isoformat(),
+                                                             "listed": "on"})
+    assert admin.status_code == 200 and admin.context["adminform"].form.errors["date_of_birth"] == _message(born)
+    assert not Player.objects.filter(name="Ann Lee").exists()
+
+
+@pytest.mark.parametrize("born", IMPLAUSIBLE, ids=str)
+def test_an_import_names_the_line_of_an_implausible_birth_date(born):
+    _records, problems = read_upload("list.csv", f"name,date_of_birth\nAnn Lee,1990-02-03\nBo Li,{born}\n".encode())
+    lines = check_records(_records, problems)
+    assert [(p.line, p.column, p.message) for line in lines for p in line.problems] == [
+        (3, "date_of_birth", _message(born)[0])]

@@ -1,12 +1,11 @@
 """Forms of the players, import, relationships, entries and check-in pages: labels, limits, choices."""
-from datetime import date
 from typing import cast
 
 from django import forms
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from championships.countries import country_choices
+from championships.eligibility import check_birth_date
 from championships.list_dates import FORMAT_LABELS
 from championships.models import Relationship
 from championships.roster import MAX_BYTES
@@ -20,7 +19,7 @@ SEARCH_MAX = 100
 class PlayerForm(forms.Form):
     name = LineField(label=_("Name"), max_length=200)
     email = forms.EmailField(label=_("Email"), max_length=254, required=False)
-    date_of_birth = forms.DateField(label=_("Date of birth"), required=False,
+    date_of_birth = forms.DateField(label=_("Date of birth"), required=False, validators=[check_birth_date],
                                     widget=forms.DateInput(attrs={"type": "date"}),
                                     help_text=_("Needed where the championship has a minimum age."))
     country = forms.ChoiceField(label=_("Country"), required=False)
@@ -33,26 +32,14 @@ class PlayerForm(forms.Form):
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["country"]).choices = [("", _("— not given —")), *country_choices()]
 
-    def clean_date_of_birth(self):
-        return _possible_birth_date(self.cleaned_data["date_of_birth"])
-
-
-def _possible_birth_date(born):
-    if born and not date(1900, 1, 1) <= born <= timezone.localdate():
-        raise forms.ValidationError(_("This is not a possible date of birth."))
-    return born
-
 
 class FindPlayerForm(forms.Form):
     """A player of another championship is found by what the organizer already knows, never from a list."""
 
     email = forms.EmailField(label=_("Their exact email"), max_length=254, required=False)
     name = LineField(label=_("or their exact name"), max_length=200, required=False)
-    born = forms.DateField(label=_("and date of birth"), required=False,
+    born = forms.DateField(label=_("and date of birth"), required=False, validators=[check_birth_date],
                            widget=forms.DateInput(attrs={"type": "date"}))
-
-    def clean_born(self):
-        return _possible_birth_date(self.cleaned_data["born"])
 
     def clean(self):
         super().clean()
