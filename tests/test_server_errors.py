@@ -1,9 +1,13 @@
 """Server errors the adversarial test of issue 33 (item 11) found, each a plain answer now: an unknown record sheet
 posted from a player's phone, implausible birth dates, and template comments shown as text."""
+import re
 from datetime import date, timedelta
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.template import engines
 from django.utils import timezone
 
 from championships import links
@@ -77,3 +81,26 @@ def test_an_import_names_the_line_of_an_implausible_birth_date(born):
     lines = check_records(_records, problems)
     assert [(p.line, p.column, p.message) for line in lines for p in line.problems] == [
         (3, "date_of_birth", _message(born)[0])]
+
+
+def _templates_of_the_project() -> list[Path]:
+    """Every file in the project's template folders (settings' DIRS and each app's), not the libraries'."""
+    base = Path(settings.BASE_DIR)
+    folders = [Path(d) for d in engines["django"].template_dirs if Path(d).is_relative_to(base)
+               and ".venv" not in Path(d).relative_to(base).parts]
+    return sorted(path for folder in folders for path in folder.rglob("*") if path.is_file())
+
+
+def test_no_template_comment_runs_over_a_line(client):
+    """`{# … #}` ends on its own line; one that does not is shown as text (the check-in QR page showed its note to
+    the projector). Longer notes are `{% comment %}` blocks."""
+    templates = _templates_of_the_project()
+    assert any(path.name == "checkin_qr.html" for path in templates)
+    unclosed = [f"{path.relative_to(settings.BASE_DIR)}:{n}" for path in templates
+                for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                if "{#" in re.sub(r"\{#.*?#\}", "", line)]
+    assert not unclosed
+    tournament = make_tournament(slug="qr-cup")
+    client.force_login(make_official(tournament, "organizer"))
+    page = client.get(f"/organize/{tournament.slug}/check-in/qr/").content.decode()
+    assert "Self check-in is closed" in page and "{#" not in page and "#}" not in page
