@@ -166,3 +166,14 @@ def test_a_stale_season_form_is_shown_again_with_the_message_and_what_was_typed(
     assert 'value="My typed name"' in page and 'value="9, 7, 5"' in page
     season.refresh_from_db()
     assert (season.name, season.points, season.version) == ("Tour 2022/23", {"qualifier": [12, 6]}, 1)
+
+
+@pytest.mark.parametrize("wrong", [str(2**63), str(-2**63 - 1), "9" * 30])
+def test_a_championship_id_beyond_64_bits_is_an_unknown_choice(tour, wrong):
+    """SQLite overflowed on it in the `in` query of the championships field: a 500 (found by fuzzing)."""
+    client = Client()
+    client.force_login(tour["organizer"])
+    refused = client.post(reverse("organize-season-new"), {
+        "name": "Tour", "championships": [tour["championship"].pk, wrong], "points_qualifier": "10, 6, 3"})
+    assert refused.status_code == 422 and not Season.objects.exists()
+    assert refused.context["form"].errors["championships"][0].startswith("Select a valid choice.")

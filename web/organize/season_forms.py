@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from championships.models import Championship, Tournament
 from core.text import LineField
 from ratings.seasons import EVENT_KINDS, TIEBREAKS, TIEBREAKS_MAX, parse_points
+from web.forms import ChoicesField
 
 POINTS_TEXT_MAX = 400
 """Characters a points field takes: 64 places of up to four digits and their commas."""
@@ -23,7 +24,7 @@ TIEBREAK_LABELS = [_("First tiebreak"), _("Second tiebreak"), _("Third tiebreak"
 
 class SeasonForm(forms.Form):
     name = LineField(label=_("Season name"), max_length=200)
-    championships = forms.ModelMultipleChoiceField(
+    championships = ChoicesField(
         label=_("Championships in the season"), queryset=Championship.objects.none(),
         widget=forms.CheckboxSelectMultiple,
         help_text=_("Only championships you organize can be chosen."))
@@ -31,7 +32,7 @@ class SeasonForm(forms.Form):
 
     def __init__(self, *args, championships, **kwargs):
         super().__init__(*args, **kwargs)
-        cast(forms.ModelMultipleChoiceField, self.fields["championships"]).queryset = championships
+        cast(ChoicesField, self.fields["championships"]).queryset = championships
         for kind in EVENT_KINDS:
             self.fields[f"points_{kind}"] = forms.CharField(
                 label=POINTS_LABELS[kind], max_length=POINTS_TEXT_MAX, required=False,
