@@ -237,8 +237,11 @@ EMAIL_TIMEOUT = env.float("EMAIL_TIMEOUT", default=10)
 # emails sent while answering a request use that request's address.
 SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
 # Webhooks (core/outbound.py) post only to https addresses that resolve to public IP addresses; this permits plain
-# http and loopback or private addresses, for tests and a developer's own receiver. Never on a public site.
+# http and loopback or private addresses, for tests and a developer's own receiver; OUTBOUND_LOCAL_HOSTS permits
+# them only for the hosts listed (host or host:port, comma-separated: a stack's own push receiver on loopback).
+# Never on a public site: `check --deploy` refuses either with DEBUG off (core/checks.py).
 OUTBOUND_LOCAL_ALLOWED = env.bool("OUTBOUND_LOCAL_ALLOWED", default=False)
+OUTBOUND_LOCAL_HOSTS = env.list("OUTBOUND_LOCAL_HOSTS", default=[])
 
 # Players' own pages (web/players): a private link sent again from /me/ at most this often per hour, per client
 # address and per email typed; registrations on a tournament's page at most this often per hour per address.
