@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 import environ
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -145,6 +146,14 @@ CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
 CELERY_REDIS_SOCKET_TIMEOUT = 5
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True  # the worker itself keeps trying until the broker is back
 CELERY_IMPORTS = ["catan_tournaments.tasks", "core.mail"]
+# Two queues: Celery's default, and "outbound" (core.background.OUTBOUND_QUEUE) for the requests to other people's
+# servers (webhook deliveries, Web Push), which docker-compose.yml gives a worker of its own so slow receivers never
+# hold the other work up; without a broker core.background gives it threads of its own, by the same routes. Both are
+# declared, so a worker started without -Q (a developer's, the reliability stack's) serves both.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = [Queue(name, routing_key=name) for name in ("celery", "outbound")]  # each its own key
+CELERY_TASK_ROUTES = {name: {"queue": "outbound"} for name in (
+    "webhooks.tasks.delivery_task", "results.tasks.send_seating_pushes")}
 # Beat answers no remote control, so its health check reads a heartbeat file that each pass of its loop touches
 # (catan_tournaments/beat.py); a pass comes at least this often (seconds), even with nothing due.
 CELERY_BEAT_SCHEDULER = "catan_tournaments.beat:HeartbeatScheduler"
