@@ -8,10 +8,10 @@ delivery (the same on every attempt: a receiver may use it to ignore a repeat).
 
 An attempt has the outbound guard's deadline in all (`core.outbound.DEADLINE_SECONDS`, from connecting to the
 answer) and its limits on the answer. An attempt that gets no 2xx answer (an error code, a redirect, no answer
-within the deadline, a refused connection, an answer past a limit) is tried again
-after `BACKOFF` (1 minute, 5 minutes, 30 minutes, 2 hours), `MAX_ATTEMPTS` in all; an address refused as local
-or private is not tried again; a webhook whose deliveries keep failing is turned off (`failing`). The retries run
-through `core.jobs.run_again_later`, and `send_overdue` (Celery beat) sends any retry its process lost.
+within the deadline, a refused connection, an answer past a limit) is tried again after `BACKOFF` (1 minute,
+5 minutes, 30 minutes, 2 hours), `MAX_ATTEMPTS` in all; an address refused as local or private is not tried again;
+a webhook whose deliveries keep failing is turned off (`failing`). The retries run through
+`core.jobs.run_again_later`, and `send_overdue` (Celery beat) sends any retry its process lost.
 """
 from __future__ import annotations
 
