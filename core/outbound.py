@@ -49,7 +49,8 @@ BODY_READ_MAX = 64 * 1024
 """What may be received after the headers while the kept bytes are read (chunk framing included)."""
 URL_MAX = 500
 SPECIAL_NAMES = ("localhost", "local", "internal", "localdomain", "home.arpa")
-"""Names that are never on the internet (RFC 6761, 6762, 8375; ICANN's .internal), refused with their subdomains."""
+"""Names that are never on the internet (RFC 6761, 6762, 8375; ICANN's .internal; resolvers' own localdomain),
+refused with their subdomains."""
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")  # RFC 6052: an IPv4 address in the last 32 bits
