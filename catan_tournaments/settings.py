@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 import environ
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -145,6 +146,14 @@ CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
 CELERY_REDIS_SOCKET_TIMEOUT = 5
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True  # the worker itself keeps trying until the broker is back
 CELERY_IMPORTS = ["catan_tournaments.tasks", "core.mail"]
+# Two queues: Celery's default, and "outbound" (core.background.OUTBOUND_QUEUE) for the requests to other people's
+# servers (webhook deliveries, Web Push), which docker-compose.yml gives a worker of its own so slow receivers never
+# hold the other work up; without a broker core.background gives it threads of its own, by the same routes. Both are
+# declared, so a worker started without -Q (a developer's, the reliability stack's) serves both.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = [Queue(name, routing_key=name) for name in ("celery", "outbound")]  # each its own key
+CELERY_TASK_ROUTES = {name: {"queue": "outbound"} for name in (
+    "webhooks.tasks.delivery_task", "results.tasks.send_seating_pushes")}
 # Beat answers no remote control, so its health check reads a heartbeat file that each pass of its loop touches
 # (catan_tournaments/beat.py); a pass comes at least this often (seconds), even with nothing due.
 CELERY_BEAT_SCHEDULER = "catan_tournaments.beat:HeartbeatScheduler"
@@ -237,8 +246,11 @@ EMAIL_TIMEOUT = env.float("EMAIL_TIMEOUT", default=10)
 # emails sent while answering a request use that request's address.
 SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
 # Webhooks (core/outbound.py) post only to https addresses that resolve to public IP addresses; this permits plain
-# http and loopback or private addresses, for tests and a developer's own receiver. Never on a public site.
+# http and loopback or private addresses, for tests and a developer's own receiver; OUTBOUND_LOCAL_HOSTS permits
+# them only for the hosts listed (host or host:port, comma-separated: a stack's own push receiver on loopback).
+# Never on a public site: `check --deploy` refuses either with DEBUG off (core/checks.py).
 OUTBOUND_LOCAL_ALLOWED = env.bool("OUTBOUND_LOCAL_ALLOWED", default=False)
+OUTBOUND_LOCAL_HOSTS = env.list("OUTBOUND_LOCAL_HOSTS", default=[])
 
 # Players' own pages (web/players): a private link sent again from /me/ at most this often per hour, per client
 # address and per email typed; registrations on a tournament's page at most this often per hour per address.

@@ -9,11 +9,10 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 from audit.actions import Action
 from audit.services import record_change_in
-from core import webpush
+from core import outbound, webpush
 
 from .models import Player, PushSubscription
 
@@ -26,9 +25,13 @@ def _tournaments(player: Player) -> set[int]:
 
 
 def subscribe(player: Player, *, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
-    """Notify this browser (its push endpoint and keys) of the player's tables from now on; audited."""
-    if not webpush.acceptable_endpoint(endpoint):
-        raise ValidationError(_("This browser's notification address cannot be used."))
+    """Notify this browser (its push endpoint and keys) of the player's tables from now on; audited. An endpoint
+    the outbound guard refuses (not a push service's shape, a local or private address, a name that is not found)
+    is refused with the guard's reason."""
+    try:
+        webpush.check_endpoint(endpoint)
+    except outbound.Refused as error:
+        raise ValidationError({"endpoint": [str(error)]}) from None
     with transaction.atomic():
         subscription, _created = PushSubscription.objects.update_or_create(
             endpoint=endpoint, defaults={"player": player, "p256dh": p256dh, "auth": auth, "last_error": ""})

@@ -3,7 +3,8 @@ queued for the worker.
 
 One policy when there is no worker, whatever the work: without a broker (Celery's eager mode, `REDIS_URL` unset)
 there is none, and a broker that cannot be reached has none either. Work someone asked for (a seating plan, a
-print job, an email) then runs on this web process's own background threads, `executor`: the request answers at
+print job, an email) then runs on this web process's own background threads (`executor`, and `outbound_executor`
+for the queue of requests to other servers, as the worker has a queue of its own for them): the request answers at
 once and the organizer follows the job's progress page as with a worker, and a slow mail server never holds a
 page. Nothing is refused because Redis is down on the day. Work that only spares later requests some time
 (warming caches, `or_here=False`) is skipped instead: running it would spend the web process's time on what a
@@ -37,9 +38,18 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
+OUTBOUND_QUEUE = "outbound"
+"""The queue of the work that waits on other people's servers (webhook deliveries, Web Push): the settings' task
+routes (`CELERY_TASK_ROUTES`) send a task there, and a worker of its own serves it (docker-compose.yml,
+docs/operations.md), so receivers that answer slowly hold only each other up, never a seating plan, an email or a
+refresh."""
+
 executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="background")
 """The embedded worker: two threads per web process (a seating search is CPU-bound), so one slow email does not
 hold a seating plan back; more work waits its turn."""
+outbound_executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="background-outbound")
+"""The embedded worker's threads for `OUTBOUND_QUEUE`, as the worker of its own: each request out is bounded by
+the outbound guard's deadline, and while they wait the other work has its own threads."""
 
 
 broker = Breaker(settings.REDIS_RETRY_SECONDS)
@@ -63,11 +73,18 @@ def run_on_thread(task: Task[..., Any], *args: object) -> None:
             connection.close()
 
 
+def queue_of(task: Task[..., Any]) -> str:
+    """The queue the settings' routes send `task` to (Celery's default queue when none names it)."""
+    route = (task.app.conf.task_routes or {}).get(task.name, {})
+    return str(route.get("queue", task.app.conf.task_default_queue))
+
+
 def submit(task: Task[..., Any], *args: object) -> None:
-    """Hand `task(*args)` to the threads; while the interpreter exits (a management command whose last thread
-    queues more work, e.g. the emails of a notice), run it on this thread instead of losing it."""
+    """Hand `task(*args)` to the threads of its queue; while the interpreter exits (a management command whose
+    last thread queues more work, e.g. the emails of a notice), run it on this thread instead of losing it."""
+    threads = outbound_executor if queue_of(task) == OUTBOUND_QUEUE else executor
     try:
-        executor.submit(run_on_thread, task, *args)
+        threads.submit(run_on_thread, task, *args)
     except RuntimeError:  # "cannot schedule new futures after interpreter shutdown"
         run_on_thread(task, *args)
 

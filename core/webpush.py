@@ -1,5 +1,7 @@
 """Web Push (RFC 8030) where the deployment configures it: a message to one browser's push service, encrypted for
-that browser alone (RFC 8291, aes128gcm) and signed with the site's VAPID key (RFC 8292), through pywebpush.
+that browser alone (RFC 8291, aes128gcm, by pywebpush) and signed with the site's VAPID key (RFC 8292, by
+py_vapid), posted through the outbound guard (`core.outbound`) as every request the server makes: a player's
+browser gives the endpoint, so it may name anything, and is checked when subscribing and again at each sending.
 
 Configured when `WEBPUSH_VAPID_PUBLIC_KEY` and `WEBPUSH_VAPID_PRIVATE_KEY` are set (`manage.py make_vapid_keys`
 makes a pair); without them nothing about push shows or runs. `WEBPUSH_CONTACT` (a mailto: or https: address) is
@@ -8,14 +10,16 @@ what push services use to reach whoever runs the site.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
-TIMEOUT_SECONDS = 10
-"""How long one push service may take to answer: the sending runs in the background, never in a request."""
+from core import outbound
+
 TTL_SECONDS = 6 * 3600
 """How long a push service keeps a message for a phone that is off: a tournament day."""
 GONE = frozenset({404, 410})
@@ -27,12 +31,27 @@ def configured() -> bool:
 
 
 def acceptable_endpoint(url: str) -> bool:
-    """An endpoint a browser's push service gives: an https address on a named host (the server posts to it, so
-    no plain http, no bare IP address and no port that is not https's)."""
-    parts = urlsplit(url)
+    """The shape of an endpoint a browser's push service gives: https on a named host, https's port, within the
+    outbound guard's rules (`core.outbound.check_url`). Where the guard's test seam lets the host be local (a stack's
+    own push receiver on loopback), only the guard's rules apply."""
+    try:
+        outbound.check_url(url, max_length=None)  # the form's field measures it
+    except outbound.Refused:
+        return False
+    parts = urlsplit(url.strip())
+    if outbound.local_permitted(parts):
+        return True
     host = parts.hostname or ""
-    return (parts.scheme == "https" and "." in host and not host.replace(".", "").isdigit() and ":" not in host
-            and parts.port in (None, 443) and not parts.username and not parts.password)
+    return parts.scheme == "https" and "." in host and outbound.literal(host) is None and parts.port in (None, 443)
+
+
+def check_endpoint(url: str) -> None:
+    """`outbound.Refused` (saying why) unless the endpoint has a push service's shape and its host resolves, now,
+    to public addresses only: checked when a browser subscribes; every sending is checked again by the guard."""
+    outbound.check_url(url, max_length=None)  # its reason first: a local address says so
+    if not acceptable_endpoint(url):
+        raise outbound.Refused(_("This browser's notification address cannot be used."))
+    outbound.check_destination(url)
 
 
 @dataclass(frozen=True)
@@ -44,30 +63,39 @@ class Outcome:
     """Why it was not delivered, in a few words for the row's `last_error` (never the message itself)."""
 
 
-def send(endpoint: str, p256dh: str, auth: str, payload: dict[str, Any]) -> Outcome:
-    """Encrypt `payload` (as JSON) for one subscription and post it to its push service. pywebpush and what it
-    brings (aiohttp, requests, cryptography: ~24 MB) are imported here, by the worker that sends, not by every
-    web process that loads the URLs."""
-    import requests
+def _request(endpoint: str, p256dh: str, auth: str, payload: dict[str, Any],
+             now: float) -> tuple[bytes, dict[str, str]]:
+    """The push message for one subscription as the push service takes it (RFC 8030): `payload` as JSON encrypted
+    for that browser (pywebpush's `WebPusher.encode`, aes128gcm) and the site's VAPID signature for that push
+    service (py_vapid's `Vapid.sign`), valid 12 hours. pywebpush and what it brings (aiohttp, requests,
+    cryptography: ~24 MB) are imported here, by the worker that sends, not by every web process."""
     from py_vapid import Vapid
-    from pywebpush import WebPushException, webpush
+    from pywebpush import WebPusher
 
     subscription = {"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}}
-    session = requests.Session()
-    session.max_redirects = 0  # a push service answers, it never sends the message elsewhere
+    body = WebPusher(subscription).encode(json.dumps(payload, ensure_ascii=False).encode(), "aes128gcm")["body"]
+    parts = urlsplit(endpoint)
+    claims = {"sub": settings.WEBPUSH_CONTACT, "aud": f"{parts.scheme}://{parts.netloc}", "exp": int(now) + 12 * 3600}
+    signed = Vapid.from_string(settings.WEBPUSH_VAPID_PRIVATE_KEY).sign(claims)
+    return body, {**signed, "Content-Encoding": "aes128gcm", "TTL": str(TTL_SECONDS)}
+
+
+def send(endpoint: str, p256dh: str, auth: str, payload: dict[str, Any]) -> Outcome:
+    """Encrypt `payload` for one subscription and post it to its push service through the outbound guard (public
+    addresses only, the guard's deadline and limits, no redirect followed)."""
+    from py_vapid import VapidException
+    from pywebpush import WebPushException
+
     try:
-        webpush(subscription, json.dumps(payload, ensure_ascii=False),
-                vapid_private_key=Vapid.from_string(settings.WEBPUSH_VAPID_PRIVATE_KEY),
-                vapid_claims={"sub": settings.WEBPUSH_CONTACT}, ttl=TTL_SECONDS, timeout=TIMEOUT_SECONDS,
-                requests_session=session)
-    except WebPushException as error:
-        status = error.response.status_code if error.response is not None else None
-        return Outcome(False, gone=status in GONE, problem=f"{status} {error.response.reason}"[:200] if status
-                       else type(error).__name__)
-    except (OSError, ValueError) as error:  # unreachable or timed out (requests' errors are OSErrors), bad keys
+        outbound.check_url(endpoint, max_length=None)  # refused before anything is encrypted or signed for it
+        body, headers = _request(endpoint, p256dh, auth, payload, time.time())
+        answer = outbound.post(endpoint, body, headers)
+    except (outbound.Refused, outbound.Failed) as error:
+        return Outcome(False, problem=str(error)[:200])
+    except (WebPushException, VapidException, ValueError) as error:  # keys or an address no browser gives
         return Outcome(False, problem=type(error).__name__)
-    finally:
-        session.close()
+    if not 200 <= answer.status < 300:
+        return Outcome(False, gone=answer.status in GONE, problem=f"{answer.status} {answer.reason}"[:200])
     return Outcome(True)
 
 

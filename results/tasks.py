@@ -12,5 +12,6 @@ def send_seating_notices(game_id: int) -> int:
 
 @shared_task
 def send_seating_pushes(game_id: int) -> int:
-    """After a game's seating is published, where Web Push is configured: each subscribed phone of its players."""
+    """After a game's seating is published, where Web Push is configured: each subscribed phone of its players (on
+    the outbound queue, `CELERY_TASK_ROUTES`: it waits on push services)."""
     return notices.send_seating_pushes(game_id)

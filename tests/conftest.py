@@ -83,7 +83,7 @@ def _english_to_start_with():
 
 
 class InlineExecutor:
-    """The embedded worker's threads (core.background.executor) replaced by the test's own thread: background work
+    """The embedded worker's threads (core.background's executors) replaced by the test's own thread: background work
     runs at once, in the test's transaction. Tests of the threads themselves put a real executor back."""
 
     def submit(self, fn, *args):
@@ -96,9 +96,10 @@ def _eager_tasks():
     `monkeypatch` fixture: a test's own `monkeypatch.undo()` must not bring the threads back."""
     from core import background
 
-    previous = celery_app.conf.task_always_eager, background.executor
-    celery_app.conf.task_always_eager, background.executor = True, InlineExecutor()
+    previous = celery_app.conf.task_always_eager, background.executor, background.outbound_executor
+    celery_app.conf.task_always_eager, background.executor, background.outbound_executor = (
+        True, InlineExecutor(), InlineExecutor())
     background.broker.open_until = 0.0  # a broker another test made fail is asked again
     yield
-    celery_app.conf.task_always_eager, background.executor = previous
+    celery_app.conf.task_always_eager, background.executor, background.outbound_executor = previous
     background.broker.open_until = 0.0

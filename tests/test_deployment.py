@@ -15,7 +15,7 @@ from catan_tournaments.celery import app as celery_app
 ROOT = Path(__file__).resolve().parent.parent
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text(encoding="utf-8"))
 SERVICES = COMPOSE["services"]
-APP_SERVICES = ["web", "worker", "beat"]
+APP_SERVICES = ["web", "worker", "worker-outbound", "beat"]
 
 
 def option(command: list[str], name: str) -> str:

@@ -25,6 +25,7 @@ from audit.models import AuditEntry
 from championships import links
 from championships.models import Entry, Player, Registration, StaffRole, Tournament
 from championships.services import assign_staff, declare_relationship
+from core import outbound
 from engines.boards.generator import generate_board
 from organize import checkin
 from organize.models import PrintJob
@@ -35,6 +36,7 @@ from results.announcements import post_announcement
 from results.penalties import record_penalty
 from tests.db_snapshot import snapshot
 from tests.factories import make_admin, make_entries, make_game, make_official, make_tournament, make_user, play
+from tests.ssrf import LITERAL_HOSTS, SPECIAL_NAMES, resolver
 
 pytestmark = pytest.mark.django_db
 
@@ -477,6 +479,18 @@ def _web_push_configured(settings):
     settings.WEBPUSH_VAPID_PUBLIC_KEY, settings.WEBPUSH_VAPID_PRIVATE_KEY = "BPermPublic", "permPrivate"
 
 
+RESOLVED = {"push.example.com": ["93.184.215.14"], "inside.example.net": ["127.0.0.1"],
+            "nat64.example.net": ["64:ff9b::7f00:1"]}
+"""What the outbound guard's resolver answers here (no DNS): the valid subscription's push service is public, the
+attacker's names lead inside."""
+
+
+@pytest.fixture(autouse=True)
+def _names_resolve(monkeypatch, settings):
+    monkeypatch.setattr(outbound, "lookup", resolver(RESOLVED))
+    settings.OUTBOUND_LOCAL_ALLOWED, settings.OUTBOUND_LOCAL_HOSTS = False, []
+
+
 @pytest.fixture(scope="module")
 def world(django_db_setup, django_db_blocker):
     """Built once for the module inside a transaction that is rolled back at its end; each request rolls back too."""
@@ -643,6 +657,32 @@ def test_no_write_or_personal_data_read_crosses_a_championship(world):
         if not Entry.objects.filter(tournament=world.other, player=ours).exists():
             wrong.append("the exact email no longer links the registered player")
         transaction.set_rollback(True)
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_one_registers_an_address_that_leads_inside(world):
+    """Issue 33, items 3 and 7: the championship's organizer adding a webhook, and a player subscribing a phone,
+    with every address that leads back into the server's network (tests/ssrf.py; a name resolving inside, for the
+    subscription that is checked against DNS): each is refused (a form's 4xx) and writes nothing."""
+    inside = [f"https://{host}/x" for host in LITERAL_HOSTS + SPECIAL_NAMES]
+    hooks = reverse("organize-webhooks", kwargs={"championship_slug": world.tournament.championship.slug})
+    push = reverse("players-me-push-subscribe", kwargs={"token": world.player_token})
+    keys = {"p256dh": "BA" + "A" * 85, "auth": "A" * 22}
+    posts = [(world.clients["championship_organizer"], hooks, {"url": url, "events": ["game.published"]})
+             for url in inside]
+    posts += [(Client(), push, {"endpoint": url, **keys})
+              for url in [*inside, "https://inside.example.net/x", "https://nat64.example.net/x"]]
+    wrong = []
+    for client, path, data in posts:  # a registration that went through would write: `changed` shows it
+        got, changed = _request(client, "POST", path, data, check_unchanged=True)
+        if got != OK or changed:
+            wrong.append(f"POST {path} {data}: {got}, changed {changed}")
+    public = [(world.clients["championship_organizer"], hooks, {"url": "https://hooks.example.org/x",
+                                                                "events": ["game.published"]}),
+              (Client(), push, {"endpoint": "https://push.example.com/x", **keys})]
+    for client, path, data in public:  # the same posts with a public address register
+        if not _request(client, "POST", path, data, check_unchanged=True)[1]:
+            wrong.append(f"POST {path} {data} registered nothing")
     assert not wrong, "\n".join(wrong)
 
 

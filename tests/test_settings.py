@@ -17,7 +17,8 @@ PROBE = (
 
 
 CONFIGURATION = {"REDIS_URL", "REDIS_CACHE_URL", "DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS",
-                 "CONN_MAX_AGE", "SENTRY_DSN", "DJANGO_ALLOW_ASYNC_UNSAFE"}  # the browser tests set the last one
+                 "CONN_MAX_AGE", "SENTRY_DSN", "OUTBOUND_LOCAL_ALLOWED", "OUTBOUND_LOCAL_HOSTS",
+                 "DJANGO_ALLOW_ASYNC_UNSAFE"}  # the browser tests set the last one
 
 
 def clean_env(**env) -> dict[str, str]:
@@ -163,6 +164,20 @@ def test_deploy_check_is_clean_with_the_documented_variables():
                             cwd=ROOT, capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
+
+
+def test_deploy_check_refuses_the_outbound_guards_test_seam_with_debug_off():
+    """Either setting lets webhooks and Web Push reach the server's own network (core/outbound.py): a stack on
+    loopback may set one, a deployment may not."""
+    production = {"DEBUG": "0", "SECRET_KEY": "a-long-random-production-secret-" + "x9Q2" * 10,
+                  "ALLOWED_HOSTS": "catan.example"}
+    for seam in ({"OUTBOUND_LOCAL_HOSTS": "push.catan.test:8443"}, {"OUTBOUND_LOCAL_ALLOWED": "1"}):
+        result = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT, capture_output=True,
+                                text=True, env=clean_env(**production, **seam))
+        assert result.returncode == 1 and "catan.E001" in result.stderr, (seam, result.stderr)
+        debugging = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT, capture_output=True,
+                                   text=True, env=clean_env(**{**production, **seam, "DEBUG": "1"}))
+        assert "catan.E001" not in debugging.stderr + debugging.stdout
 
 
 def test_web_entry_point_refuses_the_development_key_when_debug_is_off():

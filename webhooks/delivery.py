@@ -6,10 +6,12 @@ timestamp: `X-Catan-Timestamp` (Unix seconds) and `X-Catan-Signature: sha256=<he
 old one replayed (docs/interfaces.md says how). `X-Catan-Event` names the event and `X-Catan-Delivery` the
 delivery (the same on every attempt: a receiver may use it to ignore a repeat).
 
-An attempt that gets no 2xx answer (an error code, a redirect, a timeout, a refused connection) is tried again
-after `BACKOFF` (1 minute, 5 minutes, 30 minutes, 2 hours), `MAX_ATTEMPTS` in all; an address refused as local
-or private is not tried again; a webhook whose deliveries keep failing is turned off (`failing`). The retries run
-through `core.jobs.run_again_later`, and `send_overdue` (Celery beat) sends any retry its process lost.
+An attempt has the outbound guard's deadline in all (`core.outbound.DEADLINE_SECONDS`, from connecting to the
+answer) and its limits on the answer. An attempt that gets no 2xx answer (an error code, a redirect, no answer
+within the deadline, a refused connection, an answer past a limit) is tried again after `BACKOFF` (1 minute,
+5 minutes, 30 minutes, 2 hours), `MAX_ATTEMPTS` in all; an address refused as local or private is not tried again;
+a webhook whose deliveries keep failing is turned off (`failing`). The retries run through
+`core.jobs.run_again_later`, and `send_overdue` (Celery beat) sends any retry its process lost.
 """
 from __future__ import annotations
 
@@ -83,8 +85,8 @@ def attempt(delivery_id: int, task: Any, clock: Callable[[], float] = time.time)
             problem = _("The receiver answered %(code)d.") % {"code": response.status}
     except outbound.Refused as error:
         problem, retry = str(error), False
-    except OSError as error:  # refused, reset, timed out (urllib3's errors come as ConnectionError)
-        problem = _("No answer (%(error)s).") % {"error": str(error) or type(error).__name__}
+    except outbound.Failed as error:  # refused, reset, past the deadline or a limit of the guard
+        problem = str(error)
     result: dict[str, Any] = {"attempts": attempts, "response_status": status, "response_body": answer}
     if not problem:
         core_jobs.finish(Delivery, delivery_id, Delivery.Status.SUCCEEDED, "", next_attempt_at=None, **result)

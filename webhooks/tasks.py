@@ -1,4 +1,6 @@
-"""Where a webhook delivery runs: the Celery worker, or this process's threads without one (`core.background`)."""
+"""Where a webhook delivery runs: the worker of the outbound queue (the settings' `CELERY_TASK_ROUTES`), or this
+process's threads for it without one (`core.background`), so a receiver that is slow holds up only other
+deliveries."""
 from celery import shared_task
 
 from core.background import run_in_background

@@ -13,8 +13,9 @@ import pytest
 
 from championships import links
 from championships.models import PushSubscription
-from core import webpush
+from core import outbound, webpush
 from tests.factories import make_entries, make_tournament
+from tests.ssrf import resolver
 
 from .test_players_phone import PHONE, checked
 
@@ -33,8 +34,10 @@ PushManager.prototype.subscribe = async function (options) {
 
 
 @pytest.fixture
-def private_page(settings):
+def private_page(settings, monkeypatch):
     settings.WEBPUSH_VAPID_PUBLIC_KEY, settings.WEBPUSH_VAPID_PRIVATE_KEY = webpush.new_keys()
+    # the fake push service's name resolves to a public address (no DNS here): the guard checks it when subscribing
+    monkeypatch.setattr(outbound, "lookup", resolver({"push.example.com": ["93.184.215.14"]}))
     tournament = make_tournament(slug="push-open", name="Push Open")
     entry = make_entries(tournament, 4)[0]
     return entry.player, links.issue(entry.player)

@@ -5,9 +5,11 @@ import pytest
 from django.db import transaction
 from django.test import override_settings
 
+from championships.models import StaffRole
+from championships.services import assign_staff
 from results.penalties import record_penalty
 from results.sheets import SheetInput, save_entry
-from tests.factories import make_admin, make_entries, make_game, make_official, make_tournament, play
+from tests.factories import make_admin, make_entries, make_game, make_official, make_tournament, make_user, play
 
 
 @dataclass
@@ -22,6 +24,7 @@ class FuzzWorld:
     all_entries: list[int]
     organizer: object
     referee: object
+    chief: object            # an organizer of the championship itself (its webhooks)
     ruling_id: int           # a repeated collusion warning waiting for the referee's decision
 
 
@@ -31,6 +34,8 @@ def _build() -> FuzzWorld:
     entries = make_entries(tournament, 12)
     referee = make_official(tournament, "referee", "fuzz-referee")
     organizer = make_official(tournament, "organizer", "fuzz-organizer")
+    chief = make_user("fuzz-chief")
+    assign_staff(chief, StaffRole.Role.ORGANIZER, championship=tournament.championship, user=make_admin())
     game = make_game(tournament, [entries[:4], entries[4:8], entries[8:]])
     first, second, open_table = game.tables.order_by("number")
     play(first, [10, 8, 6, 4], referee)
@@ -43,7 +48,7 @@ def _build() -> FuzzWorld:
                                  partner_id=partner.pk)
     return FuzzWorld(tournament=tournament, stage=game.stage, game=game, open_table=open_table, locked_table=first,
                      open_entries=open_ids, locked_entries=[e.pk for e in entries[:4]],
-                     all_entries=[e.pk for e in entries], organizer=organizer, referee=referee,
+                     all_entries=[e.pk for e in entries], organizer=organizer, referee=referee, chief=chief,
                      ruling_id=warning.pk)
 
 

@@ -24,6 +24,7 @@ from results.limits import SIGNATURE_IMAGE_MAX, TEXT_MAX
 from tests import hostile_files as hostile
 from tests.db_snapshot import changed, snapshot
 from tests.fuzz.scale import SCALE
+from tests.ssrf import LITERAL_HOSTS, SPECIAL_NAMES
 
 pytestmark = pytest.mark.django_db
 
@@ -358,6 +359,27 @@ def test_roster_upload_and_import(fuzz_world, organizer, data):
                 assert not changed(before, after), ("a refused import wrote", changed(before, after))
         transaction.set_rollback(True)
     event(f"{response.status_code}{' previewed' if confirm is not None else ''}")
+
+
+INSIDE = [f"https://{host}/hook" for host in LITERAL_HOSTS + SPECIAL_NAMES]
+"""Webhook addresses that lead back into the server's network, in every form (tests/ssrf.py)."""
+
+
+@fuzz(20)
+@given(data=st.data())
+def test_webhook_addresses(fuzz_world, data, settings):
+    """The championship's webhook form: hostile values never break it, and an address that leads inside is always
+    refused with a message, nothing written (issue 33, item 7)."""
+    settings.OUTBOUND_LOCAL_ALLOWED, settings.OUTBOUND_LOCAL_HOSTS = False, []
+    client = Client()
+    client.force_login(fuzz_world.chief)
+    path = reverse("organize-webhooks", args=[fuzz_world.tournament.championship.slug])
+    sent = data.draw(body({"url": values("https://hooks.example.org/catan", *INSIDE),
+                           "events": values("game.published", "sheet.signed_off", "nonsense")},
+                          [{"url": url, "events": "game.published"} for url in INSIDE]))
+    response = post(client, path, sent)
+    if sent.get("url") in INSIDE:
+        assert response.status_code == 422, (sent, response.status_code)
 
 
 @pytest.mark.parametrize("build", hostile.ROSTERS, ids=["huge-row", "many-cells", "lying-dimension",

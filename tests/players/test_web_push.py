@@ -3,13 +3,16 @@
 A push service here is a small HTTP server on 127.0.0.1 that keeps what it is sent; each test subscription has a
 receiving key pair made by the test, as a browser makes one, so the test decrypts what the site sent (RFC 8291,
 with http_ece) and checks the VAPID signature (RFC 8292) as a push service does. Subscriptions to the local server
-are written directly: the subscribe endpoint refuses a plain-http address on an IP, as it should.
+are written directly: the subscribe endpoint refuses a plain-http address on an IP, as it should, and the sending
+reaches it only through the outbound guard's seam for listed hosts (`local_push`), as a stack on loopback would.
+The names of push services the subscribe endpoint is given resolve through a stand-in for DNS (`push_dns`).
 """
 import base64
 import json
 import os
 import re
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import http_ece
@@ -27,13 +30,15 @@ from py_vapid import Vapid02
 from audit.models import AuditEntry
 from championships import links
 from championships.models import PushSubscription
-from core import webpush
+from core import outbound, webpush
 from core.ratelimit import RateLimit
 from results.notices import send_seating_pushes
 from results.publishing import publish_game
 from scheduling.models import Seat
 from scheduling.services import generate_seating
 from tests.factories import make_entries, make_official, make_tournament
+from tests.receivers import RawReceivers
+from tests.ssrf import LITERAL_HOSTS, SPECIAL_NAMES, resolver
 
 pytestmark = pytest.mark.django_db
 
@@ -88,6 +93,23 @@ def push_service():
 
 
 @pytest.fixture
+def local_push(settings):
+    """The local push service reachable, and only it: the guard's seam for listed hosts (core/outbound.py)."""
+    settings.OUTBOUND_LOCAL_ALLOWED = False
+    settings.OUTBOUND_LOCAL_HOSTS = ["127.0.0.1"]
+
+
+@pytest.fixture(autouse=True)
+def push_dns(monkeypatch, settings):
+    """Names resolved as the test says (a public address for the push service of the examples), anything else not
+    found; the guard's seam off unless a test turns it on."""
+    settings.OUTBOUND_LOCAL_ALLOWED, settings.OUTBOUND_LOCAL_HOSTS = False, []
+    names = {"push.example.com": ["93.184.215.14"]}
+    monkeypatch.setattr(outbound, "lookup", resolver(names))
+    return names
+
+
+@pytest.fixture
 def vapid(settings):
     public, private = webpush.new_keys()
     settings.WEBPUSH_VAPID_PUBLIC_KEY, settings.WEBPUSH_VAPID_PRIVATE_KEY = public, private
@@ -119,7 +141,7 @@ def claims(authorization: str) -> dict:
     return json.loads(unb64(token.split(".")[1]))
 
 
-def test_publishing_pushes_each_subscribed_player_their_table(cup, vapid, push_service,
+def test_publishing_pushes_each_subscribed_player_their_table(cup, vapid, push_service, local_push,
                                                               django_capture_on_commit_callbacks):
     tournament, entries, organizer = cup
     game = tournament.games.get(number=1)
@@ -153,7 +175,7 @@ def test_publishing_pushes_each_subscribed_player_their_table(cup, vapid, push_s
         assert claims(headers["authorization"])["sub"] == CONTACT
 
 
-def test_a_gone_subscription_is_removed_and_a_failure_kept_on_the_row(cup, vapid, push_service):
+def test_a_gone_subscription_is_removed_and_a_failure_kept_on_the_row(cup, vapid, push_service, local_push):
     tournament, entries, organizer = cup
     game = tournament.games.get(number=1)
     browser_subscription(entries[0].player, f"{push_service.origin}/push/gone")
@@ -164,7 +186,7 @@ def test_a_gone_subscription_is_removed_and_a_failure_kept_on_the_row(cup, vapid
     publish_game(game.pk, user=organizer)
     assert send_seating_pushes(game.pk) == 1
     assert "/push/elsewhere" not in [path for path, _, _ in push_service.received]  # never sent on elsewhere
-    assert PushSubscription.objects.get(endpoint__endswith="/moved").last_error == "TooManyRedirects"
+    assert PushSubscription.objects.get(endpoint__endswith="/moved").last_error == "307 Temporary Redirect"
     assert not PushSubscription.objects.filter(endpoint__endswith="/gone").exists()
     assert PushSubscription.objects.get(endpoint__endswith="/broken").last_error.startswith("500")
     assert PushSubscription.objects.get(endpoint__endswith="/fine").last_error == ""
@@ -252,15 +274,84 @@ def test_make_vapid_keys_prints_a_pair_that_signs_and_verifies(capsys):
     assert len(unb64(lines["WEBPUSH_VAPID_PUBLIC_KEY"])) == 65
 
 
+def test_subscribing_to_an_address_inside_is_refused_with_the_reason(cup, vapid, push_dns):
+    """Issue 33, item 3: a self-registered player subscribed https://metadata.google.internal/… and a name that
+    resolved to 127.0.0.1, and the worker connected there when a game was published."""
+    tournament, entries, organizer = cup
+    token = links.issue(entries[0].player)
+    push_dns.update({"inside.example.net": ["127.0.0.1"], "nat64.example.net": ["64:ff9b::7f00:1"],
+                     "metadata.google.internal": ["169.254.169.254"]})
+    keys = {"p256dh": b64(b"\x04" + os.urandom(64)), "auth": b64(os.urandom(16))}
+    inside = "is a local or private address; only public addresses are contacted."
+    for endpoint, reason in [
+            ("https://metadata.google.internal/computeMetadata/v1/", f"The host metadata.google.internal {inside}"),
+            ("https://inside.example.net/push/1", f"The host inside.example.net {inside}"),
+            ("https://nat64.example.net/push/1", f"The host nat64.example.net {inside}"),
+            ("https://nowhere.example.net/push/1", "The host nowhere.example.net was not found."),
+            ("https://[64:ff9b::7f00:1]/push/1", f"The host 64:ff9b::7f00:1 {inside}"),
+            ("https://2130706433/push/1", "This browser's notification address cannot be used."),  # the form's
+            ("https://93.184.215.14/push/1", "This browser's notification address cannot be used.")]:
+        answer = Client().post(f"/me/{token}/push/subscribe/", {"endpoint": endpoint, **keys})
+        assert (answer.status_code, answer.json()) == (422, {"error": reason}), endpoint
+    assert not PushSubscription.objects.exists()
+    assert Client().post(f"/me/{token}/push/subscribe/", {"endpoint": "https://push.example.com/send/ok",
+                                                          **keys}).status_code == 204
+
+
+def test_a_stored_endpoint_inside_is_never_connected_to(cup, vapid, push_dns, django_capture_on_commit_callbacks):
+    """Subscriptions made before the guard (written directly): publishing a game connects to none of them; a real
+    listener on 127.0.0.1 sees no connection, and each row keeps the reason."""
+    tournament, entries, organizer = cup
+    with RawReceivers() as start:
+        listener = start(lambda connection, stop: connection.sendall(b"HTTP/1.1 201 Created\r\n\r\n"))
+        push_dns["inside.example.net"] = ["127.0.0.1"]
+        push_dns["mapped.example.net"] = ["::ffff:127.0.0.1"]
+        for entry, endpoint in zip(entries, [
+                f"https://inside.example.net:{listener.port}/push", f"https://mapped.example.net:{listener.port}/push",
+                f"http://127.0.0.1:{listener.port}/push", f"https://[::ffff:7f00:1]:{listener.port}/push",
+                f"https://0x7f.1:{listener.port}/push", "https://metadata.google.internal/push"]):
+            browser_subscription(entry.player, endpoint)
+        with django_capture_on_commit_callbacks(execute=True):
+            publish_game(tournament.games.get(number=1).pk, user=organizer)
+        assert send_seating_pushes(tournament.games.get(number=1).pk) == 0
+        assert listener.connections == 0
+    errors = dict(PushSubscription.objects.values_list("endpoint", "last_error"))
+    assert all("local or private" in error or error == "Give an https:// address." for error in errors.values()), errors
+
+
+def test_a_push_service_that_drips_its_answer_is_cut_off_at_the_deadline(cup, vapid, local_push, monkeypatch):
+    """The same guard and deadline as the webhooks: a push service answering a header line every 0.2 s."""
+    def drip(connection, stop):
+        connection.sendall(b"HTTP/1.1 201 Created\r\n")
+        while not stop.wait(0.2):
+            connection.sendall(b"X-Drip: 1\r\n")
+
+    monkeypatch.setattr(outbound, "DEADLINE_SECONDS", 1.0)
+    tournament, entries, organizer = cup
+    with RawReceivers() as start:
+        service = start(drip)
+        browser_subscription(entries[0].player, f"http://127.0.0.1:{service.port}/push/slow")
+        publish_game(tournament.games.get(number=1).pk, user=organizer)
+        started = time.monotonic()
+        assert send_seating_pushes(tournament.games.get(number=1).pk) == 0
+        assert time.monotonic() - started < 2.0 and service.connections == 1
+    assert PushSubscription.objects.get().last_error == "No answer within 1 seconds."
+
+
+INSIDE = [f"https://{host}/a" for host in LITERAL_HOSTS + SPECIAL_NAMES] + ["https://inside.example.net/a"]
+"""Every address that leads back inside (tests/ssrf.py), and a name that resolves there."""
 junk = st.one_of(st.text(max_size=40), st.sampled_from(["", "x" * 3000, "\x00", "https://", "https://a.b/" + "c" * 990,
-                                                        "javascript:alert(1)", "https://[::1]/a", "AAAA=="]))
+                                                        "javascript:alert(1)", "https://[::1]/a", "AAAA==",
+                                                        "https://push.example.com/a", *INSIDE]))
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(endpoint=junk, p256dh=junk, auth=junk)
-def test_hostile_values_never_break_the_subscribe_endpoint(cup, vapid, endpoint, p256dh, auth):
+def test_hostile_values_never_break_the_subscribe_endpoint(cup, vapid, push_dns, endpoint, p256dh, auth):
+    """Any value, and every address that leads inside (tests/ssrf.py): refused unless the guard passes it now."""
     from web.players.views import PUSH_CHANGES
 
+    push_dns["inside.example.net"] = ["127.0.0.1"]
     tournament, entries, organizer = cup
     token = links.issue(entries[0].player)
     PUSH_CHANGES.clear(str(entries[0].player_id))
@@ -270,4 +361,4 @@ def test_hostile_values_never_break_the_subscribe_endpoint(cup, vapid, endpoint,
     if response.status_code != 204:
         assert PushSubscription.objects.count() == before
     else:
-        assert webpush.acceptable_endpoint(PushSubscription.objects.get(endpoint=endpoint).endpoint)
+        webpush.check_endpoint(PushSubscription.objects.get(endpoint=endpoint).endpoint)  # raises if refused

@@ -1,5 +1,6 @@
-"""A real HTTP receiver on 127.0.0.1 for the webhook tests: it records each request and answers the statuses it is
-told to, in order (then 200), and the retries the embedded worker would run later."""
+"""Real HTTP receivers on 127.0.0.1 for the webhook tests: one records each request and answers the statuses it is
+told to, in order (then 200); a raw one answers byte by byte as a test scripts it (slowly, or too much,
+tests/receivers.py); and the retries the embedded worker would run later."""
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -10,6 +11,7 @@ from championships.models import StaffRole
 from championships.services import assign_staff
 from core import background
 from tests.factories import make_admin, make_tournament, make_user
+from tests.receivers import RawReceivers
 
 
 @dataclass
@@ -76,3 +78,10 @@ def cup():
     assign_staff(organizer, StaffRole.Role.ORGANIZER, championship=tournament.championship, user=make_admin())
     assign_staff(other, StaffRole.Role.ORGANIZER, championship=make_tournament().championship, user=make_admin())
     return tournament, organizer, other
+
+
+@pytest.fixture
+def raw_receiver():
+    """A factory: `raw_receiver(answer)` starts a receiver written byte by byte on 127.0.0.1 (tests/receivers.py)."""
+    with RawReceivers() as start:
+        yield start

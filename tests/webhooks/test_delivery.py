@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from core import outbound
 from webhooks import services
 from webhooks.delivery import BACKOFF, MAX_ATTEMPTS, signature
-from webhooks.models import Delivery, Event
+from webhooks.models import Delivery, Event, Webhook
 from webhooks.tasks import delivery_task, send_overdue_deliveries
 
 pytestmark = pytest.mark.django_db
@@ -149,8 +149,11 @@ def test_a_delivery_to_a_refused_address_fails_without_retrying(settings, receiv
     with pytest.raises(ValidationError):  # plain http is refused when the webhook is added
         services.add_webhook(tournament.championship, receiver.url, [Event.GAME_PUBLISHED], user=organizer)
     port = receiver.url.split(":")[2].split("/")[0]
-    hook = services.add_webhook(tournament.championship, f"https://127.0.0.1:{port}/", [Event.GAME_PUBLISHED],
-                                user=organizer)
+    with pytest.raises(ValidationError):  # and so is a local address (issue 33)
+        services.add_webhook(tournament.championship, f"https://127.0.0.1:{port}/", [Event.GAME_PUBLISHED],
+                             user=organizer)
+    hook = Webhook.objects.create(championship=tournament.championship, url=f"https://127.0.0.1:{port}/",
+                                  events=[Event.GAME_PUBLISHED], secret="s" * 64, created_by=organizer)  # from before
     with django_capture_on_commit_callbacks(execute=True):
         delivery = services.ping(tournament.championship, hook.pk, user=organizer)
     delivery.refresh_from_db()
