@@ -60,7 +60,8 @@ class Stack:
         self.mail_dir, self.push_dir = self.dir / "mail", self.dir / "push"
         self.site_url = f"https://{SITE}:{port}"
         self.base_url = f"https://{HOST}:{port}"
-        """Where clients connect (nginx, by address); they send `site_url`'s host as Host."""
+        """Where clients connect (nginx, by address); they send `site_host` as Host."""
+        self.site_host = f"{SITE}:{port}"
         self.redis: subprocess.Popen | None = None
         self.cache_redis: subprocess.Popen | None = None
         self.replicas: dict[int, subprocess.Popen] = {}
@@ -191,6 +192,9 @@ class Stack:
                 return json.load(response).get("instance") == f"web-{number}"
         except Exception:
             return False
+
+    def stop_replica(self, number: int) -> None:
+        processes.stop(self.replicas.pop(number))
 
     def kill_replica(self, number: int) -> list[int]:
         """SIGKILL to the replica's master and workers at once, as when its machine or container dies."""
