@@ -32,16 +32,17 @@ class SiteCollector:
     def collect(self):
         queue = GaugeMetricFamily("catan_celery_queue_length", "Tasks waiting on the broker", labels=["queue"])
         client = broker_client()
-        for name in QUEUES if client is not None else ():
+        for name in QUEUES:
             try:
-                queue.add_metric([name], client.llen(name))
+                if client is not None:
+                    queue.add_metric([name], client.llen(name))
             except Exception:  # noqa: BLE001, S112 - a broker that is down has no figure; /healthz says why
                 continue
         yield queue
         jobs = GaugeMetricFamily("catan_jobs", "Background jobs by kind and state", labels=["kind", "state"])
         for model in apps.get_models():
             if issubclass(model, BackgroundJob):
-                counts = dict(model.objects.values_list("status").annotate(n=Count("pk")).order_by())
+                counts = dict(model._default_manager.values_list("status").annotate(n=Count("pk")).order_by())
                 for state in BackgroundJob.Status.values:
                     jobs.add_metric([model._meta.label_lower, state], counts.get(state, 0))
         yield jobs

@@ -118,8 +118,11 @@ def poll_answer(request, slug: str, current: str | None) -> JsonResponse:
     the map-study clock asks for uncached because a cached page's is stale."""
     if current is None and not Tournament.objects.filter(slug=slug).exists():
         raise Http404("No tournament with that slug.")
-    return JsonResponse({"version": current or "", "coming": getattr(request, "newer_coming", False),
-                         "soon": SOON_SECONDS, "now": int(time.time() * 1000)})
+    response = JsonResponse({"version": current or "", "coming": getattr(request, "newer_coming", False),
+                             "soon": SOON_SECONDS, "now": int(time.time() * 1000)})
+    # The same for every anonymous reader: a proxy may keep it a second (the study clock's own `no-store` request,
+    # which wants `now` to the millisecond, carries `Pragma: no-cache`, on which nginx asks the app)
+    return shared(response) if _anonymous(request) else response
 
 
 FRAGMENT_SECONDS = 300
@@ -153,7 +156,7 @@ def shared(response: HttpResponse) -> HttpResponse:
     """A page anyone not signed in is shown alike: browsers revalidate it each time (its ETag), a shared cache may
     keep it PROXY_SECONDS (`s-maxage`, which nginx obeys; `Vary: Cookie` keeps visitors with cookies apart)."""
     patch_cache_control(response, public=True, max_age=0, must_revalidate=True, s_maxage=PROXY_SECONDS)
-    response.shared = True
+    response.shared = True  # type: ignore[attr-defined]  # read by live_page
     return response
 
 

@@ -13,6 +13,7 @@ import django
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.contrib.auth.models import Permission  # noqa: E402
 from django.test import Client  # noqa: E402
@@ -74,7 +75,7 @@ def public_paths(tournament: Tournament, game_number: int) -> dict[str, str]:
 
     A `slug` is the tournament's or else the championship's, whichever the page knows.
     """
-    client = Client(HTTP_HOST="127.0.0.1")
+    client = Client(HTTP_HOST=settings.ALLOWED_HOSTS[0])  # the stack's site name
     paths = {}
     for pattern in [*public_routes.urlpatterns, *api_routes.urlpatterns]:
         if not isinstance(pattern, URLPattern) or not pattern.name:

@@ -309,7 +309,7 @@ class Stack:
             try:
                 processes.stop(process)
             except Exception as error:  # noqa: BLE001 - said in the report
-                problems.append(f"stopping {process.args[0]} ({process.pid}): {type(error).__name__}: {error}")
+                problems.append(f"stopping process {process.pid}: {type(error).__name__}: {error}")
         self.nginx = self.beat = self.celery = self.redis = self.cache_redis = None
         self.replicas, self.helpers = {}, []
         return problems
