@@ -366,9 +366,12 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(sig, lambda *_: stop.set())
     code = 0
     try:
+        started = time.monotonic()
         log(f"preparing {stack.database} and {stack.dir}")
         stack.prepare()
+        log(f"database migrated and static files collected in {time.monotonic() - started:.0f} s")
         stack.start_all()
+        log(f"every process started, {time.monotonic() - started:.0f} s in all")
         assert stack.certificates is not None
         print(f"stack ready: {stack.site_url}/", flush=True)
         print(f"stack mail: {stack.mail_dir}", flush=True)
