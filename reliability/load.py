@@ -93,6 +93,7 @@ class Run:
     throughput: list[str] = field(default_factory=list)
     """The replicas' throughput with one and with all of them, side by side (`side_by_side`)."""
     throughput_errors: int = 0
+    metrics: str = ""
 
 
 def results_for(games: list[dict], seed: int = 7) -> dict[int, list[int]]:
@@ -234,6 +235,26 @@ async def drive(stack: Stack, seed: dict, options, run: Run) -> None:
             stop_probing.set()
             await asyncio.gather(prober, return_exceptions=True)
         run.standings = await api_standings(client, seed["tournaments"], run.probes)
+        run.metrics = await metrics_read(client, stack.metrics_token)
+
+
+async def metrics_read(client, token: str) -> str:
+    """What /metrics (through nginx, with the token) counted: requests answered by the replicas' workers together
+    and emails sent, from prometheus_client's multiprocess sums."""
+    try:
+        response = await client.get("/metrics", headers={"Authorization": f"Bearer {token}"})
+        response.raise_for_status()
+    except Exception as error:  # noqa: BLE001 - said in the report
+        return f"/metrics could not be read: {type(error).__name__}"
+    counted = {"requests": 0.0, "emails": 0.0}
+    for line in response.text.splitlines():
+        name, _, value = line.rpartition(" ")
+        if name.startswith("django_http_requests_latency_seconds_by_view_method_count{"):
+            counted["requests"] += float(value)
+        elif name == 'catan_emails_total{outcome="sent"}':
+            counted["emails"] += float(value)
+    return (f"/metrics at the end: {counted['requests']:.0f} requests counted by the replicas' workers together, "
+            f"{counted['emails']:.0f} emails sent")
 
 
 def _ms(value: float) -> str:
@@ -349,6 +370,8 @@ def measured(run: Run, crowd: Crowd, seed: dict) -> tuple[list[str], int, str]:
         by = summary(list(announced_delays(run.live, run.signed_off, name).values()))
         lines.append(f"  announced by {name} (its readers connected to it, whichever replica took the sign-off): p50 "
                      f"{_seconds(by['p50'])} s, p95 {_seconds(by['p95'])} s, max {_seconds(by['max'])} s")
+    if run.metrics:
+        lines.append(run.metrics)
     if run.throughput:
         lines += ["", "Throughput side by side (30 readers one request after another, past nginx's cache):",
                   *run.throughput]

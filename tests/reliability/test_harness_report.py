@@ -146,6 +146,7 @@ class StandInStack:
         self.base_url, self.site_url, self.site_host = "http://test", "https://catan.test", "catan.test"
         self.replica_ports, self.replicas = [port + 10 * (i + 1) for i in range(replicas)], {}
         self.redis_port, self.cache_redis_port = redis_port, cache_redis_port or redis_port + 2
+        self.metrics_token = "token"
         self.dir, self.stopped, self.celery = StandInStack.folder, False, None
         StandInStack.made.append(self)
 
@@ -233,6 +234,7 @@ def test_make_load_on_a_server_that_never_answers_prints_its_report_and_fails(st
     assert "Public pages:" in out and "PDFs (a 429" in out and "Referees: 0 of 2 tables signed off (game 1: 0/2)" in out
     assert "  1 replica × 2 workers: " in out and "  2 replicas × 2 workers: " in out  # side by side
     assert "  error: throughput measure × " in out
+    assert f"/metrics could not be read: {error.__name__}" in out
     assert "FAIL every result stored: 2 problem(s)" in out
     assert "make load: FAILED (a check failed; " in out and "request(s) failed)" in out
     assert StandInStack.made[0].stopped
@@ -346,3 +348,21 @@ def test_every_open_page_delay_is_the_last_open_page_to_learn_pages_opened_or_le
         for when, version in seen:
             log.page(visit, when, version)
     assert page_delays(log, {1: 10.0}) == {1: 4.0}
+
+
+def test_the_load_report_reads_what_metrics_counted_across_the_replicas():
+    text = ('django_http_requests_latency_seconds_by_view_method_count{method="GET",view="public-standings"} 120.0\n'
+            'django_http_requests_latency_seconds_by_view_method_count{method="POST",view="referee-sign"} 30.0\n'
+            'catan_emails_total{outcome="sent"} 4.0\ncatan_emails_total{outcome="failed"} 1.0\n')
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        ok = request.headers.get("Authorization") == "Bearer s3cret"
+        return httpx.Response(200 if ok else 401, text=text if ok else "")
+
+    async def read(token):
+        async with Clients("http://test", transport=httpx.MockTransport(handler)) as client:
+            return await load.metrics_read(client, token)
+
+    assert run(read("s3cret")) == ("/metrics at the end: 150 requests counted by the replicas' workers together, "
+                                   "4 emails sent")
+    assert run(read("other")) == "/metrics could not be read: HTTPStatusError"
