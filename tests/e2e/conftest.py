@@ -47,15 +47,17 @@ if STACK_ARGS:
         yield
 
 
-@pytest.fixture
-def site(request, settings):
-    """Where the journey's browser goes: the stack's https://catan.test:<port>, or the live server."""
-    if STACK_ARGS:
-        found = request.getfixturevalue("stack")
-        return Site(found["site_url"], Folder(Path(found["mail"])), found)
-    live_server = request.getfixturevalue("live_server")
-    settings.SITE_URL = live_server.url  # the links of emails sent outside a request point here too
-    return Site(live_server.url, Outbox())
+if STACK_ARGS:
+    @pytest.fixture
+    def site(stack):
+        """Where the journey's browser goes: the stack's https://catan.test:<port>."""
+        return Site(stack["site_url"], Folder(Path(stack["mail"])), stack)
+else:
+    @pytest.fixture
+    def site(live_server, settings):
+        """Where the journey's browser goes: the live server (named, so pytest-django lets its host in)."""
+        settings.SITE_URL = live_server.url  # the links of emails sent outside a request point here too
+        return Site(live_server.url, Outbox())
 
 
 @pytest.fixture(scope="session", autouse=True)
