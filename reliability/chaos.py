@@ -398,6 +398,7 @@ def main(argv: list[str] | None = None) -> int:
         stack.prepare()
         stack.start_redis()
         seed = stack.django_script("seed", "--played", "3", "--seating-target")  # a game per fault
+        seed["games"] = seed["games"][:len(PHASES)]  # the games no fault plays are left out of the checks
         run.entered = results_for(seed["games"])
         log(f"seeded {', '.join(seed['tournaments'])}: {len(seed['games'])} games of 20 tables; "
             f"seating target {seed['seating_target']['slug']}")

@@ -4,8 +4,10 @@ start or a phase stopped at its bound still gives a report, and the exit status 
 
 No stack is started: the HTTP client answers through httpx's MockTransport and the stack is a stand-in."""
 import asyncio
+import json
 import random
 import time
+from pathlib import Path
 from types import SimpleNamespace
 
 import httpx
@@ -180,7 +182,9 @@ class StandInStack:
 
     def django_script(self, module, *args):
         self._step(module)
-        return SEED if module == "seed" else ALL_LOST
+        if module == "verify":
+            StandInStack.verified = json.loads(Path(args[0]).read_text())
+        return dict(SEED) if module == "seed" else ALL_LOST
 
     def server_cpu_seconds(self):
         return 0.0
@@ -317,7 +321,7 @@ def test_make_chaos_on_a_server_that_never_answers_reports_every_phase_and_fails
     stand_in["now"] = raising(httpx.ConnectTimeout)
     games = [{**GAME, "id": number, "number": number,
               "tables": [{**table, "id": 10 * number + i} for i, table in enumerate(GAME["tables"])]}
-             for number in range(1, len(chaos.PHASES) + 1)]  # a game per fault, as seed.py --played 2 makes
+             for number in range(1, len(chaos.PHASES) + 3)]  # a game per fault and two more, as seed.py makes
     monkeypatch.setitem(SEED, "games", games)
 
     code = chaos.main(["--clients", "2", "--dwell", "1", "--max-seconds", "0.3", "--celery-wait", "0.1"])
@@ -330,6 +334,7 @@ def test_make_chaos_on_a_server_that_never_answers_reports_every_phase_and_fails
     assert "the harness could not complete this phase: " in out  # the stand-in cannot stop Redis: said, not raised
     assert "error referee: login page: ConnectTimeout × " in out
     assert "make chaos: FAILED (" in out and "2 result(s) lost" in out and "no recovery after: none (baseline)" in out
+    assert [game["number"] for game in StandInStack.verified["games"]] == list(range(1, len(chaos.PHASES) + 1))
 
 
 # --- the live-update delay -----------------------------------------------------------------------------------
