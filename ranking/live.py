@@ -122,7 +122,9 @@ def poll_answer(request, slug: str, current: str | None) -> JsonResponse:
                              "soon": SOON_SECONDS, "now": int(time.time() * 1000)})
     # The same for every anonymous reader: a proxy may keep it a second (the study clock's own `no-store` request,
     # which wants `now` to the millisecond, carries `Pragma: no-cache`, on which nginx asks the app)
-    return shared(response) if _anonymous(request) else response
+    if _anonymous(request):
+        shared(response)
+    return response
 
 
 FRAGMENT_SECONDS = 300
