@@ -17,7 +17,9 @@ ENV PYTHONPATH=/app
 # The app's user writes nothing under /app (beat's schedule and heartbeat go to /tmp, gunicorn opens no control
 # socket in its home).
 RUN python manage.py collectstatic --noinput \
- && useradd --system --home-dir /app catan
+ && useradd --system --home-dir /app catan \
+ && mkdir -p /var/run/catan-metrics && chown catan /var/run/catan-metrics
+# /var/run/catan-metrics: PROMETHEUS_MULTIPROC_DIR, a volume every process of the host shares (docker-compose.yml)
 USER catan
 
 EXPOSE 8000

@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 AXE := node_modules/axe-core/axe.min.js
 
-.PHONY: install run test test-fast bench smoke lint lock migrate demo load chaos
+.PHONY: install run test test-fast bench smoke lint lock migrate demo load chaos stack test-stack
 
 install: $(STAMP)
 
@@ -79,3 +79,13 @@ load: install
 
 chaos: install
 	$(PY) -m reliability.chaos $(ARGS)
+
+# The deployed shape on loopback, in the foreground until Ctrl-C: nginx (TLS for catan.test), two gunicorn replicas,
+# PostgreSQL (catan_stack), Redis as broker and as cache, Celery worker and beat, an SMTP server writing .eml files,
+# a Web Push receiver (README "Deploying"). Options: make stack ARGS="--port 18600" (see --help).
+stack: install
+	$(PY) -m reliability.stack $(ARGS)
+
+# The browser journeys (organizer, referee's tablet offline and online, player's phone) through the stack, one start.
+test-stack: install $(AXE)
+	$(PY) -m reliability.journeys $(ARGS)

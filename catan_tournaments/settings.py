@@ -5,6 +5,7 @@ With DEBUG off the settings are secure by default: TLS is assumed to be terminat
 that sets X-Forwarded-Proto, and SSL redirect, HSTS and secure cookies are on.
 """
 import os
+import socket
 import tempfile
 from pathlib import Path
 
@@ -34,6 +35,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "django_countries",
+    "django_prometheus",
     "ninja",  # API v1's Swagger page from the package's own static files (no CDN): web/api/
     "axes",
     "audit",
@@ -52,6 +54,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",  # first and last: the whole request is timed
+    "core.request_id.RequestIdMiddleware",  # the proxy's X-Request-ID, on every log line and queued task
     "core.compression.CompressionMiddleware",  # text bodies gzip'd when asked; outermost, so it sees the final body
     "django.middleware.security.SecurityMiddleware",
     "core.security.SecurityHeadersMiddleware",  # CSP, Permissions-Policy, no-store on staff pages
@@ -65,6 +69,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "catan_tournaments.urls"
@@ -88,6 +93,9 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+# Django's own backend, subclassed by django-prometheus to count the queries and their errors (/metrics).
+DATABASES["default"]["ENGINE"] = DATABASES["default"]["ENGINE"].replace("django.db.backends.",
+                                                                        "django_prometheus.db.backends.")
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # A file, not memory, for the test database: the browser tests' server threads each open their own. One file
     # per test run (named by its process), so two runs at once never delete each other's; Django removes it at the
@@ -145,7 +153,7 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "inte
 CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 2
 CELERY_REDIS_SOCKET_TIMEOUT = 5
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True  # the worker itself keeps trying until the broker is back
-CELERY_IMPORTS = ["catan_tournaments.tasks", "core.mail"]
+CELERY_IMPORTS = ["catan_tournaments.tasks", "core.mail", "core.request_id"]
 # Two queues: Celery's default, and "outbound" (core.background.OUTBOUND_QUEUE) for the requests to other people's
 # servers (webhook deliveries, Web Push), which docker-compose.yml gives a worker of its own so slow receivers never
 # hold the other work up; without a broker core.background gives it threads of its own, by the same routes. Both are
@@ -266,7 +274,7 @@ WEBPUSH_CONTACT = env.str("WEBPUSH_CONTACT", default=f"mailto:{DEFAULT_FROM_EMAI
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = not DEBUG
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # probed over plain HTTP inside the deployment
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^livez$", r"^metrics$"]  # probed over plain HTTP inside the deployment
 SECURE_HSTS_SECONDS = 0 if DEBUG else env.int("SECURE_HSTS_SECONDS", default=31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 # Preloading is a commitment for the whole domain and its subdomains: only on request.
@@ -302,12 +310,27 @@ if SENTRY_DSN:
     sentry_sdk.init(dsn=SENTRY_DSN, send_default_pii=False, max_request_body_size="never",
                     include_local_variables=False)
 
+# Which replica answered (/healthz, /livez): a container's host name is its id; `make stack` names them web-1, web-2.
+INSTANCE_NAME = env.str("INSTANCE_NAME", default=socket.gethostname())
+# /metrics answers a scraper that sends `Authorization: Bearer <METRICS_TOKEN>` only; unset, it does not exist.
+# With several processes (gunicorn's workers, Celery's) give them all PROMETHEUS_MULTIPROC_DIR, one folder per host,
+# emptied before they start: prometheus_client keeps each process's figures there and /metrics adds them up.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+PROMETHEUS_EXPORT_MIGRATIONS = False  # django-prometheus would read the migrations table as each process starts
+
+# LOG_FORMAT=json: one JSON object per line; every line names the request it belongs to (the proxy's X-Request-ID,
+# carried into the Celery tasks the request queued: core/request_id.py).
+LOG_FORMAT = env.str("LOG_FORMAT", default="text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"forbidden_without_traceback": {"()": "core.logging.ForbiddenWithoutTraceback"},
-                "redact_private_paths": {"()": "core.logging.RedactPrivatePaths"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+                "redact_private_paths": {"()": "core.logging.RedactPrivatePaths"},
+                "request_id": {"()": "core.request_id.RequestIdFilter"}},
+    "formatters": {"json": {"()": "core.request_id.JsonFormatter"},
+                   "text": {"format": "%(levelname)s %(name)s [%(request_id)s] %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["request_id"],
+                             "formatter": "json" if LOG_FORMAT == "json" else "text"}},
     "loggers": {
         "django.request": {"filters": ["forbidden_without_traceback", "redact_private_paths"]},
         "django.server": {"filters": ["redact_private_paths"]},

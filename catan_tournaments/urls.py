@@ -2,12 +2,15 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
 
-from .health import healthz
+from .health import healthz, livez
 from .icons import favicon
+from .metrics import metrics
 from .pwa import ICON_SIZES, app_icon, manifest, service_worker
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("livez", livez, name="livez"),
+    path("metrics", metrics, name="metrics"),
     path("favicon.ico", favicon, name="favicon"),
     path("sw.js", service_worker, name="service-worker"),
     path("manifest.webmanifest", manifest, name="manifest"),

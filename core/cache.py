@@ -12,6 +12,12 @@ from functools import cached_property
 from typing import Any
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from django_prometheus.cache.metrics import (
+    django_cache_get_fail_total,
+    django_cache_get_total,
+    django_cache_hits_total,
+    django_cache_misses_total,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -76,3 +82,20 @@ class FailFastRedisCache(RedisCache):
     @cached_property
     def _cache(self) -> _Guarded:
         return _Guarded(self._class(self._servers, **self._options), self.breaker)
+
+    def get(self, key: str, default: Any = None, version: int | None = None) -> Any:
+        """Django's `get`, counted as django-prometheus counts its own Redis backend's (hits, misses, failures)."""
+        django_cache_get_total.labels(backend="redis").inc()
+        try:
+            value = super().get(key, _MISSING, version)
+        except Exception:
+            django_cache_get_fail_total.labels(backend="redis").inc()
+            raise
+        if value is _MISSING:
+            django_cache_misses_total.labels(backend="redis").inc()
+            return default
+        django_cache_hits_total.labels(backend="redis").inc()
+        return value
+
+
+_MISSING = object()

@@ -24,6 +24,7 @@ from django.core.mail import EmailMessage
 from django.db import models, transaction
 
 from .background import run_in_background
+from .metrics import EMAILS
 from .text import one_line
 
 logger = logging.getLogger(__name__)
@@ -84,8 +85,11 @@ def send_email(self: Task[..., bool], message: Message) -> bool:
         if here or self.request.retries >= RETRIES:
             logger.error("An email to a recipient at %s was not sent (%s).", _domain(message), type(error).__name__)
             _forget(message.get("record"))
+            EMAILS.labels("failed").inc()
             return False
+        EMAILS.labels("retried").inc()
         raise self.retry(exc=error, countdown=backoff(self.request.retries)) from None
+    EMAILS.labels("sent").inc()
     return True
 
 

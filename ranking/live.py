@@ -93,7 +93,8 @@ def live_page(view=None, *, version: Callable[..., str | None] | None = None):
     @wraps(view)
     def wrapper(request, *args, **kwargs):
         response = conditional(request, *args, **kwargs)
-        patch_cache_control(response, private=True, no_cache=True)
+        if not getattr(response, "shared", False):  # a page for anyone (`cached_page`) says so itself
+            patch_cache_control(response, private=True, no_cache=True)
         patch_vary_headers(response, ("HX-Request",))
         if response.has_header("Content-Encoding"):
             weaken_etag(response)
@@ -117,8 +118,13 @@ def poll_answer(request, slug: str, current: str | None) -> JsonResponse:
     the map-study clock asks for uncached because a cached page's is stale."""
     if current is None and not Tournament.objects.filter(slug=slug).exists():
         raise Http404("No tournament with that slug.")
-    return JsonResponse({"version": current or "", "coming": getattr(request, "newer_coming", False),
-                         "soon": SOON_SECONDS, "now": int(time.time() * 1000)})
+    response = JsonResponse({"version": current or "", "coming": getattr(request, "newer_coming", False),
+                             "soon": SOON_SECONDS, "now": int(time.time() * 1000)})
+    # The same for every anonymous reader: a proxy may keep it a second (the study clock's own `no-store` request,
+    # which wants `now` to the millisecond, carries `Pragma: no-cache`, on which nginx asks the app)
+    if _anonymous(request):
+        shared(response)
+    return response
 
 
 FRAGMENT_SECONDS = 300
@@ -143,6 +149,17 @@ def cached_fragment(request, name: str, version: str | None, render) -> str:
 
 PAGE_SECONDS = 300
 """Whole pages for anonymous readers expire on their own too; a new results version makes new keys at once."""
+PROXY_SECONDS = 1
+"""How long a shared cache in front (the deployment's nginx) may keep a page served to anyone: a burst of readers
+costs the replicas one request a second per page, and a new version reaches them at most this much later."""
+
+
+def shared(response: HttpResponse) -> HttpResponse:
+    """A page anyone not signed in is shown alike: browsers revalidate it each time (its ETag), a shared cache may
+    keep it PROXY_SECONDS (`s-maxage`, which nginx obeys; `Vary: Cookie` keeps visitors with cookies apart)."""
+    patch_cache_control(response, public=True, max_age=0, must_revalidate=True, s_maxage=PROXY_SECONDS)
+    response.shared = True  # type: ignore[attr-defined]  # read by live_page
+    return response
 
 
 def _anonymous(request) -> bool:
@@ -201,7 +218,7 @@ def cached_page(view=None, *, uses: dict[str, Callable[[str], object]] | None = 
                 encoding = accepted(request, tuple(compressed)) if compressed else None
                 encoded(response, encoding, compressed[encoding] if encoding else body)
                 patch_vary_headers(response, ("Cookie",))  # as the rendered page: a proxy keeps staff apart
-                return response
+                return shared(response)
         response = view(request, *args, **kwargs)
         if response.status_code == 200 and not response.streaming and not _unshareable(request, response):
             body = response.content
@@ -215,6 +232,7 @@ def cached_page(view=None, *, uses: dict[str, Callable[[str], object]] | None = 
             if compressed:
                 encoding = accepted(request, tuple(compressed))
                 encoded(response, encoding, compressed[encoding] if encoding else body)
+            shared(response)
         return response
 
     return wrapper

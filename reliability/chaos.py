@@ -19,7 +19,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from .clients import Stats, Tablet, client_address, new_http_client, play_game
+from .clients import Stats, Tablet, client_address, play_game
+from .connections import new_http_client
 from .load import (
     Crowd,
     api_standings,
@@ -32,12 +33,15 @@ from .load import (
     tablets_for,
     wind_up,
 )
-from .stack import Stack, children, log, machine_note, psql
+from .processes import children, cpu_seconds
+from .stack import Stack, log, machine_note, psql
 
 PHASE_SECONDS = 150
 """The most a phase's game may take (a bound on the run; a game not finished shows as lost results)."""
 HOLD_SECONDS = 8
 """How long Redis stays stopped or frozen."""
+REPLICA_DOWN_SECONDS = 5
+"""How long a killed replica stays down before it is started again."""
 READERS_FIRST = 3
 """Seconds the readers read before the first phase starts."""
 FAULT_AFTER = 2
@@ -62,8 +66,9 @@ class Chaos:
             body = response.json()
         except Exception as error:  # noqa: BLE001 - any failure is what we report
             return f"/healthz: {type(error).__name__}"
-        return (f"/healthz {response.status_code} status={body.get('status')} cache={body.get('cache')} "
-                f"database={body.get('database')} in {1000 * (time.monotonic() - started):.0f} ms")
+        return (f"/healthz {response.status_code} status={body.get('status')} instance={body.get('instance')} "
+                f"cache={body.get('cache')} database={body.get('database')} broker={body.get('broker')} "
+                f"in {1000 * (time.monotonic() - started):.0f} ms")
 
     async def hold(self, notes: list[str]) -> None:
         for second in range(HOLD_SECONDS):
@@ -114,6 +119,18 @@ class Chaos:
                 notes.append(f"master replaced it: workers now {pids}")
                 return
 
+    async def replica_killed(self, notes: list[str]) -> None:
+        """A replica's machine dies: its master and workers SIGKILLed at once, started again a few seconds later
+        (the deployment's restart policy); meanwhile nginx sends everything to the other one."""
+        pids = await asyncio.to_thread(self.stack.kill_replica, 1)
+        notes.append(f"replica web-1 killed (SIGKILL to its master and workers {pids}); nginx sends its share to "
+                     "web-2 (a GET it had not answered yet is sent there again; a POST is not)")
+        await asyncio.sleep(REPLICA_DOWN_SECONDS)
+        for _ in range(3):
+            notes.append(f"during: {await self.health_sample()}")
+        await asyncio.to_thread(self.stack.start_replica, 1)
+        notes.append(f"web-1 started again after {REPLICA_DOWN_SECONDS} s, as the deployment's restart policy does")
+
     async def connections_terminated(self, notes: list[str]) -> None:
         for _ in range(3):
             count = await asyncio.to_thread(self.stack.terminate_app_connections)
@@ -157,10 +174,10 @@ class Chaos:
             await asyncio.sleep(0.05)
         if not (job and job[0] == "running"):
             return None
-        ticks = {pid: _cpu_ticks(pid) for pid in children(main)}
+        used = {pid: cpu_seconds(pid) for pid in children(main)}
         while time.monotonic() < deadline:
             for pid in children(main):
-                if _cpu_ticks(pid) - ticks.get(pid, 0) >= 2:
+                if cpu_seconds(pid) - used.get(pid, 0) >= 0.02:
                     os.kill(pid, signal.SIGKILL)
                     return pid
             await asyncio.sleep(0.005)
@@ -219,15 +236,6 @@ class Chaos:
         notes.append(f"job after {time.monotonic() - started:.0f} s: {await self._job()}")
 
 
-def _cpu_ticks(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0
-    return int(fields[11]) + int(fields[12])  # utime + stime
-
-
 async def recovered(client, stack: Stack, standings: str) -> float | None:
     """Seconds until /healthz says ok, every worker is up and the standings answer 200; None past RECOVERY_SECONDS."""
     started = time.monotonic()
@@ -246,6 +254,7 @@ async def recovered(client, stack: Stack, standings: str) -> float | None:
 
 PHASES = [("none (baseline)", "none"), ("Redis stopped", "redis_stopped"),
           ("Redis frozen (SIGSTOP)", "redis_frozen"), ("gunicorn worker killed", "worker_killed"),
+          ("replica killed (SIGKILL)", "replica_killed"),
           ("DB connections terminated", "connections_terminated"), ("Celery worker killed mid-task", "celery_killed")]
 
 
@@ -266,11 +275,11 @@ class ChaosRun:
 
 
 async def drive(stack: Stack, seed: dict, options, run: ChaosRun) -> None:
-    async with new_http_client(stack.base_url, options.clients + 40) as client:
+    async with new_http_client(stack.base_url, stack.site_host, stack.https_context()) as client:
         until = time.monotonic() + options.max_seconds
         tablets = await tablets_for(client, stack, seed["referees"], run.referees, retry_until=until)
         username, password = seed["organizer"]
-        organizer = Tablet(client, stack.base_url, username, password, run.staff, until, client_address(3, 2),
+        organizer = Tablet(client, stack.site_url, username, password, run.staff, until, client_address(3, 2),
                            "organizer")
         run.crowd = crowd = Crowd(client, seed["public"], options.clients, options.dwell)
         chaos = Chaos(stack, client, seed, organizer, options.celery_wait)
@@ -325,8 +334,9 @@ async def phase(stack: Stack, seed: dict, options, tablets, crowd: Crowd, chaos:
 def report(run: ChaosRun, seed: dict | None, options, before: str, after: str) -> tuple[list[str], bool]:
     """The report's lines and whether the run passed, from whatever the run got done."""
     lines, reasons = opening(f"make chaos, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {options.clients} "
-                             f"readers, {len(seed['referees']) if seed else '?'} referees, {options.workers} gunicorn "
-                             "workers, 1 Celery worker", run, before, after)
+                             f"readers, {len(seed['referees']) if seed else '?'} referees, {options.replicas} replicas "
+                             f"of {options.workers} gunicorn workers behind nginx (TLS), 1 Celery worker", run, before,
+                             after)
     if seed is None:
         lines.append(f"\nNo figures: the stack did not start.\n\nmake chaos: FAILED ({'; '.join(reasons)})")
         return lines, False
@@ -369,27 +379,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=100, help="concurrent public readers")
     parser.add_argument("--dwell", type=float, default=30.0)
     parser.add_argument("--referee-think", type=float, default=1.0)
-    parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per replica")
+    parser.add_argument("--replicas", type=int, default=2, help="gunicorn replicas behind nginx")
     parser.add_argument("--max-seconds", type=float, default=420, help="referees stop tapping again after this")
     parser.add_argument("--celery-wait", type=float, default=150,
                         help="seconds to wait for a killed seating task to be retried or reported failed")
-    parser.add_argument("--port", type=int, default=8851)
-    parser.add_argument("--redis-port", type=int, default=6391)
+    parser.add_argument("--port", type=int, default=8851, help="nginx's; the replicas' are port + 10, port + 20")
+    parser.add_argument("--redis-port", type=int, default=6391, help="the broker's")
+    parser.add_argument("--cache-redis-port", type=int, default=6393)
     parser.add_argument("--name", default="load", help="the database catan_<name> and the folder /tmp/catan_<name>")
     parser.add_argument("--keep", action="store_true")
     options = parser.parse_args(argv)
 
-    stack = Stack(options.name, options.port, options.redis_port, options.workers)
+    stack = Stack(options.name, options.port, options.redis_port, options.workers, options.replicas,
+                  options.cache_redis_port)
     run, seed, before = ChaosRun(), None, machine_note()
     try:
         stack.prepare()
         stack.start_redis()
-        seed = stack.django_script("seed", "--played", "2", "--seating-target")
+        seed = stack.django_script("seed", "--played", "3", "--seating-target")  # a game per fault
+        seed["games"] = seed["games"][:len(PHASES)]  # the games no fault plays are left out of the checks
         run.entered = results_for(seed["games"])
         log(f"seeded {', '.join(seed['tournaments'])}: {len(seed['games'])} games of 20 tables; "
             f"seating target {seed['seating_target']['slug']}")
-        stack.start_gunicorn()
-        stack.start_celery()
+        stack.start_all(beat=False)
         asyncio.run(drive(stack, seed, options, run))
     except (Exception, KeyboardInterrupt) as error:  # noqa: BLE001 - the report says it, then the verdict
         run.failure = describe(error)

@@ -1,11 +1,10 @@
 """The clients: spectators reading the public pages, referees playing tables as the tablet does.
 
-One asyncio loop and one httpx client for everyone (the server, not the clients, must be what is
-measured on two cores). Requests go to plain HTTP on loopback with `X-Forwarded-Proto: https`, as
-the TLS proxy in front of a deployment sends it (production settings redirect anything else), and
-with `X-Forwarded-For` naming each reader's and referee's own address, as that proxy appends it (the stack
-runs with `PROXY_COUNT=1`), so limits per client address count each one apart. The session and CSRF
-cookies are `Secure`, so cookies are kept by hand per referee.
+One asyncio loop for everyone (the server, not the clients, must be what is measured on two cores), and one
+connection pool per client (`Clients`), each connecting from an address of its own in 127.0.0.0/8: requests go
+through the stack's nginx over TLS, which appends each client's address to X-Forwarded-For as it would on the
+internet (the replicas run with `PROXY_COUNT=1`), so limits per client address count each one apart. The session
+and CSRF cookies are `Secure`; they are kept by hand per referee.
 
 No request ever raises out of here: a timeout, a refused or reset connection or an unexpected answer is
 counted as an error of its kind of request (`Stats`), and the run goes on to its report.
@@ -22,8 +21,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
-PROXY_HEADERS = {"X-Forwarded-Proto": "https"}
-TIMEOUT = httpx.Timeout(15.0, connect=5.0)
+from .connections import Clients
+
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 RETRY_PAUSE = 0.5
 """Seconds before a referee taps again after an error (and between sign-in attempts)."""
@@ -36,8 +35,8 @@ BUSY_WAIT_DEFAULT = 2.0
 
 
 def client_address(group: int, index: int) -> str:
-    """A distinct private address per client (group 1: readers, 2: referees, 3: the harness's own probes)."""
-    return f"10.{group}.{index // 250}.{index % 250 + 1}"
+    """A distinct loopback address per client (group 1: readers, 2: referees, 3: the harness's own probes)."""
+    return f"127.{group}.{index // 250}.{index % 250 + 1}"
 
 
 def failure(error: BaseException) -> str:
@@ -129,11 +128,6 @@ class Stats:
                 "p95": percentile(times, .95), "p99": percentile(times, .99)}
 
 
-def new_http_client(base_url: str, connections: int) -> httpx.AsyncClient:
-    return httpx.AsyncClient(base_url=base_url, timeout=TIMEOUT, headers=PROXY_HEADERS, follow_redirects=False,
-                             limits=httpx.Limits(max_connections=connections, max_keepalive_connections=connections))
-
-
 # --- spectators ---------------------------------------------------------------------------------
 
 LIVE = re.compile(r'<div id="live"[^>]*data-live-url="([^"]+)"[^>]*data-live-version="([^"]*)"'
@@ -154,10 +148,9 @@ class Browser:
     """One reader's browser tab: a cache of ETags (pages are `no-cache`, so it revalidates), as a browser does;
     a PDF refused with 429 is asked for again after its Retry-After (the reader reloading it)."""
 
-    def __init__(self, client: httpx.AsyncClient, stats: Stats, address: str | None = None,
+    def __init__(self, clients: Clients, stats: Stats, address: str | None = None,
                  stop: asyncio.Event | None = None):
-        self.client, self.stats, self.stop = client, stats, stop or asyncio.Event()
-        self.headers = {"X-Forwarded-For": address} if address else {}
+        self.client, self.stats, self.stop = clients.at(address), stats, stop or asyncio.Event()
         self.etags: dict[tuple[str, bool], str] = {}
         self.bodies: dict[tuple[str, bool], str] = {}
 
@@ -165,7 +158,7 @@ class Browser:
         """The page's text ("" for a PDF), or None when it failed (counted)."""
         first = time.monotonic()
         for attempt in range(1, BUSY_TRIES + 1):
-            headers = {**self.headers, **({"HX-Request": "true"} if htmx else {})}
+            headers = {"HX-Request": "true"} if htmx else {}
             if etag := self.etags.get((path, htmx)):
                 headers["If-None-Match"] = etag
             started = time.monotonic()
@@ -208,7 +201,7 @@ async def pause(stop: asyncio.Event, seconds: float) -> bool:
     return False
 
 
-async def spectator(client: httpx.AsyncClient, pages, stats: Stats, stop: asyncio.Event, dwell: float,
+async def spectator(client: Clients, pages, stats: Stats, stop: asyncio.Event, dwell: float,
                     rng: random.Random, address: str | None = None, seen=None) -> None:
     """A reader: opens a page and stays on it a while (exponential, mean `dwell` s) doing what its script does.
 
@@ -291,24 +284,21 @@ class RequestFailed(Exception):
 class Tablet:
     """A referee's tablet: logged in, its own cookies, CSRF token from each page; forms POSTed without JS."""
 
-    def __init__(self, client: httpx.AsyncClient, base_url: str, username: str, password: str, stats: Stats,
+    def __init__(self, clients: Clients, site_url: str, username: str, password: str, stats: Stats,
                  retry_until: float | None = None, address: str | None = None, role: str = "referee"):
-        self.client, self.base_url, self.stats, self.role = client, base_url, stats, role
+        self.client, self.site_url, self.stats, self.role = clients.at(address), site_url, stats, role
         self.username, self.password = username, password
         self.cookies: dict[str, str] = {}
         self.csrf = ""
         self.retry_until = retry_until
         """A monotonic deadline: until then a failed request is tapped again, as a referee would after an error."""
-        self.address = address
         self.answered_at = 0.0
         """When the last tap's own request (a form's POST, not the page it redirects to) was answered."""
 
     def _headers(self, post: bool) -> dict:
         headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
-        if self.address:
-            headers["X-Forwarded-For"] = self.address
         if post:  # the browser's, checked by Django's CSRF protection over HTTPS
-            headers.update(Origin=f"https://{self.base_url.split('://')[1]}", Referer=f"https://{self.base_url.split('://')[1]}/")
+            headers.update(Origin=self.site_url, Referer=f"{self.site_url}/")
         return headers
 
     def _keep(self, response: httpx.Response) -> None:

@@ -28,6 +28,9 @@ class LiveLog:
     newest: list[tuple[float, str]] = field(default_factory=list)
     announced: list[tuple[float, str]] = field(default_factory=list)
     pages: dict[object, list[tuple[float, str]]] = field(default_factory=dict)
+    replicas: dict[str, list[tuple[float, str]]] = field(default_factory=dict)
+    """What an anonymous reader connected to each replica directly (not through nginx) was shown: a sign-off,
+    taken by one replica or the other, must be announced by both."""
 
     def page(self, visit: object, when: float, version: str) -> None:
         self.pages.setdefault(visit, []).append((when, version))
@@ -41,11 +44,14 @@ def _first(seen: list[tuple[float, str]], after: float, including: set[str]) -> 
     return next((when for when, version in seen if when >= after and version in including), None)
 
 
-def announced_delays(log: LiveLog, signed_off: dict[int, float]) -> dict[int, float | None]:
-    """Per table: seconds from its sign-off's answer to the first reader version including it (None: not yet)."""
+def announced_delays(log: LiveLog, signed_off: dict[int, float], replica: str | None = None
+                     ) -> dict[int, float | None]:
+    """Per table: seconds from its sign-off's answer to the first reader version including it (None: not yet), as
+    readers through nginx were shown it, or readers of one `replica`."""
     delays = {}
+    seen = log.announced if replica is None else log.replicas.get(replica, [])
     for table, moment in signed_off.items():
-        shown = _first(log.announced, moment, _including(log, moment))
+        shown = _first(seen, moment, _including(log, moment))
         delays[table] = None if shown is None else shown - moment
     return delays
 
@@ -68,9 +74,12 @@ def summary(delays: list[float | None]) -> dict:
             "p95": percentile(known, .95), "max": max(known, default=float("nan"))}
 
 
-async def probe(client, staff: Tablet, path: str, log: LiveLog, stats: Stats, stop: asyncio.Event) -> None:
-    """Poll `path` as staff and as an anonymous reader every PROBE_SECONDS until `stop` (failures counted)."""
+async def probe(client, staff: Tablet, path: str, log: LiveLog, stats: Stats, stop: asyncio.Event,
+                replicas: dict | None = None) -> None:
+    """Poll `path` as staff and as an anonymous reader every PROBE_SECONDS until `stop` (failures counted), and as
+    an anonymous reader of each of `replicas` (name → its clients, connected to it directly)."""
     reader = Browser(client, stats, client_address(3, 0), stop)
+    direct = {name: Browser(clients, stats, None, stop) for name, clients in (replicas or {}).items()}
     while not stop.is_set():
         sent = time.monotonic()
         try:
@@ -81,4 +90,7 @@ async def probe(client, staff: Tablet, path: str, log: LiveLog, stats: Stats, st
             log.newest.append((sent, newest))
         if shown := version_in(await reader.get("live probe: version, anonymous", path)):
             log.announced.append((time.monotonic(), shown))
+        for name, browser in direct.items():
+            if shown := version_in(await browser.get(f"live probe: version, anonymous on {name}", path)):
+                log.replicas.setdefault(name, []).append((time.monotonic(), shown))
         await pause(stop, PROBE_SECONDS)

@@ -23,13 +23,14 @@ from .clients import (
     Tablet,
     client_address,
     is_pdf,
-    new_http_client,
     play_game,
     public_pages,
     spectator,
     table_result,
 )
+from .connections import new_http_client
 from .live_update import LiveLog, announced_delays, page_delays, probe, summary
+from .replicas import replica_clients, side_by_side
 from .stack import Stack, log, machine_note
 
 P95_TARGET_MS = 300
@@ -89,6 +90,10 @@ class Run:
     failure: str | None = None
     cpu: tuple[float, float] | None = None
     """CPU seconds used by gunicorn and by these clients during the run."""
+    throughput: list[str] = field(default_factory=list)
+    """The replicas' throughput with one and with all of them, side by side (`side_by_side`)."""
+    throughput_errors: int = 0
+    metrics: str = ""
 
 
 def results_for(games: list[dict], seed: int = 7) -> dict[int, list[int]]:
@@ -99,7 +104,7 @@ def results_for(games: list[dict], seed: int = 7) -> dict[int, list[int]]:
 async def tablets_for(client, stack: Stack, referees, stats: Stats, retry_until: float | None = None) -> list[Tablet]:
     """Signed-in tablets; one that could not sign in (counted) by `retry_until` is kept and signs in again at its
     first tap."""
-    tablets = [Tablet(client, stack.base_url, username, password, stats, retry_until, client_address(2, i))
+    tablets = [Tablet(client, stack.site_url, username, password, stats, retry_until, client_address(2, i))
                for i, (username, password) in enumerate(referees)]
     arriving = asyncio.Semaphore(2)  # referees sign in as they arrive, not all in the same second
 
@@ -199,14 +204,17 @@ async def wait_announced(run: Run, seconds: float) -> None:
 
 
 async def drive(stack: Stack, seed: dict, options, run: Run) -> None:
-    async with new_http_client(stack.base_url, options.clients + 40) as client:
+    async with new_http_client(stack.base_url, stack.site_host, stack.https_context()) as client:
+        if options.throughput_seconds and len(stack.replica_ports) > 1:
+            run.throughput, run.throughput_errors = await side_by_side(
+                stack, client, seed["public"]["public-standings"], options.throughput_seconds)
         until = time.monotonic() + options.warm_up + options.max_seconds
         tablets = await tablets_for(client, stack, seed["referees"], run.referees, retry_until=until)
         username, password = seed["organizer"]
-        staff = Tablet(client, stack.base_url, username, password, run.probes, None, client_address(3, 1), "organizer")
+        staff = Tablet(client, stack.site_url, username, password, run.probes, None, client_address(3, 1), "organizer")
         stop_probing = asyncio.Event()
         prober = asyncio.create_task(probe(client, staff, seed["public"]["public-version"], run.live, run.probes,
-                                           stop_probing))
+                                           stop_probing, replica_clients(stack)))
         run.crowd = crowd = Crowd(client, seed["public"], options.clients, options.dwell, seen=run.live.page)
         try:
             await asyncio.sleep(options.warm_up)
@@ -227,6 +235,26 @@ async def drive(stack: Stack, seed: dict, options, run: Run) -> None:
             stop_probing.set()
             await asyncio.gather(prober, return_exceptions=True)
         run.standings = await api_standings(client, seed["tournaments"], run.probes)
+        run.metrics = await metrics_read(client, stack.metrics_token)
+
+
+async def metrics_read(client, token: str) -> str:
+    """What /metrics (through nginx, with the token) counted: requests answered by the replicas' workers together
+    and emails sent, from prometheus_client's multiprocess sums."""
+    try:
+        response = await client.get("/metrics", headers={"Authorization": f"Bearer {token}"})
+        response.raise_for_status()
+    except Exception as error:  # noqa: BLE001 - said in the report
+        return f"/metrics could not be read: {type(error).__name__}"
+    counted = {"requests": 0.0, "emails": 0.0}
+    for line in response.text.splitlines():
+        name, _, value = line.rpartition(" ")
+        if name.startswith("django_http_requests_latency_seconds_by_view_method_count{"):
+            counted["requests"] += float(value)
+        elif name == 'catan_emails_total{outcome="sent"}':
+            counted["emails"] += float(value)
+    return (f"/metrics at the end: {counted['requests']:.0f} requests counted by the replicas' workers together, "
+            f"{counted['emails']:.0f} emails sent")
 
 
 def _ms(value: float) -> str:
@@ -270,7 +298,8 @@ def report(run: Run, seed: dict | None, options, before: str, after: str) -> tup
     """The report's lines and whether the run passed, from whatever the run got done."""
     lines, reasons = opening(f"make load, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {options.clients} "
                              f"readers (each on a page for {options.dwell:.0f} s on average), "
-                             f"{len(seed['referees']) if seed else '?'} referees, {options.workers} gunicorn workers",
+                             f"{len(seed['referees']) if seed else '?'} referees, {options.replicas} replicas of "
+                             f"{options.workers} gunicorn workers behind nginx (TLS)",
                              run, before, after)
     if seed is None:
         lines.append(f"\nNo figures: the stack did not start.\n\nmake load: FAILED ({'; '.join(reasons)})")
@@ -284,7 +313,11 @@ def report(run: Run, seed: dict | None, options, before: str, after: str) -> tup
     checks = checks_of(run, seed)
     never = [f"table {table}: not announced within {ANNOUNCE_WAIT:.0f} s of the end"
              for table, delay in announced_delays(run.live, run.signed_off).items() if delay is None]
-    check, checks_ok = check_lines(checks, {"every sign-off announced to readers": never})
+    never_by = [f"table {table}: not announced by {name} within {ANNOUNCE_WAIT:.0f} s of the end"
+                for name in sorted(run.live.replicas)
+                for table, delay in announced_delays(run.live, run.signed_off, name).items() if delay is None]
+    check, checks_ok = check_lines(checks, {"every sign-off announced to readers": never,
+                                            "every sign-off announced by every replica": never_by})
     lines += ["", *check]
     if not checks_ok:
         reasons.append("a check failed")
@@ -333,12 +366,24 @@ def measured(run: Run, crowd: Crowd, seed: dict) -> tuple[list[str], int, str]:
               f"{_seconds(announced['p50'])} s, p95 {_seconds(announced['p95'])} s, max {_seconds(announced['max'])} s "
               f"(target <= {LIVE_TARGET_SECONDS:.0f} s: {live}); every open live page knew (by its own poll) after "
               f"p50 {_seconds(pages['p50'])} s, p95 {_seconds(pages['p95'])} s, max {_seconds(pages['max'])} s"]
+    for name in sorted(run.live.replicas):
+        by = summary(list(announced_delays(run.live, run.signed_off, name).values()))
+        lines.append(f"  announced by {name} (its readers connected to it, whichever replica took the sign-off): p50 "
+                     f"{_seconds(by['p50'])} s, p95 {_seconds(by['p95'])} s, max {_seconds(by['max'])} s")
+    if run.metrics:
+        lines.append(run.metrics)
+    if run.throughput:
+        lines += ["", "Throughput side by side (30 readers one request after another, past nginx's cache):",
+                  *run.throughput]
     errors: dict[str, int] = {}
     for stats in (crowd.stats, run.referees, run.probes):
         for kind, count in stats.error_kinds().items():
             errors[kind] = errors.get(kind, 0) + count
     lines += [f"  error: {kind} × {count}" for kind, count in sorted(errors.items())]
-    return lines, sum(errors.values()), f"targets: public p95 {fast}, live update p95 {live}"
+    if run.throughput_errors:
+        lines.append(f"  error: throughput measure × {run.throughput_errors}")
+    return (lines, sum(errors.values()) + run.throughput_errors,
+            f"targets: public p95 {fast}, live update p95 {live}")
 
 
 def parse(argv: list[str] | None = None):
@@ -346,12 +391,16 @@ def parse(argv: list[str] | None = None):
     parser.add_argument("--clients", type=int, default=200, help="concurrent public readers")
     parser.add_argument("--dwell", type=float, default=30.0, help="mean seconds a reader stays on a page")
     parser.add_argument("--referee-think", type=float, default=0.6, help="most seconds between a referee's taps")
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (the Dockerfile's 3)")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per replica")
+    parser.add_argument("--replicas", type=int, default=2, help="gunicorn replicas behind nginx")
+    parser.add_argument("--throughput-seconds", type=float, default=8,
+                        help="seconds of each throughput measure, one replica then all (0: none)")
     parser.add_argument("--min-seconds", type=float, default=60, help="public load lasts at least this long")
     parser.add_argument("--max-seconds", type=float, default=150, help="referees stop (and stop retrying) after this")
     parser.add_argument("--warm-up", type=float, default=3)
-    parser.add_argument("--port", type=int, default=8850)
-    parser.add_argument("--redis-port", type=int, default=6390)
+    parser.add_argument("--port", type=int, default=8850, help="nginx's; the replicas' are port + 10, port + 20")
+    parser.add_argument("--redis-port", type=int, default=6390, help="the broker's; the cache's is --cache-redis-port")
+    parser.add_argument("--cache-redis-port", type=int, default=6392)
     parser.add_argument("--name", default="load", help="the database catan_<name> and the folder /tmp/catan_<name>")
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     return parser.parse_args(argv)
@@ -359,8 +408,9 @@ def parse(argv: list[str] | None = None):
 
 def seeded(stack: Stack, options) -> dict:
     """A fresh database seeded and Redis started: what the clients need (seed.py's answer)."""
-    log(f"stack: PostgreSQL database {stack.database}, Redis on {options.redis_port}, gunicorn "
-        f"({options.workers} workers) on {stack.base_url}, a Celery worker")
+    log(f"stack: PostgreSQL database {stack.database}, Redis on {stack.redis_port} and {stack.cache_redis_port}, "
+        f"{len(stack.replica_ports)} replicas × {options.workers} gunicorn workers behind nginx on {stack.site_url}, "
+        "a Celery worker")
     stack.prepare()
     stack.start_redis()
     seed = stack.django_script("seed", "--played", "1")
@@ -372,13 +422,13 @@ def seeded(stack: Stack, options) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     options = parse(argv)
-    stack = Stack(options.name, options.port, options.redis_port, options.workers)
+    stack = Stack(options.name, options.port, options.redis_port, options.workers, options.replicas,
+                  options.cache_redis_port)
     run, seed, before = Run(), None, machine_note()
     try:
         seed = seeded(stack, options)
         run.entered = results_for(seed["games"])
-        stack.start_gunicorn()
-        stack.start_celery(os.cpu_count() or 1)  # as docker-compose's worker: Celery's default, one per core
+        stack.start_all(os.cpu_count() or 1, beat=False)  # Celery as docker-compose's worker: one process per core
         server_cpu, client_cpu = stack.server_cpu_seconds(), time.process_time()
         asyncio.run(drive(stack, seed, options, run))
         run.cpu = (stack.server_cpu_seconds() - server_cpu, time.process_time() - client_cpu)

@@ -1,9 +1,10 @@
 """Seed the harness's database through the services, then print what the clients need as one JSON line.
 
 `python -m reliability.seed --played N [--seating-target]`, with the app's environment (see stack.py):
-a championship from the UAE preset, 80 players entered in N of its qualifiers, 20 referees (staff roles
-of those qualifiers), every game seated and published; with --seating-target, a qualifier of a second
-championship with its players entered but no seating yet, for the Celery task of `make chaos`.
+a championship from the UAE preset (and the next year's past its two qualifiers), 80 players entered in N
+qualifiers, 20 referees (staff roles of those qualifiers), every game seated and published; with
+--seating-target, a qualifier of another championship with its players entered but no seating yet, for the Celery
+task of `make chaos`.
 """
 import argparse
 import json
@@ -13,6 +14,7 @@ import django
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.contrib.auth.models import Permission  # noqa: E402
 from django.test import Client  # noqa: E402
@@ -74,7 +76,7 @@ def public_paths(tournament: Tournament, game_number: int) -> dict[str, str]:
 
     A `slug` is the tournament's or else the championship's, whichever the page knows.
     """
-    client = Client(HTTP_HOST="127.0.0.1")
+    client = Client(HTTP_HOST=settings.ALLOWED_HOSTS[0])  # the stack's site name
     paths = {}
     for pattern in [*public_routes.urlpatterns, *api_routes.urlpatterns]:
         if not isinstance(pattern, URLPattern) or not pattern.name:
@@ -102,9 +104,14 @@ def main() -> None:
     organizer = _user(*ORGANIZER)
     organizer.user_permissions.add(Permission.objects.get(codename="add_championship",
                                                           content_type__app_label="championships"))
-    championship = create_championship_from_preset("uae-2022", user=organizer, year=2026, name="Load championship")
-    qualifiers = list(championship.tournaments.filter(kind=Tournament.Kind.QUALIFIER).order_by("date"))[
-        : options.played]
+    qualifiers: list[Tournament] = []
+    for year in range(2026, 2026 + options.played):  # the preset has two qualifiers; more come from another year
+        championship = create_championship_from_preset("uae-2022", user=organizer, year=year,
+                                                       name=f"Load championship {year}")
+        qualifiers += championship.tournaments.filter(kind=Tournament.Kind.QUALIFIER).order_by("date")
+        if len(qualifiers) >= options.played:
+            break
+    qualifiers = qualifiers[: options.played]
     players = _players(organizer, qualifiers[0], "Player")
     referees = [(f"load-referee-{i + 1:02d}", f"referee-pass-{i + 1:02d}-for-the-load-harness")
                 for i in range(REFEREES)]
@@ -119,7 +126,7 @@ def main() -> None:
 
     target = None
     if options.seating_target:
-        other = create_championship_from_preset("uae-2022", user=organizer, year=2027, name="Seating championship")
+        other = create_championship_from_preset("uae-2022", user=organizer, year=2099, name="Seating championship")
         tournament = other.tournaments.filter(kind=Tournament.Kind.QUALIFIER).order_by("date")[0]
         enter_players(tournament, _players(organizer, tournament, "Seated", TARGET_PLAYERS), user=organizer)
         target = {"slug": tournament.slug, "stage": tournament.stages.get().pk, "players": TARGET_PLAYERS}

@@ -1,24 +1,35 @@
-"""The stack under test, all on loopback and all of its own: a PostgreSQL database, a Redis server,
-gunicorn with production settings, and (for chaos) a Celery worker.
+"""The production stack on loopback, all of its own: nginx terminating TLS for `catan.test` (a certificate made at
+start) in front of two gunicorn replicas, a PostgreSQL database, Redis as Celery's broker and a second Redis as the
+cache, a Celery worker and beat, an SMTP server writing each message as an .eml file and a Web Push receiver.
+`make load` and `make chaos` start it to drive it; `make stack` (`main` below) runs it in the foreground.
 
-Every process is started here and stopped here by its pid; the shared PostgreSQL server is only
-asked to create, reset and drop the harness's own database, and the shared Redis (6379) is never used.
+Every process is started here and stopped here by its pid; the shared PostgreSQL server is only asked to create,
+reset and drop the stack's own database, and the shared Redis (6379) is never used.
 """
+import argparse
 import json
 import os
 import secrets
 import shutil
 import signal
+import ssl
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
 
+from . import processes, proxy, tls
+from .processes import children, cpu_seconds
+
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
+BIN = Path(PYTHON).parent
 PG_SERVER = "postgres://postgres@127.0.0.1:5432"
 HOST = "127.0.0.1"
+SITE = "catan.test"
+PUSH_HOST = "push.catan.test"
 
 
 def log(message: str) -> None:
@@ -33,31 +44,50 @@ def psql(sql: str, database: str = "postgres") -> str:
 
 
 class Stack:
-    """Names, ports and the environment of one harness run (`name` picks the database and the folder)."""
+    """Names, ports and the environment of one run (`name` picks the database and the folder). The site answers on
+    `port` (nginx); replica i (from 1) on port + 10 i, the mail server on port + 30, the push receiver on port + 40;
+    Celery's broker on `redis_port`, the cache's Redis on `cache_redis_port` (default redis_port + 2)."""
 
-    def __init__(self, name: str, http_port: int, redis_port: int, workers: int):
-        self.name = name
-        self.database = f"catan_{name}"
-        self.http_port = http_port
-        self.redis_port = redis_port
-        self.workers = workers
+    def __init__(self, name: str, port: int, redis_port: int, workers: int, replicas: int = 2,
+                 cache_redis_port: int | None = None):
+        self.name, self.database = name, f"catan_{name}"
+        self.port, self.redis_port = port, redis_port
+        self.cache_redis_port = cache_redis_port or redis_port + 2
+        self.replica_ports = [port + 10 * (i + 1) for i in range(replicas)]
+        self.smtp_port, self.push_port = port + 30, port + 40
+        self.workers_per_replica = workers
         self.dir = Path(f"/tmp/catan_{name}")
-        self.base_url = f"http://{HOST}:{http_port}"
+        self.mail_dir, self.push_dir = self.dir / "mail", self.dir / "push"
+        self.site_url = f"https://{SITE}:{port}"
+        self.base_url = f"https://{HOST}:{port}"
+        """Where clients connect (nginx, by address); they send `site_host` as Host."""
+        self.site_host = f"{SITE}:{port}"
         self.redis: subprocess.Popen | None = None
-        self.gunicorn: subprocess.Popen | None = None
+        self.cache_redis: subprocess.Popen | None = None
+        self.replicas: dict[int, subprocess.Popen] = {}
         self.celery: subprocess.Popen | None = None
+        self.beat: subprocess.Popen | None = None
+        self.nginx: subprocess.Popen | None = None
+        self.helpers: list[subprocess.Popen] = []
+        self.certificates: tls.Certificates | None = None
+        self.metrics_token = secrets.token_urlsafe(24)
         self.env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "catan_tournaments.settings",
             "DEBUG": "0",
             "SECRET_KEY": secrets.token_urlsafe(50),
-            "ALLOWED_HOSTS": HOST,
+            "SITE_URL": self.site_url,
+            "ALLOWED_HOSTS": SITE,
+            "CSRF_TRUSTED_ORIGINS": self.site_url,
             "DATABASE_URL": f"{PG_SERVER}/{self.database}",
             "REDIS_URL": f"redis://{HOST}:{redis_port}/0",
-            "REDIS_CACHE_URL": f"redis://{HOST}:{redis_port}/1",  # the cache apart from the broker, as deployed
-            "PROXY_COUNT": "1",  # the clients send X-Forwarded-For as the TLS proxy does: one address each
-            "EMAIL_URL": "dummymail://",  # seating notices are built and "sent" by the worker; no mail server here
-            "STATIC_ROOT": str(self.dir / "static"),
+            "REDIS_CACHE_URL": f"redis://{HOST}:{self.cache_redis_port}/0",  # a Redis of its own, as deployed
+            "PROXY_COUNT": "1",  # nginx appends each client's address to X-Forwarded-For
+            "EMAIL_URL": f"smtp://{HOST}:{self.smtp_port}",
+            "DEFAULT_FROM_EMAIL": f"tournaments@{SITE}",
+            "METRICS_TOKEN": self.metrics_token,
+            "PROMETHEUS_MULTIPROC_DIR": str(self.dir / "metrics"),
+            "STATIC_ROOT": f"/tmp/catan_{name}_static",  # kept between runs: collectstatic copies what changed
             "LOG_LEVEL": "WARNING",
             "PYTHONUNBUFFERED": "1",
         }
@@ -76,7 +106,7 @@ class Stack:
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             f"WHERE datname = '{self.database}' AND pid <> pg_backend_pid()", self.database).split())
 
-    def manage(self, *args: str, quiet: bool = True) -> str:
+    def manage(self, *args: str) -> str:
         result = subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True, text=True)
         if result.returncode:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
@@ -91,62 +121,145 @@ class Stack:
         return json.loads(result.stdout.strip().splitlines()[-1])
 
     def prepare(self) -> None:
-        """A fresh folder and database, migrated, static files collected as a deployment would."""
+        """A fresh folder and database, migrated, static files collected, certificates and keys made."""
         shutil.rmtree(self.dir, ignore_errors=True)
-        self.dir.mkdir(parents=True)
+        for folder in (self.dir, self.mail_dir, self.push_dir, self.dir / "metrics"):
+            folder.mkdir(parents=True)
+        self.certificates = tls.make(self.dir / "tls", [SITE, PUSH_HOST])
         self.reset_database()
         self.manage("migrate", "--noinput")
         self.manage("collectstatic", "--noinput")
+        for line in self.manage("make_vapid_keys").splitlines():
+            name, _, value = line.partition("=")
+            self.env[name] = value
 
     # --- Redis ----------------------------------------------------------------------------------
-    def start_redis(self) -> None:
-        self.redis = subprocess.Popen(
-            ["redis-server", "--bind", HOST, "--port", str(self.redis_port), "--save", "", "--appendonly", "no",
-             "--dir", str(self.dir), "--loglevel", "warning"],
-            stdout=self._log("redis.log"), stderr=subprocess.STDOUT)
-        self._wait(lambda: self.redis_ping(), 10, "Redis")
+    def _redis(self, port: int, *options: str) -> subprocess.Popen:
+        process = processes.start(["redis-server", "--bind", HOST, "--port", str(port), "--save", "",
+                                   "--appendonly", "no", "--dir", str(self.dir), "--loglevel", "warning", *options],
+                                  self._log(f"redis-{port}.log"))
+        self._wait(lambda: redis_ping(port), 10, f"Redis on {port}")
+        return process
 
-    def redis_ping(self) -> bool:
-        result = subprocess.run(["redis-cli", "-h", HOST, "-p", str(self.redis_port), "ping"],
-                                capture_output=True, text=True, timeout=2)
-        return result.stdout.strip() == "PONG"
+    def start_redis(self) -> None:
+        """The broker (a queued job is never evicted) and the cache (bounded, least recently used keys out)."""
+        if self.redis is None or self.redis.poll() is not None:
+            self.redis = self._redis(self.redis_port, "--maxmemory-policy", "noeviction")
+        if self.cache_redis is None or self.cache_redis.poll() is not None:
+            self.cache_redis = self._redis(self.cache_redis_port, "--maxmemory", "256mb",
+                                           "--maxmemory-policy", "allkeys-lru")
 
     def stop_redis(self) -> None:
-        if self.redis and self.redis.poll() is None:
-            os.kill(self.redis.pid, signal.SIGCONT)  # a frozen server must be able to exit
-        stop(self.redis)
-        self.redis = None
+        """Both Redis servers stopped (chaos: "Redis stopped" takes away the cache and the broker at once)."""
+        for process in (self.redis, self.cache_redis):
+            processes.stop(process)
+        self.redis = self.cache_redis = None
 
     def signal_redis(self, sig: int) -> None:
-        if self.redis is None:
+        if self.redis is None or self.cache_redis is None:
             raise RuntimeError("Redis is not running")
-        os.kill(self.redis.pid, sig)
+        for process in (self.redis, self.cache_redis):
+            os.kill(process.pid, sig)
 
-    # --- gunicorn -------------------------------------------------------------------------------
+    # --- gunicorn replicas ----------------------------------------------------------------------
+    @property
+    def workers(self) -> int:
+        """Web workers the replicas should have together."""
+        return self.workers_per_replica * len(self.replica_ports)
+
+    def start_replica(self, number: int) -> None:
+        """Replica `number` (1, 2, …): production's command (Dockerfile: sync workers), on loopback behind nginx;
+        it names itself `web-<number>` in /healthz. A worker that hangs 30 s is replaced."""
+        port = self.replica_ports[number - 1]
+        env = {**self.env, "INSTANCE_NAME": f"web-{number}"}
+        self.replicas[number] = processes.start(
+            [str(BIN / "gunicorn"), "catan_tournaments.wsgi", "--bind", f"{HOST}:{port}",
+             "--workers", str(self.workers_per_replica), "--timeout", "30", "--graceful-timeout", "5",
+             "--backlog", "2048", "--error-logfile", str(self.dir / f"gunicorn-{number}.log"), *_no_control_socket()],
+            self._log(f"gunicorn-{number}.out"), cwd=ROOT, env=env)
+        self._wait(lambda: self.replica_live(number) and len(children(self.replicas[number].pid))
+                   == self.workers_per_replica, 60, f"replica web-{number}")
+
     def start_gunicorn(self) -> None:
-        """Production's command (Dockerfile: sync workers), on loopback; a worker that hangs 30 s is replaced."""
-        self.gunicorn = subprocess.Popen(
-            [str(Path(PYTHON).with_name("gunicorn")), "catan_tournaments.wsgi", "--bind", f"{HOST}:{self.http_port}",
-             "--workers", str(self.workers), "--timeout", "30", "--graceful-timeout", "5", "--backlog", "2048",
-             "--error-logfile", str(self.dir / "gunicorn.log"), *_no_control_socket()],
-            cwd=ROOT, env=self.env, stdout=self._log("gunicorn.out"), stderr=subprocess.STDOUT)
-        self._wait(lambda: self.health() is not None and len(self.worker_pids()) == self.workers, 60, "gunicorn")
+        for number in range(1, len(self.replica_ports) + 1):
+            self.start_replica(number)
+
+    def replica_live(self, number: int) -> bool:
+        request = urllib.request.Request(f"http://{HOST}:{self.replica_ports[number - 1]}/livez",
+                                         headers={"Host": SITE, "X-Forwarded-Proto": "https"})
+        try:
+            with urllib.request.urlopen(request, timeout=3) as response:
+                return json.load(response).get("instance") == f"web-{number}"
+        except Exception:
+            return False
+
+    def stop_replica(self, number: int) -> None:
+        processes.stop(self.replicas.pop(number))
+
+    def kill_replica(self, number: int) -> list[int]:
+        """SIGKILL to the replica's master and workers at once, as when its machine or container dies."""
+        process = self.replicas.pop(number)
+        pids = [process.pid, *children(process.pid)]
+        processes.kill(pids)
+        process.wait(5)
+        return pids
 
     def worker_pids(self) -> list[int]:
-        return children(self.gunicorn.pid) if self.gunicorn else []
+        return [pid for process in self.replicas.values() for pid in children(process.pid)]
 
     def server_cpu_seconds(self) -> float:
-        """CPU time used so far by gunicorn's master and its live workers."""
-        pids = [self.gunicorn.pid, *self.worker_pids()] if self.gunicorn else []
+        """CPU time used so far by the replicas' masters and their live workers."""
+        pids = [*(process.pid for process in self.replicas.values()), *self.worker_pids()]
         return sum(cpu_seconds(pid) for pid in pids)
 
     def stop_gunicorn(self) -> None:
-        stop(self.gunicorn)
-        self.gunicorn = None
+        for number in list(self.replicas):
+            processes.stop(self.replicas.pop(number))
+
+    # --- nginx, mail, push ----------------------------------------------------------------------
+    def start_proxy(self) -> None:
+        assert self.certificates is not None, "prepare() makes the certificates"
+        folder = self.dir / "nginx"
+        config = proxy.configure(folder, self.port, SITE, self.replica_ports, self.certificates.certificate,
+                                 self.certificates.key)
+        self.nginx = proxy.start(folder, config, self._log("nginx.out"))
+        self._wait(lambda: (self.health() or {}).get("database") == "ok", 30, "nginx")
+
+    def start_mail_and_push(self) -> None:
+        assert self.certificates is not None, "prepare() makes the certificates"
+        self.helpers = [
+            processes.start([PYTHON, "-m", "reliability.mailbox", str(self.mail_dir), str(self.smtp_port)],
+                            self._log("mailbox.log"), cwd=ROOT),
+            processes.start([PYTHON, "-m", "reliability.push_receiver", str(self.push_dir), str(self.push_port),
+                             str(self.certificates.certificate), str(self.certificates.key)],
+                            self._log("push.log"), cwd=ROOT)]
+        for what, name in (("the mail server", "mailbox.log"), ("the push receiver", "push.log")):
+            self._wait(lambda name=name: b"into" in (self.dir / name).read_bytes(), 20, what)
+
+    def write_env(self) -> Path:
+        """What a process beside the stack (a browser test, a scraper) needs, as JSON, readable by its owner only:
+        the settings shared with the replicas, the metrics token, the CA and Chromium's flags."""
+        assert self.certificates is not None
+        path = self.dir / "env.json"
+        path.touch(mode=0o600)
+        path.write_text(json.dumps({
+            "env": {name: self.env[name] for name in STACK_ENV}, "site_url": self.site_url, "mail": str(self.mail_dir),
+            "push": str(self.push_dir), "push_url": f"https://{PUSH_HOST}:{self.push_port}/",
+            "smtp_port": self.smtp_port, "ca": str(self.certificates.ca), "spki": self.certificates.spki,
+            "chromium": [f"--host-resolver-rules=MAP {SITE} {HOST},MAP {PUSH_HOST} {HOST}",
+                         f"--ignore-certificate-errors-spki-list={self.certificates.spki}"]}))
+        return path
+
+    def https_context(self) -> ssl.SSLContext:
+        """A client's TLS settings that trust the stack's CA alone."""
+        assert self.certificates is not None
+        return ssl.create_default_context(cafile=str(self.certificates.ca))
 
     def health(self) -> dict | None:
+        """/healthz through nginx, over TLS checked against the stack's CA."""
+        request = urllib.request.Request(f"{self.base_url}/healthz", headers={"Host": f"{SITE}:{self.port}"})
         try:
-            with urllib.request.urlopen(f"{self.base_url}/healthz", timeout=3) as response:
+            with urllib.request.urlopen(request, timeout=3, context=self.https_context()) as response:
                 return json.load(response)
         except Exception:
             return None
@@ -156,27 +269,49 @@ class Stack:
         """A worker with `concurrency` pool processes (docker-compose's runs Celery's default, one per core)."""
         log = self.dir / "celery.log"
         before = log.stat().st_size if log.exists() else 0  # a worker started again appends to the same log
-        self.celery = subprocess.Popen(
-            [str(Path(PYTHON).with_name("celery")), "-A", "catan_tournaments", "worker",
-             "--concurrency", str(concurrency), "--pool", "prefork", "--loglevel", "INFO", "--without-gossip",
-             "--without-mingle",
+        self.celery = processes.start(
+            [str(BIN / "celery"), "-A", "catan_tournaments", "worker", "--concurrency", str(concurrency),
+             "--pool", "prefork", "--loglevel", "INFO", "--without-gossip", "--without-mingle",
              "--hostname", f"{self.name}@%h"],
-            cwd=ROOT, env=self.env, stdout=self._log("celery.log"), stderr=subprocess.STDOUT)
+            self._log("celery.log"), cwd=ROOT, env={**self.env, "INSTANCE_NAME": "worker"})
         self._wait(lambda: b"ready." in log.read_bytes()[before:], 60, "the Celery worker")
 
+    def start_beat(self) -> None:
+        self.beat = processes.start(
+            [str(BIN / "celery"), "-A", "catan_tournaments", "beat", "--loglevel", "INFO",
+             "--schedule", str(self.dir / "celerybeat-schedule")],
+            self._log("beat.log"), cwd=ROOT, env={**self.env, "INSTANCE_NAME": "beat"})
+
     def stop_celery(self) -> None:
-        stop(self.celery)
+        processes.stop(self.celery)
         self.celery = None
 
     # --- all ------------------------------------------------------------------------------------
+    def start_all(self, celery_concurrency: int = 1, beat: bool = True) -> None:
+        """Everything, in the order a deployment's health checks would allow."""
+        self.start_redis()
+        self.start_mail_and_push()
+        self.start_gunicorn()
+        self.start_celery(celery_concurrency)
+        if beat:
+            self.start_beat()
+        self.start_proxy()
+
+    def started(self) -> list[subprocess.Popen]:
+        return [p for p in (self.nginx, self.beat, self.celery, *self.replicas.values(), *self.helpers,
+                            self.redis, self.cache_redis) if p is not None]
+
     def stop_all(self) -> list[str]:
-        """Stop every process started here; never raises (the report must still be printed): what went wrong."""
+        """Stop every process started here, the proxy first; never raises (the report must still be printed):
+        what went wrong."""
         problems = []
-        for what, step in (("Celery", self.stop_celery), ("gunicorn", self.stop_gunicorn), ("Redis", self.stop_redis)):
+        for process in self.started():
             try:
-                step()
+                processes.stop(process)
             except Exception as error:  # noqa: BLE001 - said in the report
-                problems.append(f"stopping {what}: {type(error).__name__}: {error}")
+                problems.append(f"stopping process {process.pid}: {type(error).__name__}: {error}")
+        self.nginx = self.beat = self.celery = self.redis = self.cache_redis = None
+        self.replicas, self.helpers = {}, []
         return problems
 
     def _log(self, name: str):
@@ -196,43 +331,74 @@ class Stack:
         raise RuntimeError(f"{what} did not start within {seconds:.0f} s")
 
 
+def redis_ping(port: int) -> bool:
+    result = subprocess.run(["redis-cli", "-h", HOST, "-p", str(port), "ping"], capture_output=True, text=True,
+                            timeout=2)
+    return result.stdout.strip() == "PONG"
+
+
 def _no_control_socket() -> list[str]:
     """Newer gunicorns open a control socket in the home folder, shared by every gunicorn there: not ours."""
-    help_text = subprocess.run([str(Path(PYTHON).with_name("gunicorn")), "--help"], capture_output=True, text=True)
+    help_text = subprocess.run([str(BIN / "gunicorn"), "--help"], capture_output=True, text=True)
     return ["--no-control-socket"] if "--no-control-socket" in help_text.stdout else []
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU time of a process, from /proc (0 once it is gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def children(pid: int) -> list[int]:
-    """Direct child processes of `pid` (gunicorn's workers, Celery's pool processes)."""
-    try:
-        found = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    except OSError:
-        return []
-    return [int(p) for p in found]
-
-
-def stop(process: subprocess.Popen | None) -> None:
-    if process is None or process.poll() is not None:
-        return
-    process.terminate()
-    try:
-        process.wait(15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(5)
 
 
 def machine_note() -> str:
     load1, load5, _load15 = os.getloadavg()
     at = time.strftime("%H:%M UTC", time.gmtime())
     return f"{os.cpu_count()} cores, load average {load1:.2f} (1 min) {load5:.2f} (5 min) at {at}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`make stack`: the stack in the foreground until Ctrl-C or SIGTERM, then every process stopped."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--port", type=int, default=18600, help="nginx's TLS port (the others follow from it)")
+    parser.add_argument("--redis-port", type=int, default=6394)
+    parser.add_argument("--cache-redis-port", type=int, default=6395)
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per replica")
+    parser.add_argument("--name", default="stack", help="the database catan_<name> and the folder /tmp/catan_<name>")
+    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    options = parser.parse_args(argv)
+    stack = Stack(options.name, options.port, options.redis_port, options.workers,
+                  cache_redis_port=options.cache_redis_port)
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    code = 0
+    try:
+        started = time.monotonic()
+        log(f"preparing {stack.database} and {stack.dir}")
+        stack.prepare()
+        log(f"database migrated and static files collected in {time.monotonic() - started:.0f} s")
+        stack.start_all()
+        log(f"every process started, {time.monotonic() - started:.0f} s in all")
+        assert stack.certificates is not None
+        print(f"stack ready: {stack.site_url}/", flush=True)
+        print(f"stack mail: {stack.mail_dir}", flush=True)
+        print(f"stack push: https://{PUSH_HOST}:{stack.push_port}/ (messages into {stack.push_dir})", flush=True)
+        print(f"stack ca: {stack.certificates.ca} (Chromium: --ignore-certificate-errors-spki-list="
+              f"{stack.certificates.spki} --host-resolver-rules=\"MAP {SITE} {HOST},MAP {PUSH_HOST} {HOST}\")",
+              flush=True)
+        print(f"stack env: {stack.write_env()}", flush=True)
+        stop.wait()
+    except Exception as error:  # noqa: BLE001 - said, then everything stopped
+        log(f"the stack did not start: {type(error).__name__}: {error}")
+        code = 1
+    finally:
+        log("stopping every process of the stack")
+        for problem in stack.stop_all():
+            log(problem)
+        if not options.keep:
+            stack.drop_database()
+    log("stack stopped")
+    return code
+
+
+STACK_ENV = ("DATABASE_URL", "REDIS_URL", "REDIS_CACHE_URL", "EMAIL_URL", "SITE_URL", "ALLOWED_HOSTS",
+             "CSRF_TRUSTED_ORIGINS", "DEFAULT_FROM_EMAIL", "METRICS_TOKEN", "WEBPUSH_VAPID_PUBLIC_KEY",
+             "WEBPUSH_VAPID_PRIVATE_KEY", "PROXY_COUNT")
+"""What a process beside the stack (the browser tests) needs to be one more of its replicas."""
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -110,14 +110,16 @@ def test_a_frozen_cache_costs_a_standings_read_well_under_a_second_or_two(table,
 def test_healthz_reports_each_dependency(client):
     response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok"}
+    assert response.json() == {"status": "ok", "instance": settings.INSTANCE_NAME, "database": "ok", "cache": "ok",
+                               "broker": "none" if not settings.REDIS_URL else "ok"}
 
 
 def test_healthz_is_degraded_but_up_when_the_cache_is_down(client):
     with override_settings(CACHES=REFUSING):
         response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.json() == {"status": "degraded", "database": "ok", "cache": "down"}
+    assert response.json() | {"broker": "?"} == {"status": "degraded", "instance": settings.INSTANCE_NAME,
+                                                 "database": "ok", "cache": "down", "broker": "?"}
 
 
 def celery_app_with_broker(url: str) -> Celery:

@@ -33,9 +33,34 @@ def test_the_cache_has_a_bounded_redis_of_its_own_and_the_broker_never_evicts():
         assert option(SERVICES[broker]["command"], "--maxmemory-policy") == "noeviction"
 
 
-def test_the_app_is_published_on_the_hosts_loopback_only():
-    published = [port for service in SERVICES.values() for port in service.get("ports", [])]
-    assert published and all(port.startswith("127.0.0.1:") for port in published), published
+def test_only_the_tls_proxy_is_published_and_it_serves_the_repositorys_nginx_config():
+    """Issue 34: the replicas are reached through nginx only (deploy/nginx/), which `make stack` runs too."""
+    published = {name: service["ports"] for name, service in SERVICES.items() if service.get("ports")}
+    assert published == {"nginx": ["443:443"]}
+    nginx = SERVICES["nginx"]
+    mounts = dict(volume.rsplit(":", 1)[0].split(":", 1) for volume in nginx["volumes"])
+    assert mounts["./deploy/nginx"] == "/etc/nginx/templates"  # the image fills *.template from the environment
+    template = (ROOT / "deploy" / "nginx" / "catan.conf.template").read_text(encoding="utf-8")
+    needed = set(re.findall(r"\$\{([A-Z_]+)\}", template))
+    assert needed == set(nginx["environment"])
+    upstreams = nginx["environment"]["NGINX_UPSTREAMS"].removeprefix("/etc/nginx/templates/")
+    assert (ROOT / "deploy" / "nginx" / upstreams).read_text(encoding="utf-8").count("server web:8000") == 1
+    assert nginx["depends_on"]["web"]["condition"] == "service_healthy"
+
+
+def test_two_web_replicas_share_one_configuration_for_the_proxy_and_the_metrics():
+    web = SERVICES["web"]
+    assert web["deploy"]["replicas"] == 2 and "ports" not in web and web["expose"] == ["8000"]
+    for name in APP_SERVICES:
+        environment = SERVICES[name]["environment"]
+        assert environment["PROXY_COUNT"] == "1" and environment["DEBUG"] == "0"
+        for required in ("SITE_URL", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "EMAIL_URL", "SECRET_KEY",
+                         "DEFAULT_FROM_EMAIL"):
+            assert environment[required].startswith(f"${{{required}:?"), (name, required)
+        assert "METRICS_TOKEN" in environment
+        folder = environment["PROMETHEUS_MULTIPROC_DIR"]
+        assert f"metrics:{folder}" in SERVICES[name]["volumes"]  # every process of the host adds to one sum
+    assert "metrics" in COMPOSE["volumes"]
 
 
 def test_beats_health_check_fails_once_beat_stops_beating(tmp_path):

@@ -96,6 +96,9 @@ def _correction(world):
 ACCESS: dict[str, Access] = {
     # health and the read-only JSON API
     "healthz": Access(ANYONE, NOBODY),
+    "livez": Access(ANYONE, NOBODY),
+    # Prometheus: only the bearer of METRICS_TOKEN, never a session (unset here: the page does not exist for anyone)
+    "metrics": Access(_rule(NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND), NOBODY),
     "favicon": Access(ANYONE, NOBODY),
     # the referee's tablet as an installable app (issue 28): worker, manifest and icons, for any visitor
     "service-worker": Access(ANYONE, NOBODY),

@@ -38,7 +38,7 @@ def test_without_redis_tasks_run_eagerly_and_cache_is_local_memory():
     values = settings_with()
     assert values["cache"] == "django.core.cache.backends.locmem.LocMemCache"
     assert values["eager"] is True
-    assert values["db"] == "django.db.backends.sqlite3"
+    assert values["db"] == "django_prometheus.db.backends.sqlite3"  # Django's, its queries counted for /metrics
 
 
 def test_with_redis_url_the_cache_and_broker_use_redis():
@@ -136,7 +136,8 @@ print(json.dumps({"status": statuses, "events": events}))
 
 
 def test_database_url_selects_postgresql():
-    assert settings_with(DATABASE_URL="postgres://u@127.0.0.1:5432/x")["db"] == "django.db.backends.postgresql"
+    engine = settings_with(DATABASE_URL="postgres://u@127.0.0.1:5432/x")["db"]
+    assert engine == "django_prometheus.db.backends.postgresql"
 
 
 def test_postgresql_connections_persist_with_health_checks_sqlite_ones_do_not():

@@ -10,7 +10,7 @@ from scheduling.models import Game
 from scheduling.services import generate_seating
 from tests.factories import make_player, make_user, play
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.stack, pytest.mark.django_db(transaction=True)]
 
 
 def sign_in(page, username: str) -> None:

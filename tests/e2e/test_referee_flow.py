@@ -27,10 +27,11 @@ def sign_in(page):
     page.locator("main").get_by_role("button", name="Sign in").click()
 
 
-def test_referee_fills_signs_and_signs_off_on_a_tablet(browser, live_server, tablet, event):
+@pytest.mark.stack
+def test_referee_fills_signs_and_signs_off_on_a_tablet(browser, site, tablet, event):
     tournament, game = event
     players = [s.entry.player.name for s in game.tables.get(number=1).seats.order_by("position")]
-    public = browser.new_context(base_url=live_server.url).new_page()  # a player's phone, elsewhere
+    public = browser.new_context(base_url=site.url).new_page()  # a player's phone, elsewhere
     public.goto("/t/e2e-cup/standings/")
     expect(public.locator("table.standings tbody tr").first).to_contain_text("0")
 

@@ -216,7 +216,7 @@ def test_unchanged_pages_answer_304_and_a_sign_off_changes_them(client, day, pat
         path = f"/t/cup/players/{day['entries'][0].player_id}/"
     first = client.get(path)
     etag = first.headers["ETag"]
-    assert "no-cache" in first.headers["Cache-Control"]
+    assert revalidated_each_time(first.headers["Cache-Control"])
     again = client.get(path, HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 304 and again.content == b""
     with django_capture_on_commit_callbacks(execute=True):
@@ -429,3 +429,22 @@ def test_one_podium_for_the_console_and_the_public_pages_also_when_closed_early(
     page = html(client.get("/t/closed-early/"))
     podium_html = page[page.index("Podium"):]
     assert all(name in podium_html for name in names) and entries[4].player.name not in podium_html
+
+
+def revalidated_each_time(cache_control: str) -> bool:
+    """A browser asks again before each use: `no-cache` (staff), or, for a page anyone is shown alike, stale at once
+    and to be revalidated (`max-age=0, must-revalidate`), which lets the proxy keep it a second (`s-maxage`)."""
+    directives = {d.strip() for d in cache_control.split(",")}
+    return "no-cache" in directives or {"max-age=0", "must-revalidate"} <= directives
+
+
+def test_a_page_anyone_is_shown_alike_may_be_kept_a_second_by_the_proxy_and_a_signed_in_one_never(
+        client, day, admin_client):
+    """Issue 34 item 4: nginx keeps what the app marks shareable (s-maxage) for a second; staff pages stay private."""
+    anonymous = client.get("/t/cup/standings/").headers["Cache-Control"]
+    assert {d.strip() for d in anonymous.split(",")} >= {"public", "max-age=0", "must-revalidate", "s-maxage=1"}
+    staff = admin_client.get("/t/cup/standings/").headers["Cache-Control"]
+    assert "private" in staff and "s-maxage" not in staff and "public" not in staff
+    poll = client.get("/t/cup/version/").headers["Cache-Control"]  # a second late at most: within the 5 s target
+    assert "s-maxage=1" in poll and "public" in poll
+    assert "private" in admin_client.get("/t/cup/version/").headers["Cache-Control"]

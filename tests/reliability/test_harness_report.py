@@ -4,8 +4,10 @@ start or a phase stopped at its bound still gives a report, and the exit status 
 
 No stack is started: the HTTP client answers through httpx's MockTransport and the stack is a stand-in."""
 import asyncio
+import json
 import random
 import time
+from pathlib import Path
 from types import SimpleNamespace
 
 import httpx
@@ -13,6 +15,7 @@ import pytest
 
 from reliability import chaos, clients, live_update, load
 from reliability.clients import Browser, RequestFailed, Stats, Tablet, play_game
+from reliability.connections import Clients
 from reliability.live_update import LiveLog, announced_delays, page_delays
 
 
@@ -40,7 +43,7 @@ def test_a_reader_whose_request_times_out_counts_an_error_of_that_kind(error):
     stats = Stats()
 
     async def read():
-        async with httpx.AsyncClient(base_url="http://test", transport=raising(error)) as client:
+        async with Clients("http://test", transport=raising(error)) as client:
             return await Browser(client, stats).get("public-standings", "/t/q/standings/")
 
     assert run(read()) is None
@@ -54,7 +57,7 @@ def test_a_pdf_refused_with_429_is_asked_again_after_retry_after_and_not_an_erro
                           httpx.Response(200, content=b"%PDF-1.7", headers={"Content-Type": "application/pdf"}))
 
     async def read():
-        async with httpx.AsyncClient(base_url="http://test", transport=transport) as client:
+        async with Clients("http://test", transport=transport) as client:
             return await Browser(client, stats).get("public-standings-pdf", "/t/q/standings.pdf")
 
     assert run(read()) == ""
@@ -70,7 +73,7 @@ def test_a_pdf_refused_every_time_is_an_error_and_a_page_refused_with_429_is_one
     stats = Stats()
 
     async def read():
-        async with httpx.AsyncClient(base_url="http://test", transport=answering(
+        async with Clients("http://test", transport=answering(
                 httpx.Response(429, headers={"Retry-After": "0"}))) as client:
             browser = Browser(client, stats)
             return (await browser.get("public-standings-pdf", "/t/q/standings.pdf?paper=a4"),
@@ -99,7 +102,7 @@ def test_referees_whose_server_times_out_give_up_counted_and_the_game_returns(mo
     stats, signed_off = Stats(), {}
 
     async def play():
-        async with httpx.AsyncClient(base_url="http://test", transport=raising(httpx.ReadTimeout)) as client:
+        async with Clients("http://test", transport=raising(httpx.ReadTimeout)) as client:
             until = time.monotonic() + 0.2
             tablets = [Tablet(client, "http://test", f"r{i}", "pw", stats, until) for i in range(2)]
             await play_game(tablets, GAME, {11: [10, 5], 12: [3, 10]}, 0, random.Random(1), signed_off)
@@ -115,7 +118,7 @@ def test_a_tap_without_retries_raises_request_failed_not_the_http_error():
     stats = Stats()
 
     async def tap():
-        async with httpx.AsyncClient(base_url="http://test", transport=raising(httpx.ConnectTimeout)) as client:
+        async with Clients("http://test", transport=raising(httpx.ConnectTimeout)) as client:
             await Tablet(client, "http://test", "r", "pw", stats).request("referee: sheet", "GET", "/referee/")
 
     with pytest.raises(RequestFailed):
@@ -140,10 +143,26 @@ class StandInStack:
     fail: str | None = None
     made: list["StandInStack"] = []
 
-    def __init__(self, name, http_port, redis_port, workers, folder=None):
-        self.database, self.workers, self.base_url = f"catan_{name}", workers, "http://test"
+    def __init__(self, name, port, redis_port, workers, replicas=2, cache_redis_port=None):
+        self.database, self.workers_per_replica, self.workers = f"catan_{name}", workers, workers * replicas
+        self.base_url, self.site_url, self.site_host = "http://test", "https://catan.test", "catan.test"
+        self.replica_ports, self.replicas = [port + 10 * (i + 1) for i in range(replicas)], {}
+        self.redis_port, self.cache_redis_port = redis_port, cache_redis_port or redis_port + 2
+        self.metrics_token = "token"
         self.dir, self.stopped, self.celery = StandInStack.folder, False, None
         StandInStack.made.append(self)
+
+    def https_context(self):
+        return True
+
+    def stop_replica(self, number):
+        self.replicas.pop(number, None)
+
+    def start_replica(self, number):
+        self.replicas[number] = object()
+
+    def start_all(self, celery_concurrency=1, beat=True):
+        self._step("gunicorn")
 
     def _step(self, name):
         if name == self.fail:
@@ -163,7 +182,9 @@ class StandInStack:
 
     def django_script(self, module, *args):
         self._step(module)
-        return SEED if module == "seed" else ALL_LOST
+        if module == "verify":
+            StandInStack.verified = json.loads(Path(args[0]).read_text())
+        return dict(SEED) if module == "seed" else ALL_LOST
 
     def server_cpu_seconds(self):
         return 0.0
@@ -185,8 +206,8 @@ def stand_in(monkeypatch, tmp_path):
     transport = {"now": raising(httpx.ReadTimeout)}
     for module in (load, chaos):
         monkeypatch.setattr(module, "Stack", StandInStack)
-        monkeypatch.setattr(module, "new_http_client", lambda base_url, connections: httpx.AsyncClient(
-            base_url=base_url, transport=transport["now"]))
+        monkeypatch.setattr(module, "new_http_client", lambda base_url, host=None, verify=True: Clients(
+            base_url, host, transport=transport["now"]))
     monkeypatch.setattr(clients, "RETRY_PAUSE", 0.01)
     monkeypatch.setattr(load, "RETRY_SECONDS", 0.01)
     monkeypatch.setattr(load, "ANNOUNCE_WAIT", 0.2)
@@ -200,7 +221,8 @@ def stand_in(monkeypatch, tmp_path):
     return transport
 
 
-QUICK_LOAD = ["--clients", "3", "--dwell", "1", "--min-seconds", "0.3", "--max-seconds", "0.5", "--warm-up", "0"]
+QUICK_LOAD = ["--clients", "3", "--dwell", "1", "--min-seconds", "0.3", "--max-seconds", "0.5", "--warm-up", "0",
+              "--throughput-seconds", "0.2"]
 
 
 @pytest.mark.parametrize("error", [httpx.ReadTimeout, httpx.ConnectTimeout])
@@ -214,6 +236,9 @@ def test_make_load_on_a_server_that_never_answers_prints_its_report_and_fails(st
     assert f"referee: login page: {error.__name__} × " in out
     assert f"live probe: version, anonymous: {error.__name__} × " in out
     assert "Public pages:" in out and "PDFs (a 429" in out and "Referees: 0 of 2 tables signed off (game 1: 0/2)" in out
+    assert "  1 replica × 2 workers: " in out and "  2 replicas × 2 workers: " in out  # side by side
+    assert "  error: throughput measure × " in out
+    assert f"/metrics could not be read: {error.__name__}" in out
     assert "FAIL every result stored: 2 problem(s)" in out
     assert "make load: FAILED (a check failed; " in out and "request(s) failed)" in out
     assert StandInStack.made[0].stopped
@@ -296,7 +321,7 @@ def test_make_chaos_on_a_server_that_never_answers_reports_every_phase_and_fails
     stand_in["now"] = raising(httpx.ConnectTimeout)
     games = [{**GAME, "id": number, "number": number,
               "tables": [{**table, "id": 10 * number + i} for i, table in enumerate(GAME["tables"])]}
-             for number in range(1, len(chaos.PHASES) + 1)]  # a game per fault, as seed.py --played 2 makes
+             for number in range(1, len(chaos.PHASES) + 3)]  # a game per fault and two more, as seed.py makes
     monkeypatch.setitem(SEED, "games", games)
 
     code = chaos.main(["--clients", "2", "--dwell", "1", "--max-seconds", "0.3", "--celery-wait", "0.1"])
@@ -309,6 +334,7 @@ def test_make_chaos_on_a_server_that_never_answers_reports_every_phase_and_fails
     assert "the harness could not complete this phase: " in out  # the stand-in cannot stop Redis: said, not raised
     assert "error referee: login page: ConnectTimeout × " in out
     assert "make chaos: FAILED (" in out and "2 result(s) lost" in out and "no recovery after: none (baseline)" in out
+    assert [game["number"] for game in StandInStack.verified["games"]] == list(range(1, len(chaos.PHASES) + 1))
 
 
 # --- the live-update delay -----------------------------------------------------------------------------------
@@ -327,3 +353,21 @@ def test_every_open_page_delay_is_the_last_open_page_to_learn_pages_opened_or_le
         for when, version in seen:
             log.page(visit, when, version)
     assert page_delays(log, {1: 10.0}) == {1: 4.0}
+
+
+def test_the_load_report_reads_what_metrics_counted_across_the_replicas():
+    text = ('django_http_requests_latency_seconds_by_view_method_count{method="GET",view="public-standings"} 120.0\n'
+            'django_http_requests_latency_seconds_by_view_method_count{method="POST",view="referee-sign"} 30.0\n'
+            'catan_emails_total{outcome="sent"} 4.0\ncatan_emails_total{outcome="failed"} 1.0\n')
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        ok = request.headers.get("Authorization") == "Bearer s3cret"
+        return httpx.Response(200 if ok else 401, text=text if ok else "")
+
+    async def read(token):
+        async with Clients("http://test", transport=httpx.MockTransport(handler)) as client:
+            return await load.metrics_read(client, token)
+
+    assert run(read("s3cret")) == ("/metrics at the end: 150 requests counted by the replicas' workers together, "
+                                   "4 emails sent")
+    assert run(read("other")) == "/metrics could not be read: HTTPStatusError"
