@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import Count, F, Prefetch, Q
 
-from championships.models import Entry, Stage, Tournament
+from championships.models import GONE_STATUSES, Entry, Stage, Tournament
 from engines.ranking.engine import SeatResult, TableResult, score_table
 from engines.rulesets import ruleset_for
 from scheduling.models import Game, Seat, Table
 
+from .deductions import deduction_name
 from .models import Objection, Penalty, RecordSheet, Score, SheetRevision, Signature
 
 if TYPE_CHECKING:
@@ -201,10 +202,13 @@ def pending_collusion_rulings(tournament) -> list[PendingRuling]:
 
 
 def recorded_penalties(tournament) -> list[Penalty]:
-    """The tournament's penalties, newest first; a collusion warning carries `partner` (the other player's name)."""
+    """The tournament's penalties, newest first; a collusion warning carries `partner` (the other player's name),
+    a VP deduction `deduction_name` (which of the ruleset's deductions, "" for older ones)."""
     penalties = list(tournament.penalties.select_related("entry__player", "game", "recorded_by", "withdrawn_by")
                      .order_by("-recorded_at", "-pk"))
     _name_partners(penalties)
+    for penalty in penalties:
+        penalty.deduction_name = deduction_name(tournament.ruleset, penalty.deduction)
     return penalties
 
 

@@ -163,7 +163,7 @@ ACCESS: dict[str, Access] = {
     "referee-pending": Access(SIGNED_IN_WRONG_METHOD, OFFICIALS, lambda w: {"tables": w.open_table.pk}),
     "referee-correct": Access(SIGNED_IN, ORGANIZERS, _correction, lambda w: {"table_id": w.locked_table.pk}),
     "referee-penalties": Access(OFFICIALS, OFFICIALS, lambda w: {
-        "entry": w.open_table_entries[1], "kind": "vp_deduction", "vp": 2, "reason": "Slow play, warned twice.",
+        "entry": w.open_table_entries[1], "kind": "warning", "reason": "Slow play, warned twice.",
         "request_key": str(uuid.uuid4())}),
     "referee-draws": Access(OFFICIALS, OFFICIALS, lambda w: w.draw_data),
     "referee-announce": Access(SIGNED_IN_WRONG_METHOD, OFFICIALS, lambda w: {"text": "Lunch until 13:30."}),

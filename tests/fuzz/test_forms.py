@@ -208,6 +208,7 @@ def test_penalties_and_rulings(fuzz_world, organizer, data):
         "entry": values(*w.all_entries), "partner": values(*w.all_entries),
         "kind": values("lateness", "warning", "collusion", "vp_deduction", "disqualification"),
         "minutes": values(0, 5, 15, 16, 300), "vp": values(1, 2, 40, 41), "ground": values("rules", "conduct"),
+        "deduction": values("", "arguing", "cheating"),
         "game": values(w.game.pk), "reason": values("Slow play.", "x" * (TEXT_MAX + 1)),
         "request_key": values(uuid.UUID(int=1), uuid.UUID(int=2)),
         "ruling": values(w.ruling_id, w.ruling_id + 1000), f"{ruling}-disqualify": values("yes", "no"),

@@ -34,6 +34,7 @@ def _record(request, form) -> bool:
         else:
             penalty = record_penalty(entry.pk, user=request.user, kind=data["kind"], reason=data["reason"],
                                      vp=data["vp"], game=data["game"], ground=data["ground"],
+                                     deduction=data["deduction"],
                                      partner_id=data["partner"].pk if data["partner"] else None,
                                      request_key=data["request_key"])
     except ReusedRequestKey as error:
