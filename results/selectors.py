@@ -107,10 +107,10 @@ def game_seating(game: Game, part: slice = slice(None)) -> dict:
     table also shows VP and the winner.
 
     Seats of a stage seated by rank also carry their `seed` at the table (1 = chooses first), where the ruleset's
-    players choose in seed order (not at Lord of Catan tables: they settle seats themselves, seed 003).
+    players choose in seed order (`Ruleset.seeds_choose`: 004; not at a national final, 001 gives seeds no choice,
+    nor at Lord of Catan tables, whose players settle seats themselves, 003).
     """
-    seeded = (game.stage.seating == Stage.Seating.SEEDED
-              and not ruleset_for(game.tournament.ruleset).players_choose_play_order)
+    seeded = game.stage.seating == Stage.Seating.SEEDED and ruleset_for(game.tournament.ruleset).seeds_choose
     tables = (
         Table.objects.filter(game=game).order_by("number").select_related("sheet")
         .prefetch_related(Prefetch("seats", Seat.objects.select_related("entry__player", "score")
@@ -153,6 +153,19 @@ def played_seats():
 def games_played(entry_id: int) -> list[int]:
     """The numbers of the games the player has played or is playing (`played_seats`)."""
     return sorted(set(played_seats().filter(entry_id=entry_id).values_list("game__number", flat=True)))
+
+
+OUT_STATUSES = (*GONE_STATUSES, Entry.Status.DISQUALIFIED)
+"""Entries that take no further part: a stage seated by rank must be seated again without them."""
+
+
+def seeded_games_to_seat_again(entry: Entry) -> list[Game]:
+    """Games seated by rank that have not started (planned, or published with no result entered) and still seat
+    this player, who takes no further part: the next in line takes the place once the stage is seated again."""
+    return list(Game.objects.filter(seats__entry=entry, stage__seating=Stage.Seating.SEEDED)
+                .filter(Q(status=Game.Status.PLANNED)
+                        | Q(status=Game.Status.PUBLISHED) & ~Q(tables__sheet__version__gt=0))
+                .select_related("stage").distinct().order_by("number"))
 
 
 def collusion_warnings(entry: Entry, up_to: Penalty | None = None) -> int:

@@ -190,6 +190,7 @@ ACCESS: dict[str, Access] = {
     "game-unpublish": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
     "game-repair-status": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
     "stage-seed": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
+    "stage-clear": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
     "qualification": Access(ORGANIZERS, ORGANIZERS),
     "qualification-advance": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
     "qualification-replace": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),

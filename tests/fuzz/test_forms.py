@@ -259,8 +259,8 @@ def test_swap(fuzz_world, organizer, data):
                                                                                                  ("3.1", "3.2"))])))
 
 
-ACTIONS = ["game-publish", "game-unpublish", "game-repair-status", "stage-seed", "qualification-advance",
-           "qualification-replace"]
+ACTIONS = ["game-publish", "game-unpublish", "game-repair-status", "stage-seed", "stage-clear",
+           "qualification-advance", "qualification-replace"]
 
 
 @pytest.mark.parametrize("name", ACTIONS)
@@ -272,6 +272,7 @@ def test_publish_and_qualification_actions(fuzz_world, organizer, name, data):
               "entry_id": w.all_entries[0]}
     route = {"game-publish": ("slug", "stage_id", "game_id"), "game-unpublish": ("slug", "stage_id", "game_id"),
              "game-repair-status": ("slug", "stage_id", "game_id"), "stage-seed": ("slug", "stage_id"),
+             "stage-clear": ("slug", "stage_id"),
              "qualification-advance": ("slug",), "qualification-replace": ("slug", "entry_id")}[name]
     post(organizer, reverse(name, kwargs={k: kwargs[k] for k in route}), data.draw(body({"confirm": values("1")})))
 

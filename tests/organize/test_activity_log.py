@@ -339,6 +339,7 @@ SAMPLES = {
                                      "reopened": ({"status": "finished"}, {"status": "published"})},
     Action.SEATING_PLAY_ORDER: {"": ({"order": []}, {"order": [1, 2]})},
     Action.SEATING_SEEDED: {"": (None, {})},
+    Action.SEATING_CLEARED: {"": ({"tables": [["Ann", "Bob", "Cy"]]}, {"tables": []})},
     Action.BOARD_CHANGED: {"typed": (None, {"board": "ABC", "typed": True}), "random": (None, {"board": "XYZ"})},
     Action.BOARD_LIMITS: {"": (None, {"limits": ["balanced_pips"]}), "off": ({"limits": ["balanced_pips"]},
                                                                           {"limits": []})},
