@@ -196,7 +196,7 @@ def test_a_seated_semifinal_winner_cannot_be_corrected_away(organizer):
     table = semifinal.tables.get(number=1)
     sheet = table.sheet
     seats = list(table.seats.order_by("position"))
-    with pytest.raises(ValidationError, match="already seated in a later stage"):
+    with pytest.raises(ValidationError, match="Final was seated by rank from these results"):
         correct(sheet.pk, SheetInput({s.entry_id: v for s, v in zip(seats, [8, 10, 7, 6])}), user=organizer,
                 reason="wrong winner", base_version=sheet.version)
     corrected = correct(sheet.pk, SheetInput({s.entry_id: v for s, v in zip(seats, [10, 9, 7, 6])}), user=organizer,
