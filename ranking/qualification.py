@@ -295,6 +295,20 @@ def clear_seeded_stage(stage_id: int, *, user) -> None:
         record_change(user, stage.tournament_id, Action.SEATING_CLEARED, stage, before=before, after={"tables": []})
 
 
+def final_replacements(stage: Stage) -> list[tuple[str, str]]:
+    """At a final after semifinals: (who plays, in place of whom) for each semifinal winner who takes no further
+    part, replaced by the next finisher of their table (docs/rules.md I-51); empty for any other stage."""
+    if stage.seating != Stage.Seating.SEEDED or stage.kind != Stage.Kind.FINAL:
+        return []
+    previous = stage.tournament.stages.filter(order__lt=stage.order).order_by("-order").first()
+    results = load_results(stage.tournament) if previous is not None and previous.kind == Stage.Kind.SEMIFINAL else None
+    if results is None or not results.tables_by_stage.get(Stage.Kind.SEMIFINAL):
+        return []
+    names = {pk: entry.player.name for pk, entry in results.entries.items()}
+    return [(names[cast(int, player)], names[cast(int, winner)])
+            for player, winner in final_field(stage.tournament, results).replaced.items()]
+
+
 def next_seeded_stage(tournament: Tournament) -> Stage | None:
     """The first stage seated by rank whose game is not published yet: the one whose seating ties still change."""
     return (tournament.stages.filter(seating=Stage.Seating.SEEDED)

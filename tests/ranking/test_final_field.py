@@ -57,8 +57,15 @@ def test_a_disqualified_semifinal_winner_is_replaced_by_the_next_finisher_of_the
     record_penalty(by_seed[8], user=referee, kind="disqualification", ground="conduct", reason="Abused an opponent")
     top4 = [row["entry"] for row in compute_standings(world)[:4]]
     assert set(top4) == {by_seed[1], by_seed[7], by_seed[6], by_seed[5]}
-    final = seat_seeded_stage(world.stages.get(kind="final").pk, user=make_admin())
+    stage = world.stages.get(kind="final")
+    final = seat_seeded_stage(stage.pk, user=make_admin())
     assert finalists(final) == set(top4)
+    client.force_login(make_official(world, "organizer"))
+    page = client.get(reverse("stage-seating", args=[world.slug, stage.pk])).content.decode()
+    name = {e.pk: e.player.name for e in Entry.objects.filter(pk__in=[by_seed[1], by_seed[8]])}
+    assert (f"<bdi>{name[by_seed[1]]}</bdi> plays in place of <bdi>{name[by_seed[8]]}</bdi>, who takes no further "
+            "part: the next finisher of their semifinal table, as “the next best-ranked player from the same "
+            "Qualifier will qualify in their place” (001 §3)." in page)
     assert [s.seed for s in final.tables.get().seats.order_by("seed")] == [1, 2, 3, 4]  # by preliminary rank
     publish_game(final.pk, user=make_admin())
     order = list(final.tables.get().seats.order_by("position").values_list("entry_id", flat=True))

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from championships.models import Stage
 from championships.permissions import organized_tournament, require_organizer
 from core.table_export import table_response
+from ranking.qualification import final_replacements
 from results.publishing import play_order_choice
 from scheduling import jobs, selectors, services, tasks
 from scheduling.models import Game, PlanningJob
@@ -54,6 +55,7 @@ def stage_seating(request, slug: str, stage_id: int):
         "generate_form": GenerateForm(initial={"seed": job.seed} if job else None),
         "job": jobs.progress_of(job) if job and job.status != PlanningJob.Status.SUCCEEDED else None,
         "order_choice": play_order_choice(stage.tournament),
+        "replacements": final_replacements(stage),
     })
 
 
