@@ -15,6 +15,7 @@ mistaken for the correction's doing.
 from collections.abc import Hashable, Sequence
 from dataclasses import replace
 from datetime import date
+from functools import cached_property
 
 from django.core.exceptions import ValidationError
 from django.dispatch import receiver
@@ -34,26 +35,37 @@ from .standings import Results, absent_entries, load_results, ranked_standings
 @receiver(sheet_correcting)
 def _refuse_changing_what_was_decided(sender, sheet: RecordSheet, table: TableResult, **kwargs) -> None:
     game = sheet.table.game
-    tournament = game.tournament
-    before = load_results(tournament)
-    after = _with(before, game.stage.kind, table)
-    problems = [*_sent_changes(tournament, before, after), *_seating_changes(tournament, game.stage, before, after)]
+    versions = _Versions(game.tournament, table)
+    problems = [*_sent_changes(game.tournament, versions), *_seating_changes(game.tournament, game.stage, versions)]
     if problems:
         raise ValidationError(problems)
 
 
-def _with(results: Results, kind: str, corrected: TableResult) -> Results:
-    """The results as they would be with the corrected table in place of the signed-off one."""
-    tables = {k: [corrected if (t.game, t.table) == (corrected.game, corrected.table) else t for t in v]
-              for k, v in results.tables_by_stage.items()}
-    return replace(results, tables_by_stage=tables)
+class _Versions:
+    """The tournament's results as signed off and as corrected, read only once a check needs them (a correction
+    that nothing was decided from yet costs a query or two)."""
+
+    def __init__(self, tournament: Tournament, corrected: TableResult):
+        self.tournament, self.corrected = tournament, corrected
+
+    @cached_property
+    def before(self) -> Results:
+        return load_results(self.tournament)
+
+    @cached_property
+    def after(self) -> Results:
+        """The corrected table in place of the signed-off one."""
+        key = (self.corrected.game, self.corrected.table)
+        tables = {kind: [self.corrected if (t.game, t.table) == key else t for t in stage]
+                  for kind, stage in self.before.tables_by_stage.items()}
+        return replace(self.before, tables_by_stage=tables)
 
 
 def _names(results: Results, players) -> str:
     return ", ".join(sorted(results.entries[p].player.name for p in players))
 
 
-def _sent_changes(qualifier: Tournament, before: Results, after: Results) -> list[str]:
+def _sent_changes(qualifier: Tournament, versions: _Versions) -> list[str]:
     """A qualifier whose players were sent to the finals: the correction may not change who would have been sent."""
     if qualifier.kind != Tournament.Kind.QUALIFIER:
         return []
@@ -67,6 +79,7 @@ def _sent_changes(qualifier: Tournament, before: Results, after: Results) -> lis
     # Replacements came from this qualifier's ranking too, the next in line after the top N.
     places = qualifier.advance_count + sent.filter(replaces__isnull=False).count()
     earlier = _qualified_before(qualifier, finals)
+    before, after = versions.before, versions.after
     was, _tie = _chosen(qualifier, before, places, earlier)
     now, tie = _chosen(qualifier, after, places, earlier)
     if tie:
@@ -103,13 +116,14 @@ def _chosen(qualifier: Tournament, results: Results, places: int,
         return set(seeded_field(standings, places, passed_over)), [s.player for s in error.group]
 
 
-def _seating_changes(tournament: Tournament, stage: Stage, before: Results, after: Results) -> list[str]:
+def _seating_changes(tournament: Tournament, stage: Stage, versions: _Versions) -> list[str]:
     """Stages after the sheet's, already seated by rank: the correction may not change who sits where."""
     problems = []
     for later in tournament.stages.filter(seating=Stage.Seating.SEEDED, order__gt=stage.order).order_by("order"):
         game = later.game_set.first()
         if game is None:
             continue
+        before, after = versions.before, versions.after
         was = stage_seeding(later, before, ranked_standings(tournament, before, whole_event=True))
         try:
             now = stage_seeding(later, after, ranked_standings(tournament, after, whole_event=True))
