@@ -91,6 +91,7 @@ class Action(StrEnum):
                    "published again"))
     SEATING_PLAY_ORDER = "seating.play_order", told(_("Play order recorded"), _("Play order recorded: %(order)s"))
     SEATING_SEEDED = "seating.seeded", told(_("Tables seated by rank"))
+    SEATING_CLEARED = "seating.cleared", told(_("Seating by rank cleared, to be seated again"))
 
     BOARD_CHANGED = "board.changed", told(
         _("Board replaced"), usual=False, typed=_("Board replaced by a typed code: %(board)s"),

@@ -3,10 +3,10 @@
 An organizer picks one; `services.create_championship_from_preset` turns it into rows that can
 then be edited (dates, cities, numbers). Each preset names the seed and section it follows
 (`source`); the two editions of the national rules 2022 (seeds 000 and 001) differ for KSA,
-Jordan and Lebanon, so those countries have one preset per edition: the plain key
-("lebanon-2022") follows edition 001 and the "-edition-000" key edition 000. UAE's format is the
-same in both editions. Beyond §3 the editions differ only in the longest timed turn (§5), which
-the "-edition-000" presets carry (`turn_seconds_max`); the plain keys, UAE's included, follow 001.
+Jordan and Lebanon in §3, and for every country in the longest timed turn (§5: one minute in 000,
+three in 001), so each country has one preset per edition: the plain key ("lebanon-2022") follows
+edition 001 and the "-edition-000" key edition 000, which carries the one minute (`turn_seconds_max`).
+UAE's format (§3) is the same in both editions, so its two presets differ only in that minute.
 """
 from dataclasses import dataclass, field
 from datetime import date
@@ -76,18 +76,28 @@ CNC_CUTOFF_2022 = date(2022, 11, 17)
 EDITION_000_TURN_SECONDS = 60
 """000 §5: "Timed turn length is limited to one minute"."""
 
+UAE_2022 = (
+    _qualifier("Dubai", date(2022, 6, 11), 8),
+    _qualifier("Abu Dhabi", date(2022, 9, 3), 8),
+    _cnc_finals("Dubai", date(2022, 9, 10), 16),
+)
+"""000 and 001 §3, UAE CNC Format (the same text): two qualifiers of three games, the top 8 of each to a final of 16."""
+
 PRESETS: dict[str, Preset] = {
     preset.key: preset
     for preset in (
         Preset(
             key="uae-2022", short="uae", name="CATAN National Championship UAE {year}", scope="country", country="AE",
             year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
-            title=_("UAE 2022 (editions 000 and 001)"), source="seeds 000 and 001, §3 UAE CNC Format",
-            tournaments=(
-                _qualifier("Dubai", date(2022, 6, 11), 8),
-                _qualifier("Abu Dhabi", date(2022, 9, 3), 8),
-                _cnc_finals("Dubai", date(2022, 9, 10), 16),
-            ),
+            title=_("UAE 2022 (edition 001)"), source="seed 001, §3 UAE CNC Format",
+            tournaments=UAE_2022,
+        ),
+        Preset(
+            # 000 §3 (English and Arabic) gives the UAE the same format as 001; its §5 allows one-minute turns.
+            key="uae-2022-edition-000", short="uae", name="CATAN National Championship UAE {year}", scope="country",
+            country="AE", year=2022, ruleset="cnc-2022", age_cutoff=CNC_CUTOFF_2022,
+            title=_("UAE 2022 (edition 000)"), source="seed 000, §3 UAE CNC Format",
+            turn_seconds_max=EDITION_000_TURN_SECONDS, tournaments=UAE_2022,
         ),
         Preset(
             key="ksa-2022", short="ksa", name="CATAN National Championship KSA {year}", scope="country", country="SA",

@@ -2,9 +2,10 @@
 
 A ruleset names its metric chain (precedence order, labels and units come from `engines.metrics`),
 the VP caps, the table sizes and the seating goals, and the rule facts around the games: map study,
-timed turns, until when a disqualification is possible, who banks. The model's choices, the `rank` and `seat`
-commands, the standings columns and the seating screens all read it; nothing else compares a
-ruleset's name. Adding a ruleset is one entry in `RULESETS` (or `register_ruleset`).
+timed turns, the VP deductions, until when a disqualification is possible, who banks, whether seeds
+choose. The model's choices, the `rank` and `seat` commands, the standings columns and the seating
+screens all read it; nothing else compares a ruleset's name. Adding a ruleset is one entry in
+`RULESETS` (or `register_ruleset`).
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ TABLE_SIZES = (3, 4)
 SHOWN_FIRST = ("games", "wins", "total_vp")
 """Columns every standings table shows before the ruleset's own tiebreakers."""
 MAP_STUDY_MINUTES = (("preliminary", 5), ("semifinal", 10), ("final", 10))
-"""Study time after the map reveal by stage kind (seed 004 §1.1.7; docs/rules.md §5)."""
+"""Study time after the map reveal by stage kind (seed 004 §1.1.7, the world rules only; docs/rules.md §5)."""
 
 UNTIL_SIGNED = "signed"
 """A disqualification names a game and is possible until every player of the player's table has signed its sheet."""
@@ -51,6 +52,26 @@ participate"."""
 
 
 @dataclass(frozen=True)
+class VpDeduction:
+    """A VP deduction a referee may record under the ruleset, besides a late arrival's (`LatenessRule`)."""
+
+    key: str
+    """What a penalty stores (`Penalty.deduction`); never changed once released."""
+    label: str
+    """In English, marked for translation."""
+    vp: int | None = None
+    """The VP it costs; None: any number the organizers decide (at least 1)."""
+
+
+LORD_OF_CATAN_DEDUCTIONS = (
+    VpDeduction("arguing", gettext_noop("arguing against a ruling"), 2),
+    VpDeduction("cheating", gettext_noop("cheating (the organizers' fine)")),
+)
+"""003, Rule clarifications and disputes: arguing loudly against a ruling costs "2 points off the final total" (or
+removal, at the organizers' choice); cheating is fined at the organizers' discretion."""
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """How one tournament ranks and seats."""
 
@@ -72,8 +93,17 @@ class Ruleset:
     """In every game, scheduled ones too, the players settle seats and colours and a dice roll decides who
     starts: the referee records the resulting play order. Otherwise a scheduled game's play order is
     the seating's, and only tables seated by rank record the order their players chose."""
-    map_study_minutes: tuple[tuple[str, int], ...] = MAP_STUDY_MINUTES
-    """Minutes of map study after the board is revealed, by stage kind; games themselves have no time limit."""
+    map_study_minutes: tuple[tuple[str, int], ...] = ()
+    """Minutes of map study after the board is revealed, by stage kind (004 §1.1.7); empty where the rules have none
+    (001, 000, 003). Games themselves have no time limit."""
+    vp_deductions: tuple[VpDeduction, ...] = ()
+    """The VP deductions a referee may record, besides a late arrival's: none under 001 (its only one is lateness)
+    and 004 (warnings and disqualification only); 003's two (docs/rules.md §4, Penalties)."""
+    seeds_choose: bool = False
+    """At tables seated by rank the players choose chair, colour and play order in seed order (004 §1.1.5-1.1.6):
+    each seat keeps its seed, and a tie between two seeds of one table waits for a draw. Otherwise (001 gives a
+    final's seeds no choice; 003's players settle seats themselves) a tie matters only where it decides who plays
+    or at which table."""
     turn_seconds_max: int = 180
     """The longest timed turn a referee may impose on a table (001 §5: "limited to three minutes"). A championship
     may allow less (edition 000 §5: one minute; `Preset.turn_seconds_max` of the preset it follows), never more."""
@@ -108,6 +138,11 @@ class Ruleset:
                              f"disqualification ground ({', '.join(DISQUALIFICATION_GROUNDS)})")
         if DRAW in self.metrics[:-1]:
             raise ValueError(f"ruleset {self.key!r}: {DRAW!r} can only be the last tiebreaker")
+        if self.map_study_minutes and "preliminary" not in dict(self.map_study_minutes):
+            raise ValueError(f"ruleset {self.key!r}: map study needs a length for preliminary games")
+        keys = [d.key for d in self.vp_deductions]
+        if len(set(keys)) != len(keys) or any(d.vp is not None and d.vp < 1 for d in self.vp_deductions):
+            raise ValueError(f"ruleset {self.key!r}: each VP deduction has its own key and costs at least 1 VP")
 
     @property
     def computed(self) -> tuple[str, ...]:
@@ -131,10 +166,21 @@ class Ruleset:
         """Until when a disqualification on this ground is possible: UNTIL_SIGNED, UNTIL_SIGNED_OFF or ANY_TIME."""
         return dict(self.disqualification)[ground]
 
-    def map_study_seconds(self, stage_kind: str) -> int:
-        """The countdown of a game of that stage kind (a kind not listed studies as long as a preliminary game)."""
+    @property
+    def has_map_study(self) -> bool:
+        return bool(self.map_study_minutes)
+
+    def map_study_seconds(self, stage_kind: str) -> int | None:
+        """The countdown of a game of that stage kind (a kind not listed studies as long as a preliminary game);
+        None where the rules have no study time."""
+        if not self.map_study_minutes:
+            return None
         minutes = dict(self.map_study_minutes)
         return 60 * minutes.get(stage_kind, minutes["preliminary"])
+
+    def vp_deduction(self, key: str) -> VpDeduction | None:
+        """The ruleset's VP deduction of that key; None where the rules have no such deduction."""
+        return next((d for d in self.vp_deductions if d.key == key), None)
 
 
 RULESETS: dict[str, Ruleset] = {}
@@ -154,16 +200,19 @@ for _ruleset in (
             ("wins", "total_vp", "vp_share", DRAW), lateness=NATIONAL_LATENESS,
             disqualification=(("rules", UNTIL_SIGNED_OFF), ("conduct", UNTIL_SIGNED_OFF)), referee_banks=("final",)),
     # 004 §1.1.8: "Recommended timed turn length is two minutes, but this may be reduced"; 004 §2.0.4: "In the
-    # Semifinal and Final, a judge will perform all resource handler duties".
+    # Semifinal and Final, a judge will perform all resource handler duties"; 004 §1.1.7: study time after the
+    # map reveal; 004 §1.1.6: the finalists choose "in order of their Preliminary rank".
     Ruleset("cwc-2025", gettext_noop("CATAN World Championship 2025"),
             ("wins", "total_vp", "vp_percent_sum", "seconds", "thirds", DRAW),
             distinct_positions=True, spread_countries=True, turn_seconds_max=120, turn_seconds=120,
-            timed_placements=True, referee_banks=("semifinal", "final")),
+            timed_placements=True, referee_banks=("semifinal", "final"), map_study_minutes=MAP_STUDY_MINUTES,
+            seeds_choose=True),
     # 003, General rules 5: the slow player gets a minute to finish, then every turn at the table has 2 minutes;
     # 003 says nothing on when a player may be removed: the world timing (docs/rules.md I-40).
     Ruleset("lord-of-catan", gettext_noop("Lord of Catan (club)"),
             ("wins", "seconds", "tempo", DRAW), non_winner_cap=9, players_choose_play_order=True,
-            turn_seconds_max=120, turn_seconds=120, turn_reducible=False, finish_turn_seconds=60),
+            turn_seconds_max=120, turn_seconds=120, turn_reducible=False, finish_turn_seconds=60,
+            vp_deductions=LORD_OF_CATAN_DEDUCTIONS),
 ):
     register_ruleset(_ruleset)
 

@@ -5,4 +5,4 @@ class RankingConfig(AppConfig):
     name = "ranking"
 
     def ready(self) -> None:
-        from . import signals  # noqa: F401  (connects the receivers)
+        from . import corrections, signals  # noqa: F401  (connects the receivers)

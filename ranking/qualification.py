@@ -16,17 +16,25 @@ from django.utils.translation import ngettext, pgettext
 from audit.actions import Action
 from audit.services import record_change
 from championships.eligibility import check_can_enter
-from championships.models import GONE_STATUSES, Entry, Stage, Tournament
+from championships.models import Entry, Stage, Tournament
 from championships.permissions import require_organizer
 from engines.ranking.advancement import SeatingTie, TieAtCutoff, qualifiers, replacement, seating_ties, seeded_field
 from engines.ranking.engine import tie_groups
 from engines.rulesets import ruleset_for
 from engines.seating import engine as seating
 from scheduling.models import Game, Table
-from scheduling.services import replace_with_seeded_game
+from scheduling.services import remove_planned_games, replace_with_seeded_game
 
 from .selectors import finalists_in_play, qualified_players
-from .standings import Results, load_results, preliminary_standings, ranked_standings, tied_groups
+from .standings import (
+    Results,
+    absent_entries,
+    final_field,
+    load_results,
+    preliminary_standings,
+    ranked_standings,
+    tied_groups,
+)
 
 
 def finals_of(qualifier: Tournament) -> Tournament:
@@ -41,12 +49,6 @@ def finals_of(qualifier: Tournament) -> Tournament:
 def _standings(tournament: Tournament):
     results = load_results(tournament)
     return results, ranked_standings(tournament, results, whole_event=True)
-
-
-def _inactive(results: Results) -> set[int]:
-    """Entries that take no further part (withdrawn, not admitted); disqualified ones the engine lists last."""
-    return {pk for pk, entry in results.entries.items()
-            if entry.status in GONE_STATUSES}
 
 
 def _require_finished(games, what: str) -> None:
@@ -103,7 +105,7 @@ def advance_qualifiers(qualifier_id: int, *, user) -> list[Entry]:
         _require_finished(qualifier.games.all(), _("Sending players to the finals"))
         results, standings = _standings(qualifier)
         already = qualified_players(finals)
-        passed_over = _inactive(results) | {pk for pk, e in results.entries.items() if e.player_id in already}
+        passed_over = absent_entries(results) | {pk for pk, e in results.entries.items() if e.player_id in already}
         try:
             chosen = qualifiers(standings, qualifier.advance_count, passed_over)
         except TieAtCutoff as error:
@@ -143,7 +145,7 @@ def replace_finalist(finalist_id: int, *, user) -> Entry | None:
         finalist.save(update_fields=["status"])
         results, standings = _standings(qualifier)
         already = qualified_players(finals)
-        passed_over = _inactive(results) | {pk for pk, e in results.entries.items() if e.player_id in already}
+        passed_over = absent_entries(results) | {pk for pk, e in results.entries.items() if e.player_id in already}
         try:
             chosen = replacement(standings, passed_over)
         except TieAtCutoff as error:
@@ -181,11 +183,11 @@ class Seeding:
     standings: list = field(default_factory=list)
     """The ranking the seeds come from (the preliminary one for a world final), where the ties are."""
     seeded: bool = True
-    """The seats keep their seeds: the players choose chair, colour and play order in seed order (I-18, I-19);
-    not where they settle seats themselves and roll for the start (seed 003)."""
+    """The seats keep their seeds: the players choose chair, colour and play order in seed order (004 §1.1.5-1.1.6;
+    `Ruleset.seeds_choose`); not where seeds have no choice (001's final) or players settle seats themselves (003)."""
 
 
-def _seeding(stage: Stage, results: Results, standings) -> Seeding:
+def stage_seeding(stage: Stage, results: Results, standings) -> Seeding:
     """Who plays a seeded stage, at which table, and which unresolved ties would change that (docs/rules.md §2).
 
     Raises ValidationError while the earlier games are not all signed off or the seed chart cannot take the field.
@@ -196,24 +198,28 @@ def _seeding(stage: Stage, results: Results, standings) -> Seeding:
         raise ValidationError(_("A seeded stage follows another stage."))
     _require_finished(Game.objects.filter(stage__tournament=tournament, stage__order__lt=stage.order),
                       _("Seating %(stage)s") % {"stage": stage.name})
-    choose = not ruleset_for(tournament.ruleset).players_choose_play_order
+    choose = ruleset_for(tournament.ruleset).seeds_choose
     if previous.kind == Stage.Kind.SEMIFINAL:
-        winners = _entry_ids(seat.player for table in sorted(results.tables_by_stage.get(Stage.Kind.SEMIFINAL, []),
-                                                              key=lambda t: t.table)
-                             for seat in table.seats if seat.winner)
-        if not winners or len(winners) != Table.objects.filter(game__stage=previous).count():
+        semifinal = results.tables_by_stage.get(Stage.Kind.SEMIFINAL, [])
+        if not semifinal or len(semifinal) != Table.objects.filter(game__stage=previous).count():
             raise ValidationError(_("Every semifinal table must be signed off before the final is seated."))
+        field = final_field(tournament, results)
+        finalists = _entry_ids(field.players)
+        replacing = [SeatingTie(group, replaces=field.replaced[first]) for first, group in field.undecided.items()]
         if not choose:  # seed 003: the finalists settle seats themselves; listed by semifinal table
-            return Seeding(winners, _entry_tables([seating.final_table(winners)]), [], seeded=False)
+            return Seeding(finalists, _entry_tables([seating.final_table(finalists)]), replacing, standings,
+                           seeded=False)
         # Seed 004 §1.1.6: the finalists choose in order of their preliminary rank (draws carry forward),
         # not of a ranking that counts the semifinal games.
         preliminary = preliminary_standings(tournament, results)
         seed = {s.player: i for i, s in enumerate(preliminary)}
-        players = sorted(winners, key=seed.__getitem__)
+        players = sorted(finalists, key=seed.__getitem__)
         tables = _entry_tables([seating.final_table(players)])
+        if replacing:  # who plays comes first: the order of choice is drawn once the field is known
+            return Seeding(players, tables, replacing, standings)
         return Seeding(players, tables, seating_ties(preliminary, players, tables, cut=False, order_of_choice=True),
                        preliminary)
-    passed_over = _inactive(results)
+    passed_over = absent_entries(results)
     players = _entry_ids(seeded_field(standings, stage.players or 4, passed_over))
     try:
         tables = _entry_tables([seating.final_table(players)] if len(players) <= 4 else seating.seeded_tables(players))
@@ -225,9 +231,14 @@ def _seeding(stage: Stage, results: Results, standings) -> Seeding:
                                                  order_of_choice=choose), standings, seeded=choose)
 
 
-def why_tie_matters(tie: SeatingTie, stage: Stage) -> list[str]:
+def why_tie_matters(tie: SeatingTie, stage: Stage, results: Results) -> list[str]:
     """What a drawing of lots would change in the stage, in words: the ties page and the refusal say the same."""
     reasons = []
+    if tie.replaces is not None:
+        reasons.append(_("decides who takes the place of %(player)s, who takes no further part, at %(stage)s: the "
+                         "next finisher of their semifinal table, as the next best of a qualifier replaces an absent "
+                         "finalist (001 §3)") % {"player": results.entries[cast(int, tie.replaces)].player.name,
+                                                 "stage": stage.name})
     if tie.cutoff is not None:
         reasons.append(_("straddles the cut-off: the top %(n)d play %(stage)s")
                        % {"n": tie.cutoff, "stage": stage.name})
@@ -239,25 +250,63 @@ def why_tie_matters(tie: SeatingTie, stage: Stage) -> list[str]:
     return reasons
 
 
+def _planned_seeded_stage(stage_id: int, user, published: str) -> Stage:
+    """The stage, locked, for its organizer: one seated by rank whose game is not published (else `published`)."""
+    stage = Stage.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=stage_id)
+    require_organizer(user, stage.tournament)
+    if stage.seating != Stage.Seating.SEEDED:
+        raise ValidationError(_("%(s)s is seated by schedule, not by rank.") % {"s": stage.name})
+    if stage.game_set.exclude(status=Game.Status.PLANNED).exists():
+        raise ValidationError(published % {"s": stage.name})
+    return stage
+
+
 def seat_seeded_stage(stage_id: int, *, user) -> Game:
     """Seat a semifinal (seed chart 1-8-9-16 …) or a final table from the standings so far."""
     with transaction.atomic():
-        stage = Stage.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=stage_id)
-        require_organizer(user, stage.tournament)
-        if stage.seating != Stage.Seating.SEEDED:
-            raise ValidationError(_("%(s)s is seated by schedule, not by rank.") % {"s": stage.name})
-        if stage.game_set.exclude(status=Game.Status.PLANNED).exists():
-            raise ValidationError(_("%(s)s is already published.") % {"s": stage.name})
+        stage = _planned_seeded_stage(stage_id, user, _("%(s)s is already published."))
         results, standings = _standings(stage.tournament)
-        seeded = _seeding(stage, results, standings)
+        seeded = stage_seeding(stage, results, standings)
         if seeded.ties:
             tie = seeded.ties[0]
-            raise ValidationError(_tie_message(tie.players, results, why_tie_matters(tie, stage)))
+            raise ValidationError(_tie_message(tie.players, results, why_tie_matters(tie, stage, results)))
         players, tables = seeded.players, seeded.tables
         game = replace_with_seeded_game(stage, tables, players if seeded.seeded else ())
         record_change(user, stage.tournament_id, Action.SEATING_SEEDED, game,
               after={"tables": [[results.entries[p].player.name for p in table] for table in tables]})
     return game
+
+
+def clear_seeded_stage(stage_id: int, *, user) -> None:
+    """Clear a stage seated by rank while its game is still planned, to seat it again later.
+
+    The undoing a correction of the results the stage was seated from asks for first (`ranking.corrections`); a
+    published game is taken back first, and one with results entered keeps its seating.
+    """
+    with transaction.atomic():
+        stage = _planned_seeded_stage(stage_id, user, _("%(s)s is published: take its game back first (possible "
+                                                        "while no result is entered)."))
+        games = list(stage.game_set.prefetch_related("tables__seats__entry__player").order_by("number"))
+        if not games:
+            return
+        before = {"tables": [[seat.entry.player.name for seat in table.seats.order_by("position")]
+                             for game in games for table in game.tables.order_by("number")]}
+        remove_planned_games(stage)
+        record_change(user, stage.tournament_id, Action.SEATING_CLEARED, stage, before=before, after={"tables": []})
+
+
+def final_replacements(stage: Stage) -> list[tuple[str, str]]:
+    """At a final after semifinals: (who plays, in place of whom) for each semifinal winner who takes no further
+    part, replaced by the next finisher of their table (docs/rules.md I-51); empty for any other stage."""
+    if stage.seating != Stage.Seating.SEEDED or stage.kind != Stage.Kind.FINAL:
+        return []
+    previous = stage.tournament.stages.filter(order__lt=stage.order).order_by("-order").first()
+    results = load_results(stage.tournament) if previous is not None and previous.kind == Stage.Kind.SEMIFINAL else None
+    if results is None or not results.tables_by_stage.get(Stage.Kind.SEMIFINAL):
+        return []
+    names = {pk: entry.player.name for pk, entry in results.entries.items()}
+    return [(names[cast(int, player)], names[cast(int, winner)])
+            for player, winner in final_field(stage.tournament, results).replaced.items()]
 
 
 def next_seeded_stage(tournament: Tournament) -> Stage | None:
@@ -294,17 +343,19 @@ def open_ties(tournament: Tournament, rows: list[dict]) -> list[OpenTie]:
         return ties
     results, standings = _standings(tournament)
     try:
-        seeded = _seeding(stage, results, standings)
+        seeded = stage_seeding(stage, results, standings)
     except ValidationError:  # earlier games still open, or the chart cannot take the field yet
         return ties
     by_entry = {row["entry"]: row for row in rows}
     for tie in seeded.ties:
-        reasons = why_tie_matters(tie, stage)
+        reasons = why_tie_matters(tie, stage, results)
         shown = next((t for t in ties if set(tie.players) <= {row["entry"] for row in t.rows}), None)
         if shown is not None:
             shown.reasons.extend(reasons)
             continue
-        group = next(g for g in tie_groups(seeded.standings) if set(tie.players) <= {s.player for s in g})
+        group = next((g for g in tie_groups(seeded.standings) if set(tie.players) <= {s.player for s in g}), None)
+        if group is None:
+            continue
         ties.append(OpenTie(f"p{group[0].rank}", group[0].rank, [by_entry[s.player] for s in group], reasons,
                             preliminary=True))
     return ties

@@ -22,7 +22,7 @@ from django.db.models import Sum
 
 from championships.models import GONE_STATUSES, Entry, Stage, Tournament
 from championships.namesakes import entry_numbers
-from engines.ranking.advancement import final_classification
+from engines.ranking.advancement import Finalists, final_classification, semifinal_finalists
 from engines.ranking.engine import SeatResult, Standing, TableResult, rank, score_table, straddles, tie_groups
 from engines.ranking.timing import game_minutes
 from engines.rulesets import ruleset_for
@@ -84,6 +84,12 @@ def _ranking_inputs(results: Results) -> dict:
                 draws=results.draws, disqualified=results.disqualified & set(players), players=players)
 
 
+def absent_entries(results: Results) -> set[int]:
+    """Entries that take no further part without being disqualified (withdrawn, not admitted, did not come): passed
+    over wherever players go on; disqualified ones the engine lists last."""
+    return {pk for pk, entry in results.entries.items() if entry.status in GONE_STATUSES}
+
+
 def ranked_standings(tournament: Tournament, results: Results, whole_event: bool) -> list[Standing]:
     common = _ranking_inputs(results)
     tables = results.tables_by_stage
@@ -93,8 +99,16 @@ def ranked_standings(tournament: Tournament, results: Results, whole_event: bool
     final = tables.get(Stage.Kind.FINAL, [])
     return final_classification(
         tables.get(Stage.Kind.PRELIMINARY, []), tables.get(Stage.Kind.SEMIFINAL, []),
-        final[0] if final else None, ruleset=tournament.ruleset, **common,
+        final[0] if final else None, ruleset=tournament.ruleset, absent=absent_entries(results), **common,
     )
+
+
+def final_field(tournament: Tournament, results: Results) -> Finalists:
+    """Who plays the final after the semifinals: the winners, one who takes no further part replaced by the next
+    finisher of their table (the ranking's own inputs, so the standings and the seating agree)."""
+    tables = results.tables_by_stage
+    return semifinal_finalists(tables.get(Stage.Kind.PRELIMINARY, []), tables.get(Stage.Kind.SEMIFINAL, []),
+                               ruleset=tournament.ruleset, absent=absent_entries(results), **_ranking_inputs(results))
 
 
 def preliminary_standings(tournament: Tournament, results: Results) -> list[Standing]:

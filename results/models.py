@@ -189,6 +189,12 @@ class Penalty(models.Model):
     game = models.ForeignKey(Game, models.SET_NULL, null=True, blank=True, related_name="penalties")
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices)
     vp = models.PositiveSmallIntegerField(_("VP deducted"), default=0)
+    deduction = models.CharField(
+        _("VP deduction"), max_length=16, blank=True,
+        help_text=_("VP deductions only: which of the ruleset's deductions it is (empty on those recorded before "
+                    "the rules named them)."),
+    )
+    """A key of `Ruleset.vp_deductions`; the service refuses one the tournament's rules do not have."""
     ground = models.CharField(
         _("ground for disqualification"), max_length=7, choices=Ground.choices, blank=True,
         help_text=_("Disqualifications only: breaking the game's rules, or the code of conduct."),
@@ -211,6 +217,8 @@ class Penalty(models.Model):
     """A mistaken penalty is withdrawn by an organizer, never deleted: it stays on record and no longer counts."""
     partner: str | None
     """Not stored: a collusion warning's other player, named by the reads that list warnings (`results.selectors`)."""
+    deduction_name: str
+    """Not stored: the ruleset's name of the VP deduction, set by the reads that list penalties."""
 
     class Meta:
         ordering = ["recorded_at"]
@@ -227,6 +235,8 @@ class Penalty(models.Model):
                 condition=Q(kind__in=["lateness", "vp_deduction"]) | Q(vp=0), name="penalty_vp_only_for_deductions",
             ),
             models.CheckConstraint(condition=~Q(kind="vp_deduction") | Q(vp__gte=1), name="penalty_deduction_positive"),
+            models.CheckConstraint(condition=Q(kind="vp_deduction") | Q(deduction=""),
+                                   name="penalty_deduction_only_for_vp_deductions"),
             models.CheckConstraint(condition=~Q(kind="lateness") | Q(vp=NATIONAL_LATENESS.vp),
                                    name="penalty_lateness_one_vp"),
             models.CheckConstraint(condition=~Q(reason=""), name="penalty_has_reason"),

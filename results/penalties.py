@@ -8,10 +8,10 @@ The rules come from seed 001 §6 (national championships) and seed 004 §1.2.4, 
   Lord of Catan rules have none): up to 15 minutes after the tournament's official start costs
   exactly 1 VP, once per player; a player more than 15 minutes late is not admitted, unless they
   have already played (`record_lateness` applies this from the minutes; docs/rules.md I-38).
+- VP deductions: only those the ruleset has (`Ruleset.vp_deductions`, `results.deductions`): none under the
+  national and world rules, the 2 points for arguing a ruling and the fine for cheating under Lord of Catan (003).
 - Disqualification: the ruleset says until when, by ground (`Ruleset.disqualification`, docs/rules.md
-  I-40). National (001 §6): during a game or right after it, for either ground, until the referee signs
-  the table's sheet off. World and Lord of Catan (004 §1.2.4): for breaking the game's rules until every
-  player of the table has signed the sheet; for a breach of the code of conduct at any time.
+  I-40; `results.disqualification`).
 - Collusion: a warning to both players of the incident. A repeated incident may lead to
   disqualification; the referee decides (`rule_on_collusion`) and the decision is recorded either way.
 
@@ -33,17 +33,18 @@ from audit.actions import Action
 from audit.services import record_change
 from championships.models import ACTIVE_STATUSES, Entry
 from championships.permissions import require_official, require_organizer
-from engines.rulesets import ANY_TIME, UNTIL_SIGNED, LatenessRule, ruleset_for
+from engines.rulesets import LatenessRule, ruleset_for
 from scheduling.models import Game, Seat
 
+from .deductions import deduction_errors
+from .disqualification import check_disqualification_timing
 from .limits import length_errors
-from .models import CollusionRuling, Penalty, RecordSheet
+from .models import CollusionRuling, Penalty
 from .selectors import REPEATED_COLLUSION, collusion_warnings, games_played
 from .signals import announce_after_commit
 
 DEDUCTING = (Penalty.Kind.LATENESS, Penalty.Kind.VP_DEDUCTION)
 MAX_MINUTES_LATE = 24 * 60
-SIGNED_BY_ALL = (RecordSheet.Status.SIGNED, RecordSheet.Status.SIGNED_OFF)
 ACTIONS: dict[str, Action] = {
     Penalty.Kind.LATENESS: Action.PENALTY_LATENESS, Penalty.Kind.WARNING: Action.PENALTY_WARNING,
     Penalty.Kind.COLLUSION: Action.PENALTY_COLLUSION, Penalty.Kind.VP_DEDUCTION: Action.PENALTY_VP_DEDUCTION,
@@ -61,6 +62,8 @@ def penalty_json(penalty: Penalty, **extra) -> dict:
             "vp": penalty.vp, "game": penalty.game.number if penalty.game else None, "reason": penalty.reason}
     if penalty.ground:
         data["ground"] = penalty.ground
+    if penalty.deduction:
+        data["deduction"] = penalty.deduction
     return {**data, **extra}
 
 
@@ -90,7 +93,8 @@ def _already_done(request_key: uuid.UUID | None, **wanted) -> Penalty | None:
     if done is None:
         return None
     recorded = {"entry_id": done.entry_id, "kind": done.kind, "vp": done.vp, "game_id": done.game_id,
-                "ground": done.ground, "partner_id": _partner_id(done), "reason": done.reason}
+                "ground": done.ground, "deduction": done.deduction, "partner_id": _partner_id(done),
+                "reason": done.reason}
     if any(recorded[key] != value for key, value in wanted.items()):
         raise _reused(done)
     return done
@@ -103,62 +107,18 @@ def _reused(done: Penalty) -> ReusedRequestKey:
         % {"player": done.entry.player.name, "kind": done.get_kind_display()})
 
 
-def disqualification_help(ruleset: str) -> str:
-    """Until when the tournament's ruleset allows a disqualification, as the penalty form says it."""
-    rules = ruleset_for(ruleset)
-    if rules.disqualification_window("rules") == rules.disqualification_window("conduct") != ANY_TIME:
-        return _("Either ground: during the game or right after it, until the referee signs the table's sheet off.")
-    return _("Breaking the game's rules: only during the game or after it until every player of the table has "
-             "signed the sheet. Code of conduct: at any time.")
-
-
-def _check_disqualification_timing(entry: Entry, game: Game | None, ground: str, errors: dict) -> None:
-    """Refuse a disqualification the ruleset no longer allows (docs/rules.md I-40).
-
-    `UNTIL_SIGNED` (004 §1.2.4, rules-related): "not possible after all players have signed the record
-    sheet". `UNTIL_SIGNED_OFF` (001 §6, either ground): "only during an active game or immediately after
-    finishing a game", and the game is over for its table once the referee signs the sheet off.
-    The sheet is locked, so a signature or sign-off arriving at the same moment waits for this decision.
-    """
-    window = ruleset_for(entry.tournament.ruleset).disqualification_window(ground)
-    if window == ANY_TIME:
-        return
-    if game is None:
-        errors["game"] = [_("A disqualification for breaking the game's rules names the game it happened in.")
-                          if window == UNTIL_SIGNED else
-                          _("Under these rules a disqualification is made during a game or right after it: name the "
-                            "game.")]
-        return
-    seat = Seat.objects.filter(game=game, entry=entry).select_related("table").first()
-    if seat is None:
-        errors["game"] = [_("%(player)s has no seat in game %(n)d.") % {"player": entry.player.name, "n": game.number}]
-        return
-    sheet = RecordSheet.objects.select_for_update(of=("self",)).filter(table=seat.table).first()
-    if game.status == Game.Status.PLANNED or sheet is None:
-        errors["game"] = [_("Game %(n)d has not started: a disqualification is made during the game or right after "
-                            "it.") % {"n": game.number}]
-    elif window == UNTIL_SIGNED and sheet.status in SIGNED_BY_ALL:
-        errors["ground"] = [_(
-            "Every player of table %(table)d in game %(n)d has signed the record sheet, so %(player)s can no longer "
-            "be disqualified for breaking the game's rules. A disqualification for breaching the code of conduct "
-            "is possible at any time."
-        ) % {"table": seat.table.number, "n": game.number, "player": entry.player.name}]
-    elif window != UNTIL_SIGNED and sheet.is_locked:
-        errors["game"] = [_(
-            "Table %(table)d of game %(n)d is signed off, so %(player)s can no longer be disqualified for it: under "
-            "these rules a disqualification is made during a game or right after it, until the referee signs the "
-            "table's sheet off. An organizer can still withdraw the player from the rest of the tournament."
-        ) % {"table": seat.table.number, "n": game.number, "player": entry.player.name}]
-
-
 def record_penalty(entry_id: int, *, user, kind: str, reason: str, vp: int = 0, game: Game | None = None,
-                   ground: str = "", partner_id: int | None = None,
+                   ground: str = "", deduction: str = "", partner_id: int | None = None,
                    request_key: uuid.UUID | None = None) -> Penalty:
     """Record a penalty; a disqualification also ends the player's tournament (listed last).
 
+    A VP deduction names which of the ruleset's deductions it is (`deduction`, a key of
+    `Ruleset.vp_deductions`) and is refused where the rules have none, or at another VP than that one's
+    (`results.deductions`).
+
     `ground` (disqualifications only) is `rules` or `conduct`; unless the ruleset allows it at any time,
     a disqualification names its game and is refused once the ruleset's moment has passed at the
-    player's table in that game (`_check_disqualification_timing`).
+    player's table in that game (`results.disqualification`).
     A collusion warning names the other player (`partner_id`): both are warned, one incident, and
     the returned penalty is this player's. A late arrival costs the ruleset's VP, once per player and
     tournament, and only where the ruleset has the rule (`record_lateness` applies it from the minutes).
@@ -173,7 +133,7 @@ def record_penalty(entry_id: int, *, user, kind: str, reason: str, vp: int = 0, 
         tournament = entry.tournament
         require_official(user, tournament)
         done = _already_done(request_key, entry_id=entry_id, kind=kind, vp=vp, game_id=game.pk if game else None,
-                             ground=ground, partner_id=partner_id, reason=reason)
+                             ground=ground, deduction=deduction, partner_id=partner_id, reason=reason)
         if done is not None:
             return done
         errors = {}
@@ -184,10 +144,12 @@ def record_penalty(entry_id: int, *, user, kind: str, reason: str, vp: int = 0, 
         errors.update(length_errors(reason=reason))
         if kind == Penalty.Kind.LATENESS:
             _check_lateness(entry, game, errors, vp=vp)
-        elif kind == Penalty.Kind.VP_DEDUCTION and vp < 1:
-            errors["vp"] = [_("A VP deduction is at least 1 VP.")]
+        elif kind == Penalty.Kind.VP_DEDUCTION:
+            errors.update(deduction_errors(tournament, deduction, vp))
         elif kind not in DEDUCTING and vp:
             errors["vp"] = [_("Only lateness and VP deductions take VP off.")]
+        if deduction and kind != Penalty.Kind.VP_DEDUCTION:
+            errors["deduction"] = [_("Only a VP deduction names which deduction it is.")]
         if game is not None and game.tournament_id != tournament.pk:
             errors["game"] = [_("That game belongs to another tournament.")]
         if kind == Penalty.Kind.DISQUALIFICATION:
@@ -197,7 +159,7 @@ def record_penalty(entry_id: int, *, user, kind: str, reason: str, vp: int = 0, 
                 errors["ground"] = [_("Say why %(player)s is disqualified: breaking the game's rules, or the code "
                                       "of conduct.") % {"player": entry.player.name}]
             elif "game" not in errors:
-                _check_disqualification_timing(entry, game, ground, errors)
+                check_disqualification_timing(entry, game, ground, errors)
         elif ground:
             errors["ground"] = [_("Only a disqualification has a ground.")]
         if kind == Penalty.Kind.COLLUSION:
@@ -207,7 +169,8 @@ def record_penalty(entry_id: int, *, user, kind: str, reason: str, vp: int = 0, 
         if errors:
             raise ValidationError(errors)
         return _create(entries, entry, user=user, kind=kind, vp=vp, reason=reason, game=game, ground=ground,
-                       partner_id=partner_id if kind == Penalty.Kind.COLLUSION else None, request_key=request_key)
+                       deduction=deduction, partner_id=partner_id if kind == Penalty.Kind.COLLUSION else None,
+                       request_key=request_key)
 
 
 def _check_collusion(entries: dict[int, Entry], entry: Entry, partner_id: int | None, game: Game | None,
@@ -259,13 +222,14 @@ def _check_lateness(entry: Entry, game: Game | None, errors: dict, *, vp: int | 
 
 
 def _create(entries: dict[int, Entry], entry: Entry, *, user, kind: str, vp: int, reason: str, game: Game | None,
-            ground: str = "", partner_id: int | None = None, request_key: uuid.UUID | None = None,
-            extra: dict | None = None, before: dict | None = None) -> Penalty:
+            ground: str = "", deduction: str = "", partner_id: int | None = None,
+            request_key: uuid.UUID | None = None, extra: dict | None = None, before: dict | None = None) -> Penalty:
     """Write the validated penalty (both rows of a collusion incident), its audit entry and its effect."""
     tournament = entry.tournament
     incident = uuid.uuid4() if partner_id is not None else None
     penalty = Penalty.objects.create(tournament=tournament, entry=entry, kind=kind, vp=vp, reason=reason, game=game,
-                                     ground=ground, incident=incident, recorded_by=user, request_key=request_key)
+                                     ground=ground, deduction=deduction, incident=incident, recorded_by=user,
+                                     request_key=request_key)
     extra = dict(extra or {})
     if partner_id is not None:
         partner = entries[partner_id]
@@ -415,7 +379,7 @@ def rule_on_collusion(warning_id: int, *, user, disqualify: bool, reason: str) -
         errors.update(length_errors(reason=reason))
         if disqualify and not errors:
             timing: dict = {}
-            _check_disqualification_timing(entry, warning.game, Penalty.Ground.CONDUCT, timing)
+            check_disqualification_timing(entry, warning.game, Penalty.Ground.CONDUCT, timing)
             errors.update({"__all__": [m for messages in timing.values() for m in messages]} if timing else {})
         if errors:
             raise ValidationError(errors)

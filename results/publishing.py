@@ -8,6 +8,7 @@ Games, tables and seats are written by `scheduling.services`; this module adds w
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from audit.actions import Action
 from audit.services import record_change
@@ -19,10 +20,11 @@ from core.background import run_in_background
 from engines.rulesets import ruleset_for
 from scheduling import boards
 from scheduling import services as scheduling
-from scheduling.models import Game, Table
+from scheduling.models import Game, Seat, Table
 from webhooks import events as webhook_events
 
 from .models import RecordSheet, Score
+from .selectors import OUT_STATUSES
 from .sheets import game_is_complete
 from .signals import announce_after_commit
 from .tasks import send_seating_notices, send_seating_pushes
@@ -61,6 +63,7 @@ def publish_game(game_id: int, *, user) -> Game:
         if game.status != Game.Status.PLANNED:
             return game
         require_referee(game.tournament)
+        _require_seeded_field_in_play(game)
         scheduling.mark_published(game)
         dealt = {} if game.board_code else boards.deal_boards(game)
         _open_sheets(game)
@@ -73,6 +76,22 @@ def publish_game(game_id: int, *, user) -> Game:
         if webpush.configured():
             transaction.on_commit(lambda: run_in_background(send_seating_pushes, game.pk), robust=True)
     return game
+
+
+def _require_seeded_field_in_play(game: Game) -> None:
+    """A game seated by rank is published only while everyone it seats still takes part: a player disqualified or
+    withdrawn since it was seated is replaced by seating it again (the next in line; at a final after semifinals,
+    the next finisher of their semifinal table, docs/rules.md §4, Penalties)."""
+    if game.stage.seating != Stage.Seating.SEEDED:
+        return
+    out = list(Seat.objects.filter(game=game, entry__status__in=OUT_STATUSES).order_by("position")
+               .values_list("entry__player__name", flat=True))
+    if out:
+        raise ValidationError(ngettext(
+            "%(players)s no longer takes part: seat %(stage)s again by rank before publishing it, and the next in "
+            "line takes the place.",
+            "%(players)s no longer take part: seat %(stage)s again by rank before publishing it, and the next in "
+            "line takes their places.", len(out)) % {"players": ", ".join(out), "stage": game.stage.name})
 
 
 def unpublish_game(game_id: int, *, user) -> Game:
@@ -135,6 +154,14 @@ def records_play_order(game: Game) -> bool:
     """
     return (game.stage.seating == Stage.Seating.SEEDED
             or ruleset_for(game.tournament.ruleset).players_choose_play_order)
+
+
+def play_order_choice(tournament: Tournament) -> str:
+    """How the players of a table that records its play order settle it, as the pages say: "dice" (003: seats and
+    colours by the players, a roll of 2d6 for the start), "seeds" (004 §1.1.5-1.1.6: chair, colour and play order
+    in seed order) or "players" (001: among themselves, seeds have no choice)."""
+    rules = ruleset_for(tournament.ruleset)
+    return "dice" if rules.players_choose_play_order else "seeds" if rules.seeds_choose else "players"
 
 
 def record_play_order(table_id: int, entry_ids: list[int], *, user) -> None:

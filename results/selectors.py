@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import Count, F, Prefetch, Q
 
-from championships.models import Entry, Stage, Tournament
+from championships.models import GONE_STATUSES, Entry, Stage, Tournament
 from engines.ranking.engine import SeatResult, TableResult, score_table
 from engines.rulesets import ruleset_for
 from scheduling.models import Game, Seat, Table
 
+from .deductions import deduction_name
 from .models import Objection, Penalty, RecordSheet, Score, SheetRevision, Signature
 
 if TYPE_CHECKING:
@@ -106,10 +107,10 @@ def game_seating(game: Game, part: slice = slice(None)) -> dict:
     table also shows VP and the winner.
 
     Seats of a stage seated by rank also carry their `seed` at the table (1 = chooses first), where the ruleset's
-    players choose in seed order (not at Lord of Catan tables: they settle seats themselves, seed 003).
+    players choose in seed order (`Ruleset.seeds_choose`: 004; not at a national final, 001 gives seeds no choice,
+    nor at Lord of Catan tables, whose players settle seats themselves, 003).
     """
-    seeded = (game.stage.seating == Stage.Seating.SEEDED
-              and not ruleset_for(game.tournament.ruleset).players_choose_play_order)
+    seeded = game.stage.seating == Stage.Seating.SEEDED and ruleset_for(game.tournament.ruleset).seeds_choose
     tables = (
         Table.objects.filter(game=game).order_by("number").select_related("sheet")
         .prefetch_related(Prefetch("seats", Seat.objects.select_related("entry__player", "score")
@@ -152,6 +153,19 @@ def played_seats():
 def games_played(entry_id: int) -> list[int]:
     """The numbers of the games the player has played or is playing (`played_seats`)."""
     return sorted(set(played_seats().filter(entry_id=entry_id).values_list("game__number", flat=True)))
+
+
+OUT_STATUSES = (*GONE_STATUSES, Entry.Status.DISQUALIFIED)
+"""Entries that take no further part: a stage seated by rank must be seated again without them."""
+
+
+def seeded_games_to_seat_again(entry: Entry) -> list[Game]:
+    """Games seated by rank that have not started (planned, or published with no result entered) and still seat
+    this player, who takes no further part: the next in line takes the place once the stage is seated again."""
+    return list(Game.objects.filter(seats__entry=entry, stage__seating=Stage.Seating.SEEDED)
+                .filter(Q(status=Game.Status.PLANNED)
+                        | Q(status=Game.Status.PUBLISHED) & ~Q(tables__sheet__version__gt=0))
+                .select_related("stage").distinct().order_by("number"))
 
 
 def collusion_warnings(entry: Entry, up_to: Penalty | None = None) -> int:
@@ -201,10 +215,13 @@ def pending_collusion_rulings(tournament) -> list[PendingRuling]:
 
 
 def recorded_penalties(tournament) -> list[Penalty]:
-    """The tournament's penalties, newest first; a collusion warning carries `partner` (the other player's name)."""
+    """The tournament's penalties, newest first; a collusion warning carries `partner` (the other player's name),
+    a VP deduction `deduction_name` (which of the ruleset's deductions, "" for older ones)."""
     penalties = list(tournament.penalties.select_related("entry__player", "game", "recorded_by", "withdrawn_by")
                      .order_by("-recorded_at", "-pk"))
     _name_partners(penalties)
+    for penalty in penalties:
+        penalty.deduction_name = deduction_name(tournament.ruleset, penalty.deduction)
     return penalties
 
 

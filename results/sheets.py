@@ -8,6 +8,7 @@ is (saving is idempotent). Each change leaves a revision and an audit entry.
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import time
+from typing import cast
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -16,9 +17,10 @@ from django.utils.translation import gettext as _
 
 from audit.actions import Action
 from audit.services import record_change
-from championships.models import Entry, Stage, Tournament
+from championships.models import Entry, Tournament
 from championships.permissions import require_official, require_organizer
 from championships.setup import advance_status
+from engines.ranking.engine import SeatResult, TableResult
 from engines.ranking.problems import render
 from engines.ranking.timing import game_minutes
 from engines.ranking.validation import WINNING_VP, check_table, valid_vp, winner_flags
@@ -30,7 +32,7 @@ from webhooks import events as webhook_events
 from .banker import banker_json, record_by_rule
 from .limits import OBJECTION_MAX, SIGNATURE_IMAGE_MAX, length_errors
 from .models import Objection, RecordSheet, Score, SheetRevision, Signature
-from .signals import announce_after_commit
+from .signals import announce_after_commit, sheet_correcting
 
 
 @dataclass(frozen=True)
@@ -347,7 +349,11 @@ def tournament_is_complete(tournament) -> bool:
 
 
 def correct(sheet_id: int, data: SheetInput, *, user, reason: str, base_version: int) -> RecordSheet:
-    """An organizer's transcription correction of a locked sheet: a new version, the old one kept."""
+    """An organizer's transcription correction of a locked sheet: a new version, the old one kept.
+
+    Refused (by `sheet_correcting`'s receiver) when it would change what was already decided from the results:
+    who was sent to the finals, who sits where in a stage seated by rank (`ranking.corrections`).
+    """
     with transaction.atomic():
         sheet = _locked_sheet(sheet_id)
         tournament = sheet.table.game.tournament
@@ -366,7 +372,7 @@ def correct(sheet_id: int, data: SheetInput, *, user, reason: str, base_version:
         if too_long := length_errors(reason=reason.strip()):
             raise ValidationError(too_long)
         winner = _validated(sheet, scores, data)
-        _refuse_winner_change_after_seeding(sheet, scores, winner)
+        sheet_correcting.send(sender=RecordSheet, sheet=sheet, table=_corrected_table(sheet, scores, data, winner))
         before = snapshot(sheet, scores)
         _write_scores(sheet, scores, data, winner)
         after = snapshot(sheet, scores)
@@ -378,14 +384,9 @@ def correct(sheet_id: int, data: SheetInput, *, user, reason: str, base_version:
     return sheet
 
 
-def _refuse_winner_change_after_seeding(sheet: RecordSheet, scores: list[Score], winner: int) -> None:
-    """A semifinal winner already seated at the final cannot be un-made by a correction."""
-    game = sheet.table.game
-    if next(s.seat.entry_id for s in scores if s.winner) == winner:
-        return
-    later = Game.objects.filter(tournament_id=game.tournament_id, stage__order__gt=game.stage.order,
-                                stage__seating=Stage.Seating.SEEDED)
-    if later.exists():
-        raise ValidationError({"winner": _(
-            "This table's winner is already seated in a later stage; the winner cannot be corrected now. "
-            "Correct the VP only, or clear the later stage's seating first.")})
+def _corrected_table(sheet: RecordSheet, scores: list[Score], data: SheetInput, winner: int) -> TableResult:
+    """The corrected result as the ranking engine reads a signed-off table (seats in play order, by entry)."""
+    seats = tuple(SeatResult(s.seat.entry_id, cast(int, data.vps[s.seat.entry_id]), s.seat.entry_id == winner)
+                  for s in scores)
+    return TableResult(sheet.table.game.number, sheet.table.number, seats,
+                       game_minutes(data.start_time, data.end_time))

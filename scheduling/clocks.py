@@ -1,5 +1,8 @@
 """The map-study countdown of a game (seed 004 §1.1.7), and the timed turns a referee imposes on a table.
 
+Only rules with study time (`Ruleset.map_study_minutes`: the world championship's) have the countdown: elsewhere
+no screen shows one and the service refuses to start it (001, 000 and 003 have no study time).
+
 The database holds the study clock's whole state (length, end time while it runs, time left while paused,
 early end), so every screen computes the same remaining time from the server's clock, after a reload too.
 The countdown is the study time after the board is revealed; games themselves have no time limit (001 §5,
@@ -65,15 +68,20 @@ class StudyClock:
         return self.state != "idle"
 
 
-def study_length(game: Game) -> int:
-    """Seconds of map study for the game's stage, from its ruleset."""
+def study_length(game: Game) -> int | None:
+    """Seconds of map study for the game's stage, from its ruleset; None where the rules have no study time."""
     return ruleset_for(game.tournament.ruleset).map_study_seconds(game.stage.kind)
 
 
-def clock_of(game: Game, now: datetime.datetime | None = None) -> StudyClock:
-    """The clock's state at `now` (the server's time): no query beyond the game's own stage and tournament."""
+def clock_of(game: Game, now: datetime.datetime | None = None) -> StudyClock | None:
+    """The clock's state at `now` (the server's time): no query beyond the game's own stage and tournament.
+
+    None where the tournament's rules have no study time (whatever an earlier version of the app stored)."""
+    length = study_length(game)
+    if length is None:
+        return None
     now = now or timezone.now()
-    duration = game.study_seconds or study_length(game)
+    duration = game.study_seconds or length
     if game.study_stopped_at is not None:
         return StudyClock("ended", duration, 0, None, now)
     if game.study_ends_at is not None:
@@ -102,17 +110,20 @@ def change_clock(game_id: int, action: str, *, user) -> Game:
     with transaction.atomic():
         game = Game.objects.select_for_update(of=("self",)).select_related("tournament", "stage").get(pk=game_id)
         require_official(user, game.tournament)
+        now = timezone.now()
+        clock = clock_of(game, now)
+        if clock is None:
+            raise ValidationError(_("The rules of %(tournament)s have no map-study time after the board is revealed.")
+                                  % {"tournament": game.tournament.name})
         if game.status != Game.Status.PUBLISHED:
             raise ValidationError(_("Game %(n)d is not being played: its map-study clock cannot change.")
                                   % {"n": game.number})
-        now = timezone.now()
-        clock = clock_of(game, now)
         state = clock.state
         before = _state(game)
         if action == "start":
             if state in ("running", "paused"):
                 return game
-            game.study_seconds = study_length(game)
+            game.study_seconds = clock.duration
             game.study_ends_at = now + datetime.timedelta(seconds=game.study_seconds)
             game.study_paused_remaining = game.study_stopped_at = None
         elif action == "pause":

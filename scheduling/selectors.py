@@ -196,6 +196,11 @@ class StagePage:
     """Some game of the stage is still planned or not yet made: the re-plan panel has something to do."""
 
     @property
+    def all_planned(self) -> bool:
+        """No game of the stage is published yet: a stage seated by rank may still be cleared."""
+        return all(view.game.status == Game.Status.PLANNED for view in self.games)
+
+    @property
     def repeats_unavoidable(self) -> bool:
         """The repeat pairings are no more than the engine proved unavoidable: no alarm."""
         return self.report is not None and _proven(self.report.repeat_pairings, self.repeat_bound)

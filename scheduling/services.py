@@ -55,6 +55,12 @@ def replace_with_seeded_game(stage: Stage, tables: Sequence[Sequence[int]], rank
     return game
 
 
+def remove_planned_games(stage: Stage) -> None:
+    """The stage's games, all still planned, removed (a stage seated by rank cleared, to be seated again)."""
+    assert not stage.game_set.exclude(status=Game.Status.PLANNED).exists(), "only planned games are removed"
+    Game.objects.filter(stage=stage).delete()
+
+
 def free_game_numbers(stage: Stage, played: Sequence[Game]) -> list[int]:
     """The stage's game numbers not taken by published games, in order (games may be published out of order)."""
     first = first_game_number(stage)

@@ -21,7 +21,7 @@ from championships.models import Tournament
 from ranking.standings import compute_standings
 from results.draws import record_draw
 from results.models import Penalty, RecordSheet, TiebreakDraw
-from results.penalties import record_penalty
+from results.penalties import record_lateness
 from scheduling.models import Seat
 
 # The leaves of the previous release: `results` and `audit` did not exist yet.
@@ -114,7 +114,7 @@ def add_a_penalty_and_a_draw() -> None:
     dubai = Tournament.objects.filter(kind="qualifier").order_by("date").first()
     last, second_last = (row["entry"] for row in reversed(compute_standings(dubai)[-2:]))
     referee = dubai.staff.get(role="referee").user
-    record_penalty(last, user=referee, kind=Penalty.Kind.VP_DEDUCTION, vp=2, reason="Slow play after a warning")
+    record_lateness(last, 10, user=referee, reason="Ten minutes late")  # 001 §6: 1 VP off
     record_draw(dubai, [second_last, last], user=referee, method="lots", note="Drawn at the venue")
 
 

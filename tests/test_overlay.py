@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from championships.models import Tournament
 from results.sheets import SheetInput, save_entry, sign, sign_off
 from scheduling.clocks import change_clock
 from tests.factories import make_entries, make_game, make_official, make_player, make_tournament
@@ -161,6 +162,7 @@ def test_the_sheet_token_costs_one_query_per_few_seconds_whatever_the_readers(fi
 
 def test_the_map_study_clock_shows_while_it_counts_then_the_page_is_cached_again(client, final,
                                                                                  django_capture_on_commit_callbacks):
+    Tournament.objects.filter(pk=final["t"].pk).update(ruleset="cwc-2025")  # only 004 §1.1.7 has study time
     assert "data-study-clock" not in page(client)  # not started
     game = final["table"].game
     with django_capture_on_commit_callbacks(execute=True):

@@ -168,7 +168,7 @@ ACCESS: dict[str, Access] = {
     "referee-pending": Access(SIGNED_IN_WRONG_METHOD, OFFICIALS, lambda w: {"tables": w.open_table.pk}),
     "referee-correct": Access(SIGNED_IN, ORGANIZERS, _correction, lambda w: {"table_id": w.locked_table.pk}),
     "referee-penalties": Access(OFFICIALS, OFFICIALS, lambda w: {
-        "entry": w.open_table_entries[1], "kind": "vp_deduction", "vp": 2, "reason": "Slow play, warned twice.",
+        "entry": w.open_table_entries[1], "kind": "warning", "reason": "Slow play, warned twice.",
         "request_key": str(uuid.uuid4())}),
     "referee-draws": Access(OFFICIALS, OFFICIALS, lambda w: w.draw_data),
     "referee-announce": Access(SIGNED_IN_WRONG_METHOD, OFFICIALS, lambda w: {"text": "Lunch until 13:30."}),
@@ -195,6 +195,7 @@ ACCESS: dict[str, Access] = {
     "game-unpublish": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
     "game-repair-status": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
     "stage-seed": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
+    "stage-clear": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
     "qualification": Access(ORGANIZERS, ORGANIZERS),
     "qualification-advance": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),
     "qualification-replace": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS),

@@ -81,6 +81,7 @@ urlpatterns = [
     path("<slug:slug>/stages/<int:stage_id>/games/<int:game_id>/repair-status/", publishing.repair_status,
          name="game-repair-status"),
     path("<slug:slug>/stages/<int:stage_id>/seed/", qualification.seed_stage, name="stage-seed"),
+    path("<slug:slug>/stages/<int:stage_id>/clear/", qualification.clear_stage, name="stage-clear"),
     path("<slug:slug>/qualification/", qualification.qualification, name="qualification"),
     path("<slug:slug>/qualification/advance/", qualification.advance, name="qualification-advance"),
     path("<slug:slug>/entries/<int:entry_id>/replace/", qualification.replace, name="qualification-replace"),

@@ -7,6 +7,7 @@ from django.utils.translation import pgettext
 
 from engines.boards.generator import GENERIC_HARBOR, decode_board
 from engines.boards.svg import board_svg
+from engines.rulesets import ruleset_for
 
 from ..clocks import clock_of, clock_text, turn_rules
 
@@ -62,6 +63,12 @@ def board_figure(code: str, caption: str = "") -> str:
         "svg": mark_safe(svg), "code": board.code, "caption": caption}))  # noqa: S308
 
 
+@register.filter
+def has_map_study(tournament) -> bool:
+    """Whether the tournament's rules time a study of the board after it is revealed (004 §1.1.7)."""
+    return ruleset_for(tournament.ruleset).has_map_study
+
+
 @register.simple_tag(takes_context=True)
 def study_clock(context, game, controls: bool = False) -> str:
     """The map-study countdown of a game from the server's clock: with the desk's buttons (`controls`), or on a
@@ -69,7 +76,7 @@ def study_clock(context, game, controls: bool = False) -> str:
     if game is None:
         return ""
     clock = clock_of(game)
-    if not controls and (not clock.shown or game.status != game.Status.PUBLISHED):
+    if clock is None or not controls and (not clock.shown or game.status != game.Status.PUBLISHED):
         return ""
     return render_to_string("scheduling/_clock.html", {
         "game": game, "clock": clock, "controls": controls,

@@ -142,16 +142,23 @@
     });
   }
 
-  const PENALTY_VP = { vp_deduction: 1, warning: 0, disqualification: 0 };
-
   function initPenaltyForm(select) {
     const vp = select.form.querySelector("input[name=vp]");
     if (!vp) return;
-    select.addEventListener("change", () => {
-      // a late arrival costs what the tournament's ruleset says (the kind is offered only where there is the rule)
-      const suggested = select.value === "lateness" ? Number(select.dataset.latenessVp) : PENALTY_VP[select.value];
-      if (suggested === 0 || Number(vp.value) < 1) vp.value = String(suggested);
-    });
+    const deduction = select.form.querySelector("select[name=deduction]");
+    // what a late arrival or a fixed VP deduction costs under the tournament's ruleset (the form offers only those)
+    const fixed = deduction ? JSON.parse(deduction.dataset.deductionVp || "{}") : {};
+    const suggested = () => {
+      if (select.value === "lateness") return Number(select.dataset.latenessVp);
+      if (select.value === "vp_deduction") return deduction ? fixed[deduction.value] : undefined;
+      return 0;
+    };
+    const suggest = () => {
+      const value = suggested();
+      if (value !== undefined) vp.value = String(value);
+    };
+    select.addEventListener("change", suggest);
+    if (deduction) deduction.addEventListener("change", suggest);
   }
 
   htmx.onLoad((root) => {

@@ -99,9 +99,26 @@ def test_both_editions_of_the_national_rules_are_offered_and_named_by_edition():
         assert str(edition_000.title).endswith("(edition 000)") and edition_000.source.startswith("seed 000, §3")
         assert edition_001.tournaments != edition_000.tournaments
     assert str(PRESETS["lebanon-2022-edition-000"].title) == "Lebanon 2022 (edition 000)"
-    assert PRESETS["uae-2022"].source == "seeds 000 and 001, §3 UAE CNC Format"
     assert all(preset.title and preset.source for preset in PRESETS.values())
     assert len({str(preset.title) for preset in PRESETS.values()}) == len(PRESETS)
+
+
+def test_uae_has_a_preset_per_edition_with_the_same_format_and_edition_000s_one_minute():
+    """Seed 000 §3 (UAE CNC Format, in English and in Arabic) gives the UAE exactly 001 §3's format: qualifiers in
+    Dubai on 11 June and Abu Dhabi on 3 September, three games, the top 8 of each to a finals of 16 in Dubai on
+    10 September, three games then the top 4 at a final game. What differs is 000 §5, "Timed turn length is limited
+    to one minute" (001 §5: three minutes): one `uae-2022` preset for both editions could not give a UAE event of
+    edition 000 its limit (issue 32 item 8e)."""
+    edition_001, edition_000 = PRESETS["uae-2022"], PRESETS["uae-2022-edition-000"]
+    assert (str(edition_001.title), edition_001.source) == ("UAE 2022 (edition 001)", "seed 001, §3 UAE CNC Format")
+    assert (str(edition_000.title), edition_000.source) == ("UAE 2022 (edition 000)", "seed 000, §3 UAE CNC Format")
+    assert edition_000.tournaments == edition_001.tournaments
+    assert (edition_001.turn_seconds_max, edition_000.turn_seconds_max) == (None, 60)
+    championship = create_championship_from_preset("uae-2022-edition-000", user=make_admin())
+    assert championship.preset == "uae-2022-edition-000" and championship.country.code == "AE"
+    assert [t[1:5] for t in outline(championship)] == [
+        ("Dubai", date(2022, 6, 11), 8, None), ("Abu Dhabi", date(2022, 9, 3), 8, None),
+        ("Dubai", date(2022, 9, 10), 0, 16)]
 
 
 def test_world_championship_stages():

@@ -66,7 +66,7 @@ def test_a_second_seed_demo_changes_nothing_not_even_what_staff_tried(capsys, se
     for slug in DEMO_SLUGS:
         tournament = Tournament.objects.filter(championship__slug=slug).order_by("date").first()
         last, second_last = (row["entry"] for row in reversed(compute_standings(tournament)[-2:]))
-        record_penalty(last, user=referee, kind="vp_deduction", vp=2, reason="Trying the penalty screen")
+        record_penalty(last, user=referee, kind="warning", reason="Trying the penalty screen")
         record_draw(tournament, [second_last, last], user=referee, method="lots", note="Trying the draws screen")
     first = snapshot()
     before = db_snapshot.snapshot()

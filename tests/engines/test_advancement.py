@@ -10,6 +10,7 @@ from engines.ranking.advancement import (
     replacement,
     seating_ties,
     seeded_field,
+    semifinal_finalists,
 )
 from engines.ranking.engine import SeatResult, TableResult, rank, tie_groups
 from engines.seating.engine import final_table, seeded_tables
@@ -140,9 +141,43 @@ def test_an_equal_final_place_is_broken_by_preliminary_and_semifinal_games():
 
 
 def test_the_final_table_must_seat_the_semifinal_winners():
-    with pytest.raises(ValueError, match="semifinal winners"):
+    with pytest.raises(ValueError, match="one player of each semifinal table: its winner"):
         final_classification(PRELIM, SEMIS, tbl(3, 1, {"F": 10, "I": 9, "E": 6, "M": 6}), ruleset="cwc-2025",
                              draws=DRAWS)
+
+
+def test_a_disqualified_semifinal_winner_is_replaced_by_the_next_finisher_of_their_table():
+    """004 §1.2.4: F, winner of semifinal table 1, is disqualified before the final: M, second at that table, takes
+    the place (001 §3: "the next best-ranked player from the same Qualifier will qualify in their place"), holds a
+    top-4 place until the final, and the final seating M is classified, its winner first (004 §1.1.9). Before, the
+    classification refused any final without F ("must seat exactly the semifinal winners")."""
+    field = semifinal_finalists(PRELIM, SEMIS, ruleset="cwc-2025", draws=DRAWS, disqualified={"F"})
+    assert (field.players, dict(field.replaced), dict(field.undecided)) == (("M", "I", "E", "A"), {"M": "F"}, {})
+    before = final_classification(PRELIM, SEMIS, ruleset="cwc-2025", draws=DRAWS, disqualified={"F"})
+    assert {s.player for s in before[:4]} == {"M", "I", "E", "A"} and before[-1].player == "F"
+    final = tbl(3, 1, {"M": 10, "I": 9, "E": 6, "A": 5})
+    after = final_classification(PRELIM, SEMIS, final, ruleset="cwc-2025", draws=DRAWS, disqualified={"F"})
+    assert [s.player for s in after[:4]] == ["M", "I", "E", "A"] and after[-1].player == "F"
+    # Withdrawn (absent), not disqualified: replaced the same way, and ranked with the semifinalists, not last.
+    absent = final_classification(PRELIM, SEMIS, final, ruleset="cwc-2025", draws=DRAWS, absent={"F"})
+    assert [s.player for s in absent[:4]] == ["M", "I", "E", "A"] and absent[-1].player != "F"
+    with pytest.raises(ValueError, match="one player of each semifinal table"):  # M, not the winner F, is no finalist
+        final_classification(PRELIM, SEMIS, final, ruleset="cwc-2025", draws=DRAWS)
+
+
+def test_next_finishers_tied_for_a_replaced_winners_place_hold_it_until_a_draw():
+    """Lord of Catan (003): B and F finish second together behind A, disqualified, and are equal on every
+    tiebreaker: both hold the place until a drawing of lots decides (001 §4, I-36)."""
+    prelim = [tbl(1, 1, {"A": 10, "B": 8, "C": 7, "D": 5}, minutes=60),
+              tbl(1, 2, {"E": 10, "F": 8, "G": 7, "H": 5}, minutes=60)]
+    semis = [tbl(2, 1, {"A": 10, "B": 6, "F": 6, "H": 3}, minutes=50),
+             tbl(2, 2, {"E": 10, "C": 6, "G": 5, "D": 3}, minutes=50)]
+    field = semifinal_finalists(prelim, semis, ruleset="lord-of-catan", disqualified={"A"})
+    assert field.players[1] == "E" and dict(field.undecided) == {field.players[0]: ("B", "F")}
+    held = final_classification(prelim, semis, ruleset="lord-of-catan", disqualified={"A"})
+    assert [(s.player, s.rank, s.tied) for s in held[1:3]] == [("B", 2, True), ("F", 2, True)]
+    drawn = semifinal_finalists(prelim, semis, ruleset="lord-of-catan", disqualified={"A"}, draws=[["F", "B"]])
+    assert (drawn.players, dict(drawn.undecided)) == (("F", "E"), {})
 
 
 def test_a_disqualified_finalist_goes_last():

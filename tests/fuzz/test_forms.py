@@ -209,6 +209,7 @@ def test_penalties_and_rulings(fuzz_world, organizer, data):
         "entry": values(*w.all_entries), "partner": values(*w.all_entries),
         "kind": values("lateness", "warning", "collusion", "vp_deduction", "disqualification"),
         "minutes": values(0, 5, 15, 16, 300), "vp": values(1, 2, 40, 41), "ground": values("rules", "conduct"),
+        "deduction": values("", "arguing", "cheating"),
         "game": values(w.game.pk), "reason": values("Slow play.", "x" * (TEXT_MAX + 1)),
         "request_key": values(uuid.UUID(int=1), uuid.UUID(int=2)),
         "ruling": values(w.ruling_id, w.ruling_id + 1000), f"{ruling}-disqualify": values("yes", "no"),
@@ -259,8 +260,8 @@ def test_swap(fuzz_world, organizer, data):
                                                                                                  ("3.1", "3.2"))])))
 
 
-ACTIONS = ["game-publish", "game-unpublish", "game-repair-status", "stage-seed", "qualification-advance",
-           "qualification-replace"]
+ACTIONS = ["game-publish", "game-unpublish", "game-repair-status", "stage-seed", "stage-clear",
+           "qualification-advance", "qualification-replace"]
 
 
 @pytest.mark.parametrize("name", ACTIONS)
@@ -272,6 +273,7 @@ def test_publish_and_qualification_actions(fuzz_world, organizer, name, data):
               "entry_id": w.all_entries[0]}
     route = {"game-publish": ("slug", "stage_id", "game_id"), "game-unpublish": ("slug", "stage_id", "game_id"),
              "game-repair-status": ("slug", "stage_id", "game_id"), "stage-seed": ("slug", "stage_id"),
+             "stage-clear": ("slug", "stage_id"),
              "qualification-advance": ("slug",), "qualification-replace": ("slug", "entry_id")}[name]
     post(organizer, reverse(name, kwargs={k: kwargs[k] for k in route}), data.draw(body({"confirm": values("1")})))
 

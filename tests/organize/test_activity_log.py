@@ -95,13 +95,13 @@ def test_the_organizer_sees_their_tournament_in_words_and_not_another(client, cu
 def test_the_filter_offers_translated_kinds_and_keeps_only_that_kind(client, cup):
     tournament, organizer, referee = cup
     entry = make_entries(tournament, 1)[0]
-    record_penalty(entry.pk, user=referee, kind="vp_deduction", vp=2, reason="Slow play")
+    record_penalty(entry.pk, user=referee, kind="warning", reason="Slow play")
     enter_player(make_player("Late Larry"), tournament, user=organizer)
     client.force_login(organizer)
 
     html = client.get(log_url(tournament, kind="penalty")).content.decode()
     assert '<option value="penalty" selected>Penalties</option>' in html
-    assert "VP deduction: <bdi>" in html and "loses <bdi>2</bdi> VP" in html
+    assert "Warning for <bdi>" in html and "Slow play" in html
     assert "Late Larry" not in html and "appointed" not in html
     assert "1 change of kind “Penalties”" in html
 
@@ -339,6 +339,7 @@ SAMPLES = {
                                      "reopened": ({"status": "finished"}, {"status": "published"})},
     Action.SEATING_PLAY_ORDER: {"": ({"order": []}, {"order": [1, 2]})},
     Action.SEATING_SEEDED: {"": (None, {})},
+    Action.SEATING_CLEARED: {"": ({"tables": [["Ann", "Bob", "Cy"]]}, {"tables": []})},
     Action.BOARD_CHANGED: {"typed": (None, {"board": "ABC", "typed": True}), "random": (None, {"board": "XYZ"})},
     Action.BOARD_LIMITS: {"": (None, {"limits": ["balanced_pips"]}), "off": ({"limits": ["balanced_pips"]},
                                                                           {"limits": []})},

@@ -59,7 +59,7 @@ def build_tournament() -> Tournament:
                                                    None, time(13), None), user=referee, base_version=0)
     sign(entered.pk, entries[4].pk, user=referee, method="drawn", image="M 1 1 L 5 5", version=entered.version)
     object_on_phone(entered.pk, player=entries[5].player, version=entered.version, note="I had 7, not 6")
-    record_penalty(entries[2].pk, user=referee, kind="vp_deduction", vp=2, reason="Slow play after a warning")
+    record_penalty(entries[2].pk, user=referee, kind="warning", reason="Slow play after a warning")
     record_penalty(entries[1].pk, user=referee, kind="collusion", partner_id=entries[3].pk, game=first,
                    reason="Free wool")
     record_penalty(entries[3].pk, user=referee, kind="collusion", partner_id=entries[1].pk, game=first,

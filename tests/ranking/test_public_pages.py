@@ -93,7 +93,7 @@ def test_overview_shows_format_current_game_with_its_tables_and_announcements(cl
     page = html(client.get("/t/cup/"))
     assert "Game 2" in page and "0 tables done" in page and "2 in play" in page
     assert "Game 2 starts at 14:00 sharp." in page
-    assert 'id="map-study-clock"' in page
+    assert 'id="map-study-clock"' not in page  # national rules: no study time (only 004 §1.1.7 has one)
     assert "Podium" not in page
 
 
@@ -259,7 +259,9 @@ def test_a_page_showing_the_running_map_study_clock_is_never_stored(client, day,
     from scheduling.clocks import change_clock
 
     with django_capture_on_commit_callbacks(execute=True):
+        Tournament.objects.filter(pk=day["t"].pk).update(ruleset="cwc-2025")  # 004 §1.1.7: study time
         change_clock(day["game2"].pk, "start", user=day["referee"])
+    assert 'id="map-study-clock"' in html(client.get("/t/cup/"))
     assert "data-server-now-ms" in html(client.get("/t/cup/"))
     with CaptureQueriesContext(connection) as queries:
         assert "data-server-now-ms" in html(client.get("/t/cup/"))

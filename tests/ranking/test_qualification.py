@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from audit.models import AuditEntry
 from championships.models import Entry, Tournament
 from championships.services import create_championship_from_preset, enter_player
+from engines.rulesets import ruleset_for
 from ranking.qualification import advance_qualifiers, replace_finalist, seat_seeded_stage
 from ranking.standings import compute_standings
 from results.publishing import publish_game, record_play_order
@@ -195,7 +196,7 @@ def test_a_seated_semifinal_winner_cannot_be_corrected_away(organizer):
     table = semifinal.tables.get(number=1)
     sheet = table.sheet
     seats = list(table.seats.order_by("position"))
-    with pytest.raises(ValidationError, match="already seated in a later stage"):
+    with pytest.raises(ValidationError, match="Final was seated by rank from these results"):
         correct(sheet.pk, SheetInput({s.entry_id: v for s, v in zip(seats, [8, 10, 7, 6])}), user=organizer,
                 reason="wrong winner", base_version=sheet.version)
     corrected = correct(sheet.pk, SheetInput({s.entry_id: v for s, v in zip(seats, [10, 9, 7, 6])}), user=organizer,
@@ -340,9 +341,10 @@ def test_a_lord_of_catan_tie_between_two_semifinal_tables_waits_for_a_draw(organ
         lord_of_catan_semifinal(organizer, minutes=(60, 60, 75, 90))
 
 
-def test_the_national_final_table_is_the_top_4_in_rank_order_with_their_seeds(client, organizer):
+def test_the_national_final_table_is_the_top_4_in_rank_order_without_seeds(client, organizer):
     """Seed 001 §3 (Jordan): "After 3 games … the top 4 players will play a final game": the final table
-    is simply the top 4 of the finals' games, seed 1 the best ranked."""
+    is simply the top 4 of the finals' games in rank order. 001 gives them no order of choice, so the seats keep no
+    seed ("1 chooses first" is the world rules', 004 §1.1.5; issue 32 item 8f)."""
     finals = create_championship_from_preset("jordan-2022", user=make_admin()).tournaments.get()
     make_official(finals)
     entries = entered(finals, [make_player(f"J{i}") for i in range(8)])
@@ -352,7 +354,10 @@ def test_the_national_final_table_is_the_top_4_in_rank_order_with_their_seeds(cl
     assert list(final.tables.get().seats.order_by("position").values_list("entry_id", flat=True)) == top4
     publish_game(final.pk, user=make_admin())
     seats = client.get(f"/api/tournaments/{finals.slug}/games/{final.number}/seating/").json()["tables"][0]["seats"]
-    assert [(s["entry"], s["seed"]) for s in seats] == list(zip(top4, [1, 2, 3, 4]))
+    assert [s["entry"] for s in seats] == top4 and all("seed" not in s for s in seats)
+    client.force_login(organizer)
+    page = client.get(f"/organize/{finals.slug}/stages/{final.stage_id}/").content.decode()
+    assert "choose chair, colour and play order among themselves" in page and "listed by seed" not in page
 
 
 def test_seeds_in_the_api_stay_with_the_players_when_the_play_order_is_recorded(client, organizer):
@@ -386,35 +391,23 @@ def test_seeds_in_the_api_stay_with_the_players_when_the_play_order_is_recorded(
 
 # --- Seat by rank waits for the ties that change a seed or a table (issue 20 item 5) ----------------------
 
-def test_a_tie_for_seed_1_holds_the_national_final_table_until_it_is_drawn(client, organizer):
-    """Seed 001 §3 (Jordan): "the top 4 players will play a final game"; I-19: they choose in rank order, like
-    CWC tables (004 §1.1.6), so two players tied at rank 1 cannot be seated 1 and 2 without a draw — the same
-    refusal as a tie at a qualification cut-off (001 §4: "card draw run by the referee")."""
-    from results.draws import record_draw
-
+def test_a_tie_between_national_finalists_does_not_hold_the_final_table(client, organizer):
+    """Seed 001 §3 (Jordan): "the top 4 players will play a final game", and nothing more: 001 gives the seeds no
+    choice at the final table (the world rules' order of choice is 004 §1.1.5–§1.1.6). The final waited for card
+    draws between J0/J4 (rank 1) and J1/J5 (rank 3) that no rule asks for (issue 32 item 8f); a tie matters there
+    only across the cut-off (001 §4, the next test). `Ruleset.seeds_choose` says which rules have the choice."""
+    assert [ruleset_for(key).seeds_choose for key in ("cnc-2022", "cwc-2025", "lord-of-catan")] == [
+        False, True, False]
     finals = create_championship_from_preset("jordan-2022", user=make_admin()).tournaments.get()
     referee = make_official(finals)
     entries = entered(finals, [make_player(f"J{i}") for i in range(8)])
     play_game(finals, entries, 1, [[10, 8, 6, 4], [10, 8, 6, 4]], organizer)  # J0/J4 share rank 1, J1/J5 rank 3
-    stage = finals.stages.get(kind="final")
-    with pytest.raises(ValidationError, match=r"J0, J4 are tied where it matters: record the card draw first\. "
-                                              r"\(decides seed 1 vs 2 \(the better seed chooses"):
-        seat_seeded_stage(stage.pk, user=organizer)
-    assert not stage.game_set.exists()
     client.force_login(referee)
     page = client.get(f"/referee/{finals.slug}/draws/").content.decode()
-    sections = page.split('<section class="panel tie')[1:]
-    assert len(sections) == 4
-    assert "decides seed 1 vs 2" in sections[0] and "decides seed 3 vs 4" in sections[1]
-    assert all("matters for the seating" not in section for section in sections[2:])  # ranks 5 and 7: outside
-    record_draw(finals, [entries[4].pk, entries[0].pk], user=referee, method="cards")
-    with pytest.raises(ValidationError, match=r"J1, J5 are tied where it matters.*decides seed 3 vs 4"):
-        seat_seeded_stage(stage.pk, user=organizer)
-    record_draw(finals, [entries[1].pk, entries[5].pk], user=referee, method="cards")
-    final = seat_seeded_stage(stage.pk, user=organizer)
-    assert list(final.tables.get().seats.order_by("seed").values_list("entry_id", flat=True)) == [
-        entries[4].pk, entries[0].pk, entries[1].pk, entries[5].pk]
-    assert "matters for the seating" not in client.get(f"/referee/{finals.slug}/draws/").content.decode()
+    assert page.count('<section class="panel tie') == 4 and "decides seed" not in page
+    final = seat_seeded_stage(finals.stages.get(kind="final").pk, user=organizer)
+    assert set(final.tables.get().seats.values_list("entry_id", flat=True)) == {
+        entries[0].pk, entries[4].pk, entries[1].pk, entries[5].pk}
 
 
 def test_a_tie_straddling_the_final_tables_cut_off_is_marked_and_holds_the_seating(client, organizer):

@@ -5,7 +5,7 @@ import io
 import pytest
 
 from ranking.standings import compute_standings, tournament_standings
-from results.penalties import record_penalty
+from results.penalties import record_lateness, record_penalty
 from tests.factories import make_entries, make_game, make_official, make_tournament, play
 
 pytestmark = pytest.mark.django_db
@@ -40,7 +40,7 @@ def test_cached_standings_are_recomputed_after_a_penalty(django_capture_on_commi
         assert tournament_standings(tournament) == first
     leader = first[0]
     with django_capture_on_commit_callbacks(execute=True):
-        record_penalty(leader["entry"], user=referee, kind="vp_deduction", vp=1, reason="slow play")
+        record_lateness(leader["entry"], 5, user=referee)  # 001 §6: 1 VP off the total
     after = {row["entry"]: row for row in tournament_standings(tournament)}
     assert after[leader["entry"]]["total_vp"] == leader["total_vp"] - 1
     assert after[leader["entry"]]["vp_share"] == leader["vp_share"]  # shares never change

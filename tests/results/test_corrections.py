@@ -48,7 +48,8 @@ def test_a_correction_fixes_the_copy_of_the_signed_sheet_and_refuses_anything_el
 
 
 def test_a_correction_cannot_unmake_a_winner_already_seated_in_a_later_stage():
-    """I-23: changing the winner of a semifinal table whose winner already sits at the final is refused."""
+    """I-23: changing the winner of a table whose winner already sits at the final is refused, with what to undo
+    first (the final is published: take it back); a correction of the VP alone changes no seat and is made."""
     tournament = make_tournament(ruleset="cwc-2025", kind="world", games=1)
     semifinal_stage = tournament.stages.get()
     final_stage = Stage.objects.create(tournament=tournament, order=2, kind="final", name="Final", games=1,
@@ -62,7 +63,7 @@ def test_a_correction_cannot_unmake_a_winner_already_seated_in_a_later_stage():
     with pytest.raises(ValidationError) as seated:
         correct(sheet.pk, typed(table, [9, 10, 6, 5], winner=players[1].pk), user=organizer,
                 reason="The paper names seat 2", base_version=sheet.version)
-    assert "already seated in a later stage" in seated.value.message_dict["winner"][0]
+    assert "Final was seated by rank from these results and published" in seated.value.messages[0]
     correct(sheet.pk, typed(table, [10, 8, 6, 5]), user=organizer, reason="VP only", base_version=sheet.version)
 
 

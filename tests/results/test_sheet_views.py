@@ -159,12 +159,12 @@ def test_penalty_and_draw_screens(client, table):
     client.force_login(referee)
     entry_id = table.seats.first().entry_id
     response = client.post(reverse("referee-penalties", kwargs={"slug": tournament.slug}),
-                           {"entry": entry_id, "kind": "vp_deduction", "vp": 0, "reason": "cheating"})
-    assert response.status_code == 422 and "at least 1 VP" in response.content.decode()
+                           {"entry": entry_id, "kind": "warning", "reason": ""})
+    assert response.status_code == 422 and "Give the reason for the penalty" in response.content.decode()
     response = client.post(reverse("referee-penalties", kwargs={"slug": tournament.slug}),
-                           {"entry": entry_id, "kind": "vp_deduction", "vp": 2, "reason": "cheating"})
+                           {"entry": entry_id, "kind": "warning", "reason": "Talked across tables"})
     assert response.status_code == 302
-    assert AuditEntry.objects.filter(action="penalty.vp_deduction", user=referee).exists()
+    assert AuditEntry.objects.filter(action="penalty.warning", user=referee).exists()
     draws = client.get(reverse("referee-draws", kwargs={"slug": tournament.slug}))
     assert draws.status_code == 200
 

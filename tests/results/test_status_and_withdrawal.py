@@ -102,8 +102,8 @@ def total_vp(tournament, entry) -> int:
 
 def test_a_withdrawn_deduction_stays_on_record_and_no_longer_counts(penalized, django_capture_on_commit_callbacks):
     tournament, entries, referee, organizer = penalized
-    penalty = record_penalty(entries[0].pk, user=referee, kind="vp_deduction", vp=2, reason="Slow play")
-    assert total_vp(tournament, entries[0]) == 8
+    penalty = record_lateness(entries[0].pk, 10, user=referee).penalty  # 001 §6: 1 VP off
+    assert total_vp(tournament, entries[0]) == 9
     with pytest.raises(PermissionDenied):
         withdraw_penalty(penalty.pk, user=referee, reason="Mistake")
     with pytest.raises(ValidationError):

@@ -23,8 +23,8 @@ from tests.factories import make_admin, make_entries, make_official, make_tourna
 pytestmark = pytest.mark.django_db
 
 
-def planned_games(players: int, games: int = 3, *, per_table: bool = False):
-    tournament = make_tournament(games=games)
+def planned_games(players: int, games: int = 3, *, per_table: bool = False, ruleset: str = "cnc-2022"):
+    tournament = make_tournament(games=games, ruleset=ruleset)
     stage = tournament.stages.get()
     stage.boards_per_table = per_table
     stage.save()
@@ -96,13 +96,42 @@ def test_a_planned_game_has_no_board_to_change():
 
 
 def test_study_lengths_come_from_the_ruleset():
+    """004 §1.1.7: 5 minutes in preliminary games, 10 in semifinal and final games; 001, 000 and 003 have none."""
     cwc = ruleset_for("cwc-2025")
     assert cwc.map_study_seconds("preliminary") == 300
     assert cwc.map_study_seconds("semifinal") == cwc.map_study_seconds("final") == 600
+    assert [ruleset_for(key).map_study_seconds("preliminary") for key in ("cnc-2022", "lord-of-catan")] == [None, None]
+
+
+@pytest.mark.parametrize("ruleset", ["cnc-2022", "lord-of-catan"])
+def test_rules_without_study_time_offer_no_clock_and_the_service_refuses_it(client, ruleset):
+    """Only the world rules have study time after the map reveal (004 §1.1.7); 001 (and 000) and 003 have none, yet
+    the desk offered the clock under every ruleset (issue 32 item 8d). Now the desk, the public pages and the
+    service agree: no clock, and a start posted by hand is refused."""
+    (game, _second, _third), organizer, referee = planned_games(8, ruleset=ruleset)
+    publish_game(game.pk, user=organizer)
+    client.force_login(referee)
+    desk = client.get(reverse("referee-desk", args=[game.tournament.slug])).content.decode()
+    assert "data-study-clock" not in desk and "Start the map-study clock" not in desk
+    response = client.post(reverse("referee-clock", args=[game.tournament.slug, game.pk]), {"action": "start"})
+    assert response.status_code == 302
+    game = Game.objects.select_related("tournament", "stage").get(pk=game.pk)
+    assert game.study_ends_at is None and clock_of(game) is None
+    assert not AuditEntry.objects.filter(action__startswith="clock.").exists()
+    with pytest.raises(ValidationError, match="no map-study time"):
+        change_clock(game.pk, "start", user=referee)
+    client.logout()
+    overview = client.get(f"/t/{game.tournament.slug}/").content.decode()
+    assert 'id="map-study-clock"' not in overview
+    world, organizer, referee = planned_games(8, ruleset="cwc-2025")
+    publish_game(world[0].pk, user=organizer)
+    client.force_login(referee)
+    desk = client.get(reverse("referee-desk", args=[world[0].tournament.slug])).content.decode()
+    assert "Start the map-study clock" in desk
 
 
 def test_the_clock_starts_pauses_resumes_ends_and_resets_from_the_server_time():
-    (game, _second, _third), organizer, referee = planned_games(8)
+    (game, _second, _third), organizer, referee = planned_games(8, ruleset="cwc-2025")
     publish_game(game.pk, user=organizer)
     before = timezone.now()
     change_clock(game.pk, "start", user=referee)
@@ -137,7 +166,7 @@ def test_the_clock_starts_pauses_resumes_ends_and_resets_from_the_server_time():
 
 
 def test_every_screen_shows_the_same_running_clock_and_the_board(client):
-    (game, _second, _third), organizer, referee = planned_games(8)
+    (game, _second, _third), organizer, referee = planned_games(8, ruleset="cwc-2025")
     publish_game(game.pk, user=organizer)
     slug = game.tournament.slug
     client.force_login(referee)
@@ -192,7 +221,7 @@ def test_a_referee_imposes_and_lifts_timed_turns_on_one_table_from_the_tablet(cl
 
 
 def test_a_championships_fairness_limits_hold_on_every_board_dealt_and_refuse_a_typed_board(client):
-    games, organizer, _referee = planned_games(16, games=3)
+    games, organizer, _referee = planned_games(16, games=3, ruleset="cwc-2025")
     championship = games[0].tournament.championship
     with pytest.raises(PermissionDenied):  # a tournament's organizer is not the championship's
         set_board_limits(championship.pk, list(LIMITS), user=organizer)

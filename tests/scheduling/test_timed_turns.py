@@ -56,6 +56,18 @@ def test_edition_000_limits_a_timed_turn_to_one_minute():
     assert set_timed_turns(table.pk, True, user=referee).turn_seconds == 60
 
 
+def test_a_uae_event_of_edition_000_gets_its_one_minute_turns():
+    """000 §5: "Timed turn length is limited to one minute", and 000 §3 has a UAE format like 001's: a UAE event
+    of edition 000 had only the one `uae-2022` preset, which follows 001 (three minutes); its own preset gives
+    the one minute (issue 32 item 8e). The plain key still follows 001."""
+    tournament = preset_tournament("uae-2022-edition-000")
+    referee = make_official(tournament)
+    assert (tournament.city, turn_rules(tournament).longest) == ("Dubai", 60)
+    with pytest.raises(ValidationError, match="at most 1:00"):
+        set_timed_turns(table_of(tournament).pk, True, user=referee, seconds=90)
+    assert turn_rules(preset_tournament("uae-2022")).longest == 180
+
+
 def test_edition_001_allows_up_to_three_minutes():
     """001 §5: "Timed turn length is limited to three minutes": the longest is offered, a shorter one allowed."""
     tournament = preset_tournament("ksa-2022")

@@ -104,7 +104,8 @@ class SeatOut(Schema):
     position: int
     player: str
     entry: int
-    seed: int | None = Field(None, description="On tables seated by rank: 1 chooses first.")
+    seed: int | None = Field(None, description="On tables seated by rank where the players choose chair, colour and "
+                             "play order in seed order (the world rules): 1 chooses first.")
     vp: int | None = Field(None, description="Once the sheet is signed off.")
     winner: bool | None = Field(None, description="Once the sheet is signed off.")
 

@@ -90,7 +90,8 @@ def overlay_page(tournament: Tournament, table: int) -> OverlayPage:
             seat.position, seat.entry.player.name, country.code if country else "",
             country.local_name if country else "", score.vp if score and state != "playing" else None,
             bool(score and score.winner and state == "final"), namesakes.get(seat.entry_id)))
-    clock = game.status == Game.Status.PUBLISHED and clock_of(game).state in ("running", "paused")
+    study = clock_of(game) if game.status == Game.Status.PUBLISHED else None
+    clock = study is not None and study.state in ("running", "paused")
     return OverlayPage(game, table, shown, state, tables, clock)
 
 

@@ -1,4 +1,5 @@
 """Forms of the referee's screens; they parse input, the services (sheets, penalties, draws) decide."""
+import json
 import uuid
 from typing import cast
 
@@ -8,9 +9,12 @@ from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from championships.models import Entry
+from engines.rulesets import ruleset_for
+from results.deductions import MAX_DEDUCTION_VP, deduction_label
+from results.disqualification import disqualification_help
 from results.limits import SIGNATURE_IMAGE_MAX, TEXT_MAX
 from results.models import ANNOUNCEMENT_MAX, Penalty, Signature, TiebreakDraw
-from results.penalties import MAX_MINUTES_LATE, disqualification_help, lateness_rule
+from results.penalties import MAX_MINUTES_LATE, lateness_rule
 from results.sheets import SheetInput
 from scheduling.models import Game
 
@@ -127,9 +131,11 @@ class PenaltyForm(forms.Form):
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     """Only where the ruleset has a late-arrival rule; its help gives the rule's numbers."""
-    vp = forms.IntegerField(label=_("VP deducted"), required=False, min_value=0, max_value=40,
+    deduction = forms.ChoiceField(label=_("VP deduction"), required=False)
+    """The ruleset's VP deductions only (`Ruleset.vp_deductions`); the field is left out where it has none."""
+    vp = forms.IntegerField(label=_("VP deducted"), required=False, min_value=0, max_value=MAX_DEDUCTION_VP,
                             widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-                            help_text=_("VP deduction only."))
+                            help_text=_("VP deduction only: a fixed deduction fills it in itself."))
     ground = forms.ChoiceField(
         label=_("Ground for disqualification"), required=False,
         choices=[("", "—"), *Penalty.Ground.choices],
@@ -150,10 +156,19 @@ class PenaltyForm(forms.Form):
             cast(forms.ModelChoiceField, self.fields[name]).queryset = entries
         cast(forms.ModelChoiceField, self.fields["game"]).queryset = tournament.games.order_by("number")
         self.fields["ground"].help_text = disqualification_help(tournament.ruleset)
+        self.rules = ruleset_for(tournament.ruleset)
+        kinds = PENALTY_KINDS
+        if self.rules.vp_deductions:
+            deduction = cast(forms.ChoiceField, self.fields["deduction"])
+            deduction.choices = [("", "—"), *((d.key, deduction_label(d)) for d in self.rules.vp_deductions)]
+            deduction.widget.attrs["data-deduction-vp"] = json.dumps(
+                {d.key: d.vp for d in self.rules.vp_deductions if d.vp is not None})
+        else:  # 001: lateness only, recorded from the minutes; 004: no VP deduction at all
+            kinds = [c for c in kinds if c[0] != Penalty.Kind.VP_DEDUCTION]
+            del self.fields["deduction"], self.fields["vp"]
         self.lateness = lateness_rule(tournament)
         if self.lateness is None:  # 004, 003: no late-arrival penalty, so none is offered
-            kind = cast(forms.ChoiceField, self.fields["kind"])
-            kind.choices = [c for c in PENALTY_KINDS if c[0] != Penalty.Kind.LATENESS]
+            kinds = [c for c in kinds if c[0] != Penalty.Kind.LATENESS]
             del self.fields["minutes"]
             self.fields["reason"].help_text = ""
         else:
@@ -163,6 +178,7 @@ class PenaltyForm(forms.Form):
                 "%(vp)d VP off; more than %(minutes)d: the player is not admitted.") % rule
             self.fields["game"].help_text = _("Not for a late arrival: it counts from the official start.")
             self.fields["kind"].widget.attrs["data-lateness-vp"] = self.lateness.vp
+        cast(forms.ChoiceField, self.fields["kind"]).choices = kinds
 
     def clean(self):
         super().clean()
@@ -177,10 +193,23 @@ class PenaltyForm(forms.Form):
                                % {"vp": self.lateness.vp})
         elif cleaned.get("minutes"):
             self.add_error("minutes", _("Minutes late are for a late arrival only."))
-        if kind == Penalty.Kind.VP_DEDUCTION and cleaned.get("vp") is None:
-            self.add_error("vp", _("A VP deduction is at least 1 VP."))
+        if kind == Penalty.Kind.VP_DEDUCTION:
+            self._clean_deduction(cleaned)
+        elif cleaned.get("deduction"):
+            self.add_error("deduction", _("Only a VP deduction names which deduction it is."))
         cleaned["vp"] = cleaned.get("vp") or 0
+        cleaned["deduction"] = cleaned.get("deduction") or ""
         return cleaned
+
+    def _clean_deduction(self, cleaned) -> None:
+        """Which of the ruleset's deductions; a fixed one fills in its VP (the service checks again)."""
+        deduction = self.rules.vp_deduction(cleaned.get("deduction") or "")
+        if deduction is None:
+            self.add_error("deduction", _("Choose which VP deduction it is."))
+        elif cleaned.get("vp") is None and deduction.vp is not None:
+            cleaned["vp"] = deduction.vp
+        elif cleaned.get("vp") is None:
+            self.add_error("vp", _("Give the VP the organizers decided (at least 1)."))
 
     def with_new_request_key(self) -> None:
         """Keep what was typed but send a new key, so submitting again records a new penalty."""

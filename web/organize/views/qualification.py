@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 from championships.models import Stage, Tournament
 from championships.permissions import organized_tournament
 from ranking import selectors
-from ranking.qualification import advance_qualifiers, replace_finalist, seat_seeded_stage
+from ranking.qualification import advance_qualifiers, clear_seeded_stage, replace_finalist, seat_seeded_stage
 
 
 @login_required
@@ -49,14 +49,27 @@ def replace(request, slug: str, entry_id: int):
     return redirect("qualification", slug=slug)
 
 
-@login_required
-@require_POST
-def seed_stage(request, slug: str, stage_id: int):
+def _stage_action(request, slug: str, stage_id: int, change, done: str):
+    """Seat or clear a stage seated by rank, say what happened, and show its seating page."""
     stage = get_object_or_404(Stage, pk=stage_id, tournament__slug=slug)
     try:
-        seat_seeded_stage(stage.pk, user=request.user)
+        change(stage.pk, user=request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        messages.success(request, _("%(s)s seated by rank.") % {"s": stage.name})
+        messages.success(request, done % {"s": stage.name})
     return redirect("stage-seating", slug=slug, stage_id=stage.pk)
+
+
+@login_required
+@require_POST
+def seed_stage(request, slug: str, stage_id: int):
+    return _stage_action(request, slug, stage_id, seat_seeded_stage, _("%(s)s seated by rank."))
+
+
+@login_required
+@require_POST
+def clear_stage(request, slug: str, stage_id: int):
+    """Clear a planned stage seated by rank (before a correction of the results it came from), to seat it again."""
+    return _stage_action(request, slug, stage_id, clear_seeded_stage, _(
+        "The seating of %(s)s is cleared: seat it by rank again when the results are right."))

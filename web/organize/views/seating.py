@@ -14,7 +14,8 @@ from django.views.decorators.http import require_POST
 from championships.models import Stage
 from championships.permissions import organized_tournament, require_organizer
 from core.table_export import table_response
-from engines.rulesets import ruleset_for
+from ranking.qualification import final_replacements
+from results.publishing import play_order_choice
 from scheduling import jobs, selectors, services, tasks
 from scheduling.models import Game, PlanningJob
 from web.organize.seating_forms import GenerateForm, SwapForm
@@ -53,7 +54,8 @@ def stage_seating(request, slug: str, stage_id: int):
                   for view in page.shown],
         "generate_form": GenerateForm(initial={"seed": job.seed} if job else None),
         "job": jobs.progress_of(job) if job and job.status != PlanningJob.Status.SUCCEEDED else None,
-        "order_of_choice": not ruleset_for(stage.tournament.ruleset).players_choose_play_order,
+        "order_choice": play_order_choice(stage.tournament),
+        "replacements": final_replacements(stage),
     })
 
 

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 from championships.permissions import is_organizer, official_tournament, organized_tournament
 from results.models import Penalty
 from results.penalties import ReusedRequestKey, record_lateness, record_penalty, rule_on_collusion, withdraw_penalty
-from results.selectors import pending_collusion_rulings, recorded_penalties
+from results.selectors import pending_collusion_rulings, recorded_penalties, seeded_games_to_seat_again
 
 from ..forms import CollusionRulingForm, PenaltyForm
 
@@ -34,6 +34,7 @@ def _record(request, form) -> bool:
         else:
             penalty = record_penalty(entry.pk, user=request.user, kind=data["kind"], reason=data["reason"],
                                      vp=data["vp"], game=data["game"], ground=data["ground"],
+                                     deduction=data["deduction"],
                                      partner_id=data["partner"].pk if data["partner"] else None,
                                      request_key=data["request_key"])
     except ReusedRequestKey as error:
@@ -60,7 +61,22 @@ def _record(request, form) -> bool:
                          % {"first": name, "second": data["partner"].player.name})
     else:
         messages.success(request, _("Penalty recorded for %(player)s.") % {"player": name})
+    if data["kind"] == Penalty.Kind.DISQUALIFICATION:
+        _seat_again(request, entry)
     return True
+
+
+def _seat_again(request, entry) -> None:
+    """Say which games seated by rank must be seated again without the disqualified player (as for a withdrawal)."""
+    for game in seeded_games_to_seat_again(entry):
+        values = {"player": entry.player.name, "stage": game.stage.name, "n": game.number}
+        if game.status == game.Status.PLANNED:
+            messages.warning(request, _("%(player)s is still seated in %(stage)s (game %(n)d): an organizer seats it "
+                                        "again by rank, and the next in line takes the place.") % values)
+        else:
+            messages.warning(request, _("%(player)s is seated in %(stage)s (game %(n)d), already published: an "
+                                        "organizer takes it back and seats it again by rank, and the next in line "
+                                        "takes the place.") % values)
 
 
 @login_required
@@ -84,6 +100,8 @@ def penalties(request, slug: str):
                 else:
                     messages.success(request, _("Decision recorded for %(player)s.")
                                      % {"player": item.warning.entry.player.name})
+                    if ruling_form.cleaned_data["disqualify"]:
+                        _seat_again(request, item.warning.entry)
                     return redirect("referee-penalties", slug=slug)
             status = 422
         rulings.append((item, ruling_form))

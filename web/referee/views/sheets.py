@@ -9,7 +9,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from championships.permissions import is_organizer, require_official
-from engines.rulesets import ruleset_for
 from results import publishing, selectors, sheets
 from results.banker import banker_of, record_banker, referee_banks
 from results.models import RecordSheet, Signature
@@ -76,7 +75,7 @@ def _page(request, table: Table, *, form=None, correction_form=None, signature_e
         "order_form": order_form or (
             PlayOrderForm(seats=[s.seat for s in scores])
             if publishing.records_play_order(table.game) and not sheet.version else None),
-        "order_by_dice": ruleset_for(tournament.ruleset).players_choose_play_order,
+        "order_choice": publishing.play_order_choice(tournament),
         "banker": banker,
         "banker_form": banker_form or _banker_form(sheet, scores, banker=banker),
         "referee_banks": referee_banks(table.game),
