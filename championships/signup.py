@@ -13,7 +13,8 @@ places the organizer set, with a waiting list that gives a freed place to the fi
   email (left as it is but for details it lacks), then: awaiting the organizer when they approve each one; else a
   free place → entered; else the waiting list, in the order of confirmation.
 - A place frees when an entry leaves before the first game is published (a cancellation, a withdrawal, a no-show,
-  a removal) or the organizer adds places: `fill_places` gives it to the first waiting, with an email.
+  a refusal at the door, a removal) or the organizer adds places: `place_freed`, the one function every such path
+  calls, gives it to the first waiting, with an email.
 Every step is audited: a player's own with the player as actor, a visitor's with no actor.
 """
 import secrets
@@ -336,10 +337,11 @@ def confirm(slug: str, token: str, *, request=None) -> Confirmed:
 
     Refused (ValidationError) for an unknown or expired link. When the player record may not play here the
     registration is refused, with the reason, emailed and returned."""
-    confirmed = _confirm(slug, token, request)
-    if confirmed.registration.status == Registration.Status.WAITING:
-        fill_places(confirmed.registration.tournament_id, player=confirmed.registration.player, request=request)
-        confirmed.registration.refresh_from_db()
+    with transaction.atomic():
+        confirmed = _confirm(slug, token, request)
+        if confirmed.registration.status == Registration.Status.WAITING:  # a place may be free behind the list
+            place_freed(confirmed.registration.tournament_id, player=confirmed.registration.player, request=request)
+            confirmed.registration.refresh_from_db()
     return confirmed
 
 
@@ -411,19 +413,21 @@ def approve(tournament: Tournament, registration_id: int, *, user, request=None)
                       after={"player": confirmed_player(registration).name, "status": registration.status,
                              "entry": registration.entry_id})
         tell_status(registration, request=request)
-    if registration.status == Registration.Status.WAITING:
-        fill_places(tournament.pk, user=user, request=request)
-        registration.refresh_from_db()
+        if registration.status == Registration.Status.WAITING:  # a place may be free behind the list
+            place_freed(tournament.pk, user=user, request=request)
+            registration.refresh_from_db()
     return registration
 
 
 def refuse(tournament: Tournament, registration_id: int, *, user, reason: str = "", request=None) -> Registration:
-    """The organizer refuses a registration not entered yet (unconfirmed, awaiting approval or waiting)."""
+    """The organizer refuses a registration not entered yet (unconfirmed, awaiting approval or waiting); a place
+    the waiting list did not get yet goes to the next in line."""
     require_organizer(user, tournament)
     reason = reason.strip()
     if len(reason) > 500:
         raise ValidationError({"reason": [_("At most %(max)d characters.") % {"max": 500}]})
     with transaction.atomic():
+        tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)  # before the row
         registration = _locked(registration_id, tournament)
         if registration.status not in (Registration.Status.UNCONFIRMED, Registration.Status.PENDING,
                                        Registration.Status.WAITING):
@@ -431,18 +435,23 @@ def refuse(tournament: Tournament, registration_id: int, *, user, reason: str = 
                                     "page.") % {"status": registration.get_status_display()})
         _refuse(registration, reason, user=user)
         tell_status(registration, request=request)
+        place_freed(tournament.pk, user=user, request=request)
     return registration
 
 
 def cancel(registration_id: int, *, player: Player, request=None) -> Registration:
     """The player cancels their registration from their page: off the waiting list, or out of the tournament while
     no seating is made (afterwards the desk withdraws them); a freed place goes to the first waiting."""
+    tournament_id = (Registration.objects.filter(pk=registration_id, player=player)
+                     .values_list("tournament_id", flat=True).first())
+    if tournament_id is None:
+        raise ValidationError(_("This registration is not yours."))
     with transaction.atomic():
-        registration = (Registration.objects.select_for_update(of=("self",)).select_related("tournament", "entry")
-                        .filter(pk=registration_id, player=player).first())
-        if registration is None:
-            raise ValidationError(_("This registration is not yours."))
-        tournament = registration.tournament
+        # the tournament's row first, as every write of its places does (`place_freed`), then the registration's
+        tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament_id)
+        registration = (Registration.objects.select_for_update(of=("self",)).select_related("entry")
+                        .get(pk=registration_id))
+        registration.tournament = tournament
         if registration.status not in (Registration.Status.PENDING, Registration.Status.WAITING,
                                        Registration.Status.ENTERED):
             raise ValidationError(_("This registration is %(status)s.") % {"status": registration.get_status_display()})
@@ -462,13 +471,20 @@ def cancel(registration_id: int, *, player: Player, request=None) -> Registratio
         registration.save()
         record_change(None, tournament.pk, Action.REGISTRATION_CANCELLED, registration, player=player,
                       after={"player": player.name, "status": registration.status})
-    fill_places(tournament.pk, player=player, request=request)
+        place_freed(tournament.pk, player=player, request=request)
     return registration
 
 
-def fill_places(tournament_id: int, *, user=None, player: Player | None = None, request=None) -> list[Registration]:
-    """Give free places to the waiting list, first in line first, each with an email; until the first game is
-    published. `user` or `player`: whoever freed the place (the audit's actor). Returns the promoted."""
+def place_freed(tournament_id: int, *, user=None, player: Player | None = None, request=None) -> list[Registration]:
+    """The one home of "a place freed": every way a place frees calls it inside its own transaction, so no place
+    stays free while someone waits (issue 32): an entry removed (`people.remove_entries`), withdrawn, marked
+    no-show (`organize.checkin`) or not admitted (`results.penalties.record_lateness`), a registration cancelled
+    (`cancel`) or refused (`refuse`), more places (`change_settings`).
+
+    Until the first game is published, the free places go to the waiting list in its order (`waiting`), as many as
+    are free, each with an email. The tournament's row is locked first, so two places freed at once are given one
+    after the other: the second sees whom the first entered, and nobody is entered twice or beyond the places.
+    `user` or `player`: whoever freed the place (the audit's actor). Returns the promoted."""
     promoted: list[Registration] = []
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update(of=("self",)).select_related("championship").get(
@@ -542,7 +558,7 @@ def change_settings(tournament: Tournament, new: Settings, *, user, request=None
                    else "closed" if before["self_registration"] and not new.self_registration else "changed")
         record_change(user, tournament.pk, Action.TOURNAMENT_REGISTRATION, locked, before=before,
                       after={**after, "variant": variant})
-    fill_places(tournament.pk, user=user, request=request)
+        place_freed(tournament.pk, user=user, request=request)
     return locked
 
 
