@@ -424,15 +424,19 @@ class StaffRole(models.Model):
 
 class PlayerLink(models.Model):
     """One private link of a player (`/me/<token>/`, championships/links.py). Only a digest of its token is stored,
-    so a copy of the database opens nobody's page; each email that carries a link makes one, a few are kept, and the
-    organizer's rotation removes them all."""
+    so a copy of the database opens nobody's page. The link emails carry is made once per player from `secret` and
+    the site's `SECRET_KEY`, so every email sends the same one; the organizer's rotation removes them all."""
 
     player = models.ForeignKey(Player, models.CASCADE, related_name="links")
     digest = models.CharField(max_length=64, unique=True)
+    secret = models.CharField(max_length=64, blank=True, default="")
+    """What the token is derived from, with `SECRET_KEY` (`links.issue`): the link emails carry. Empty for a link
+    that still opens the page but is never sent again (made before, or under an older `SECRET_KEY`)."""
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+        constraints = [models.UniqueConstraint("player", condition=~Q(secret=""), name="player_link_one_sent")]
 
     def __str__(self) -> str:
         return f"{self.player} · {self.created_at:%Y-%m-%d %H:%M}"
