@@ -22,12 +22,13 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.urls import reverse
-from django.utils.crypto import salted_hmac
 from django.utils import translation
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from audit.actions import Action
 from audit.services import record_change, record_change_in
+from core.emails import same_email
 from core.mail import queue_email
 
 from .models import Entry, Player, PlayerLink, Tournament
@@ -123,7 +124,7 @@ def send_again(email: str, *, site: str) -> bool:
     """Email the link again to whoever plays with this email (entered, or registered and not refused); nothing for an
     email no player has. Runs in the background (`championships.tasks`), so the page that asked answers the same
     whoever the email belongs to. `site`: the address the request came to. True when an email went out."""
-    player = Player.objects.filter(email__iexact=email.strip()).first()
+    player = Player.objects.filter(same_email("email", email)).first()
     if player is None:
         return False
     tournaments = set(player.entries.values_list("tournament_id", flat=True)) | set(

@@ -3,7 +3,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Case, F, Q, Value, When
-from django.db.models.functions import Length, Lower
+from django.db.models.functions import Length, Upper
 from django.db.models.lookups import Exact, LessThanOrEqual
 from django.utils.translation import gettext_lazy as _
 from django_countries import countries
@@ -502,8 +502,9 @@ class Registration(models.Model):
     class Meta:
         ordering = ["tournament", "confirmed_at", "pk"]
         constraints = [
-            models.UniqueConstraint(Lower("email"), "tournament", condition=~Q(status__in=["refused", "cancelled"]),
-                                    name="registration_once_per_email"),
+            # by the one normalisation every match of a typed email uses (core/emails.py)
+            models.UniqueConstraint(Upper("email"), "tournament", condition=~Q(status__in=["refused", "cancelled"]),
+                                    name="registration_once_per_email_upper"),
             models.CheckConstraint(condition=Q(confirmed_at__isnull=False) | Q(status__in=["unconfirmed", "refused",
                                                                                           "cancelled"]),
                                    name="registration_confirmed_before_decided"),

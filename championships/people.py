@@ -23,8 +23,8 @@ from .permissions import require_organizer, visible_players
 from .registration import RosterPreview, preview_roster
 from .relationships import declare_relationship
 from .selectors import find_player
-from .signup import place_freed
 from .services import enter_player, register_players
+from .signup import place_freed
 
 FIELDS = {"name": "name", "email": "email", "date_of_birth": "date_of_birth", "country": "country",
           "friends_or_family": "friend"}

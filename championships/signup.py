@@ -31,7 +31,9 @@ from django.utils.translation import gettext as _
 
 from audit.actions import Action
 from audit.services import record_change
+from core.emails import same_email
 from core.mail import queue_email
+from core.text import plain_name
 
 from .countries import country_for_code
 from .eligibility import age_on, check_can_enter, staff_roles
@@ -121,8 +123,12 @@ def waiting_position(registration: Registration) -> int | None:
 # ---- emails ---------------------------------------------------------------------------------------------------
 
 def _send(registration: Registration, subject: str, lines: list[str]) -> None:
-    queue_email(registration.email, subject, "\n".join([_("Hello %(name)s,") % {"name": registration.name}, "",
-                                                        *lines]))
+    """Email the registration's address, greeting them by the name typed unless it does not read as a name (a
+    URL, a sentence: `core.text.plain_name`), which the site never carries to an address nobody confirmed."""
+    confirmed = registration.confirmed_at is not None
+    greeting = (_("Hello %(name)s,") % {"name": registration.name} if confirmed or plain_name(registration.name)
+                else _("Hello,"))
+    queue_email(registration.email, subject, "\n".join([greeting, "", *lines]))
 
 
 def _in_language(registration: Registration):
@@ -176,9 +182,6 @@ def _check_typed(tournament: Tournament, details: Details) -> None:
                 "age": championship.minimum_age, "cutoff": date_format(championship.age_cutoff, "DATE_FORMAT")}]
     if details.date_of_birth is not None and details.date_of_birth > timezone.localdate():
         errors["date_of_birth"] = [_("This date is in the future.")]
-    if staff_roles(tournament).filter(user__email__iexact=details.email).exists():
-        errors["email"] = [_("This email belongs to the staff of %(tournament)s, who may not play in it.")
-                           % {"tournament": tournament.name}]
     if details.country:
         country_for_code(details.country)  # an unknown code is refused by field
     if errors:
@@ -199,10 +202,13 @@ def register(tournament_id: int, details: Details, *, request=None) -> Registrat
             raise ValidationError(closed)
         _check_typed(tournament, details)
         language = details.language if details.language in LANGUAGES else settings.LANGUAGE_CODE
+        if staff_roles(tournament).filter(same_email("user__email", details.email)).exists():
+            _tell_staff(tournament, details.email, language)
+            return None
         known = (Registration.objects.select_related("player", "tournament")
-                 .filter(tournament=tournament, email__iexact=details.email, status__in=LIVE).first())
+                 .filter(same_email("email", details.email), tournament=tournament, status__in=LIVE).first())
         entered = Entry.objects.select_related("player").filter(
-            tournament=tournament, player__email__iexact=details.email).first()
+            same_email("player__email", details.email), tournament=tournament).first()
         if known is not None and known.status != Registration.Status.UNCONFIRMED:
             tell_status(known, request=request)
             return None
@@ -236,6 +242,18 @@ def register(tournament_id: int, details: Details, *, request=None) -> Registrat
     return registration
 
 
+def _tell_staff(tournament: Tournament, email: str, language: str) -> None:
+    """Someone registered with a staff member's email: they are told by email, not the visitor by the page (001 §5:
+    referees and organizers may not play in their own tournament)."""
+    with translation.override(language):
+        queue_email(email, _("Registration: %(tournament)s") % {"tournament": tournament.name}, "\n".join([
+            _("Hello,"), "",
+            _("Someone registered for %(tournament)s with this email address. It belongs to the tournament's staff, "
+              "and referees and organizers may not play in their own tournament, so no registration was made.")
+            % {"tournament": tournament.name}, "",
+            _("If you did not register, ignore this email: nothing happens.")]))
+
+
 def _tell_entered(entry: Entry, tournament: Tournament, language: str, request) -> None:
     with translation.override(entry.player.language or language):
         queue_email(entry.player.email, _("Registration: %(tournament)s") % {"tournament": tournament.name},
@@ -260,7 +278,7 @@ def expired(registration: Registration, now: datetime | None = None) -> bool:
 def _player_for(registration: Registration) -> Player:
     """The player record the confirmed email stands for: an existing one (only what it lacks is filled in, and an
     opt-out of photos is kept) or a new one."""
-    player = Player.objects.select_for_update(of=("self",)).filter(email__iexact=registration.email).first()
+    player = Player.objects.select_for_update(of=("self",)).filter(same_email("email", registration.email)).first()
     if player is None:
         player = Player.objects.create(name=registration.name, email=registration.email,
                                        date_of_birth=registration.date_of_birth, country=registration.country,

@@ -102,7 +102,7 @@ def test_the_resend_page_answers_the_same_whatever_the_email(client, cup, django
     assert sent.to == ["p1@example.com"] and "/me/" in sent.body
 
 
-@override_settings(PLAYER_LINKS_PER_EMAIL=2, PLAYER_LINKS_PER_ADDRESS=6)
+@override_settings(EMAILS_PER_RECIPIENT_HOUR=2, PLAYER_LINKS_PER_ADDRESS=6)
 def test_the_resend_is_limited_per_email_and_per_address(cup):
     client = Client(REMOTE_ADDR="203.0.113.7")
     codes = [client.post("/me/", {"email": "P1@example.com"}).status_code for _ in range(3)]
@@ -134,7 +134,7 @@ def test_twenty_resends_leave_the_first_link_and_the_check_in_cookie_working(dja
     first = re.search(r"https?://\S+/me/\S+/", mail.outbox[-1].body).group(0)
     assert opened(phone, first).status_code == 200  # the phone keeps the check-in cookie
 
-    for _ in range(20):
+    for _resend in range(20):
         with django_capture_on_commit_callbacks(execute=True):
             assert links.send_again("maya@example.com", site="http://testserver/")
     assert opened(Client(), first).status_code == 200
