@@ -188,12 +188,13 @@ def _check_typed(tournament: Tournament, details: Details) -> None:
         raise ValidationError(errors)
 
 
-def register(tournament_id: int, details: Details, *, request=None) -> Registration | None:
+def register(tournament_id: int, details: Details, *, request=None, token: str | None = None) -> Registration | None:
     """A registration typed on the tournament's page: checked, stored unconfirmed, and a confirmation link emailed.
 
-    An email already registered or entered here gets an email saying so instead (None is returned): the page
-    answers the same either way. Refused with a message by field when registration is closed or the details
-    show the player may not play."""
+    An email already registered or entered here, or a staff member's, gets an email saying so instead (None is
+    returned): the page answers the same either way. Refused with a message by field when registration is closed
+    or the details show the player may not play. `token`: the confirmation link's (the demo plays its players'
+    part, demo/seed.py); a new random one by default."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update(of=("self",)).select_related("championship").get(
             pk=tournament_id)
@@ -215,7 +216,7 @@ def register(tournament_id: int, details: Details, *, request=None) -> Registrat
         if entered is not None:
             _tell_entered(entered, tournament, language, request)
             return None
-        token = secrets.token_urlsafe(32)
+        token = token or secrets.token_urlsafe(32)
         fields: dict[str, object] = {
             "name": details.name, "date_of_birth": details.date_of_birth,
             "country": country_for_code(details.country) if details.country else None, "city": details.city,
