@@ -24,7 +24,7 @@ from .registration import RosterPreview, preview_roster
 from .relationships import declare_relationship
 from .selectors import find_player
 from .services import enter_player, register_players
-from .signup import place_freed
+from .waiting_list import place_freed
 
 FIELDS = {"name": "name", "email": "email", "date_of_birth": "date_of_birth", "country": "country",
           "friends_or_family": "friend"}
@@ -162,7 +162,7 @@ def enter_selected(tournament: Tournament, player_ids: Iterable[int], *, user) -
 @transaction.atomic
 def remove_entries(tournament: Tournament, entry_ids: Iterable[int], *, user) -> int:
     """Take players out of a tournament before they are seated; a seated one refuses all (withdraw them instead).
-    The places freed go to the waiting list (`signup.place_freed`)."""
+    The places freed go to the waiting list (`waiting_list.place_freed`)."""
     require_organizer(user, tournament)
     entries = list(Entry.objects.select_for_update(of=("self",)).select_related("player")
                    .filter(tournament=tournament, pk__in=set(entry_ids)).order_by("pk"))

@@ -26,7 +26,7 @@ from audit.actions import Action
 from audit.services import record_change
 from championships.models import Entry, Stage, Tournament
 from championships.permissions import is_organizer, require_organizer
-from championships.signup import place_freed
+from championships.waiting_list import place_freed
 from core.names import fold
 from ranking.public.names import namesake_numbers
 from results.limits import length_errors

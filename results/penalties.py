@@ -33,7 +33,7 @@ from audit.actions import Action
 from audit.services import record_change
 from championships.models import ACTIVE_STATUSES, Entry
 from championships.permissions import require_official, require_organizer
-from championships.signup import place_freed
+from championships.waiting_list import place_freed
 from engines.rulesets import ANY_TIME, UNTIL_SIGNED, LatenessRule, ruleset_for
 from scheduling.models import Game, Seat
 

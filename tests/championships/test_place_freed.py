@@ -1,5 +1,5 @@
 """Every way a place frees gives it to the waiting list, first in line first, with the email (issue 32 item 2):
-one function, `signup.place_freed`, called by each of them. The register page and the Registrations page then
+one function, `waiting_list.place_freed`, called by each of them. The register page and the Registrations page then
 agree on the places."""
 import re
 import threading
@@ -12,7 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from audit.models import AuditEntry
-from championships import signup
+from championships import places, signup
 from championships.models import ACTIVE_STATUSES, Entry, Registration, Tournament
 from organize import checkin
 from results.penalties import record_lateness
@@ -80,7 +80,7 @@ def test_removing_an_entry_on_the_entries_page_gives_its_place_to_the_first_wait
     assert re.search(r"Places taken</dt>\s*<dd>3 / 3</dd>", registrations_page)
     register_page = Client().get("/t/full-cup/register/").content.decode()
     assert "place left" not in register_page and "1 waiting before you" in register_page
-    assert signup.places_left(tournament) == 0 and signup.waiting(tournament).count() == 1
+    assert places.places_left(tournament) == 0 and places.waiting(tournament).count() == 1
 
 
 def test_a_withdrawal_at_the_desk(full, committed):
@@ -127,7 +127,7 @@ def test_a_refusal_gives_a_place_left_free_to_the_next_in_line(full, committed):
     with committed():
         signup.refuse(tournament, registrations[3].pk, user=organizer, reason="Not a club member.")
     assert promoted(tournament) == ["Runner 4"]
-    assert signup.places_left(tournament) == 0 and not signup.waiting(tournament).exists()
+    assert places.places_left(tournament) == 0 and not places.waiting(tournament).exists()
 
 
 def test_a_place_freed_after_the_first_game_is_published_goes_to_nobody(full, committed):
@@ -136,7 +136,7 @@ def test_a_place_freed_after_the_first_game_is_published_goes_to_nobody(full, co
     make_game(tournament, [make_entries(tournament, 3)])
     with committed():
         checkin.withdraw(tournament, registrations[0].entry_id, user=organizer, reason="Ill")
-    assert promoted(tournament) == [] and signup.waiting(tournament).count() == 2
+    assert promoted(tournament) == [] and places.waiting(tournament).count() == 2
 
 
 @pytest.mark.django_db(transaction=True)
@@ -176,5 +176,5 @@ def test_places_freed_at_once_promote_each_waiting_player_once_and_never_beyond_
     assert errors == []
     playing = Registration.objects.filter(tournament=tournament, status="entered", entry__status__in=ACTIVE_STATUSES)
     assert sorted(playing.values_list("name", flat=True)) == [f"Runner {n}" for n in (3, 4, 5, 6, 7)]
-    assert signup.places_taken(tournament) == 5 and signup.waiting(tournament).count() == 2
+    assert places.places_taken(tournament) == 5 and places.waiting(tournament).count() == 2
     assert AuditEntry.objects.filter(action="registration.promoted").count() == 4

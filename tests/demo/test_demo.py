@@ -13,7 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 from audit.models import AuditEntry
-from championships import signup
+from championships import places, signup
 from championships.models import Entry, Player, Registration, Relationship, StaffRole, Tournament
 from championships.services import assign_staff, create_championship_from_preset, enter_player
 from demo.seed import OPEN_ROSTER, _settle_ties
@@ -298,8 +298,8 @@ def test_the_players_side_a_tournament_to_come_open_to_registration_with_a_waiti
     rows = list(csv.DictReader(io.StringIO(OPEN_ROSTER.read_text(encoding="utf-8"))))
     registrations = {r.email: r for r in Registration.objects.filter(tournament=finals)}
     assert [registrations[row["email"]].status for row in rows] == ["entered"] * 8 + ["waiting"] * 3 + ["unconfirmed"]
-    assert [r.email for r in signup.waiting(finals)] == [row["email"] for row in rows[8:11]]
-    assert signup.places_left(finals) == 0 and finals.entries.count() == 8
+    assert [r.email for r in places.waiting(finals)] == [row["email"] for row in rows[8:11]]
+    assert places.places_left(finals) == 0 and finals.entries.count() == 8
     assert AuditEntry.objects.filter(tournament=finals, action="registration.confirmed", user=None).count() == 11
 
     register = Client().get("/t/demo-amman-finals/register/").content.decode()

@@ -24,7 +24,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from championships import links, push, signup
+from championships import links, places, push, signup
 from championships.models import Championship, Entry, Tournament
 from championships.tasks import send_private_link
 from core.background import run_in_background
@@ -110,8 +110,8 @@ def register(request, slug: str):
     tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
     closed = signup.why_closed(tournament)
     form = RegistrationForm(request.POST or None, needs_birth_date=_needs_birth_date(tournament))
-    context = {"tournament": tournament, "form": form, "closed": closed, "places_left": signup.places_left(tournament),
-               "waiting": signup.waiting(tournament).count(), "confirm_hours": signup.CONFIRM_HOURS,
+    context = {"tournament": tournament, "form": form, "closed": closed, "places_left": places.places_left(tournament),
+               "waiting": places.waiting(tournament).count(), "confirm_hours": signup.CONFIRM_HOURS,
                "sent": request.GET.get("sent") == "1"}
     if request.method == "POST" and closed:
         return render(request, "players/register.html", context, status=422)
