@@ -1,9 +1,9 @@
 """The staff accounts' pages that need more than Django's own views: signing in, the pause page, password reset.
 
 Signing in marks the browser as known for that username (core/signin.py, which also decides the pauses).
-A password-reset email is sent at most `PASSWORD_RESETS_PER_ADDRESS` times an hour per client address and
-`PASSWORD_RESETS_PER_ACCOUNT` times an hour per email typed (whether or not an account has it, so the answer
-tells nobody which emails do).
+A password reset is asked at most `PASSWORD_RESETS_PER_ADDRESS` times an hour per client (`RateLimit.hit_client`),
+and counted against the email typed with every other email the site sends to a typed address
+(`core.emails.recipient_wait`), whether or not an account has it, so the answer tells nobody which emails do.
 """
 import math
 
@@ -12,7 +12,7 @@ from django.contrib.auth import views as auth_views
 from django.shortcuts import render
 from django.utils.translation import ngettext
 
-from core.clients import client_address
+from core.emails import recipient_wait, refusal
 from core.ratelimit import RateLimit
 from core.signin import remember_browser, request_pause
 
@@ -51,32 +51,23 @@ def signin_paused(request, original_response=None, credentials=None):
     return response
 
 
-def _reset_limits() -> tuple[RateLimit, RateLimit]:
-    return (RateLimit("password-reset-address", settings.PASSWORD_RESETS_PER_ADDRESS, HOUR),
-            RateLimit("password-reset-account", settings.PASSWORD_RESETS_PER_ACCOUNT, HOUR))
-
-
 class PasswordResetView(auth_views.PasswordResetView):
     """Django's view, with the two limits checked (and counted) before any email is sent."""
 
     template_name = "registration/password_reset_form.html"
 
     def get_context_data(self, **kwargs):
-        return {**super().get_context_data(**kwargs), "per_account": settings.PASSWORD_RESETS_PER_ACCOUNT}
+        return {**super().get_context_data(**kwargs), "per_account": settings.EMAILS_PER_RECIPIENT_HOUR}
 
     def form_valid(self, form):
-        per_address, per_account = _reset_limits()
-        wait = per_address.hit(client_address(self.request) or "unknown")
+        wait = RateLimit("password-reset-address", settings.PASSWORD_RESETS_PER_ADDRESS, HOUR).hit_client(self.request)
         if wait:
             problem = ngettext("Too many password-reset requests from your network: try again in %(n)d minute.",
                                "Too many password-reset requests from your network: try again in %(n)d minutes.",
                                _minutes(wait)) % {"n": _minutes(wait)}
         else:
-            wait = per_account.hit(form.cleaned_data["email"].strip().casefold())
-            problem = ngettext("Too many password-reset emails were asked for this address: try again in %(n)d "
-                               "minute.",
-                               "Too many password-reset emails were asked for this address: try again in %(n)d "
-                               "minutes.", _minutes(wait)) % {"n": _minutes(wait)}
+            wait = recipient_wait(form.cleaned_data["email"])
+            problem = refusal(wait)
         if not wait:
             return super().form_valid(form)
         form.add_error(None, problem)

@@ -199,9 +199,11 @@ AXES_USERNAME_CALLABLE = "core.signin.attempted_username"  # at most the 255 cha
 AXES_WHITELIST_CALLABLE = "core.signin.known_browser"
 AXES_LOCKOUT_CALLABLE = "catan_tournaments.accounts.signin_paused"
 
-# Password-reset emails (catan_tournaments/accounts.py): per client address and per account typed, per hour.
+# Password-reset requests (catan_tournaments/accounts.py) per client address and hour.
 PASSWORD_RESETS_PER_ADDRESS = env.int("PASSWORD_RESETS_PER_ADDRESS", default=10)
-PASSWORD_RESETS_PER_ACCOUNT = env.int("PASSWORD_RESETS_PER_ACCOUNT", default=3)
+# Emails to one address a visitor typed (core/emails.py): registrations, links sent again, password resets together.
+EMAILS_PER_RECIPIENT_HOUR = env.int("EMAILS_PER_RECIPIENT_HOUR", default=5)
+EMAILS_PER_RECIPIENT_DAY = env.int("EMAILS_PER_RECIPIENT_DAY", default=10)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -260,10 +262,9 @@ SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
 OUTBOUND_LOCAL_ALLOWED = env.bool("OUTBOUND_LOCAL_ALLOWED", default=False)
 OUTBOUND_LOCAL_HOSTS = env.list("OUTBOUND_LOCAL_HOSTS", default=[])
 
-# Players' own pages (web/players): a private link sent again from /me/ at most this often per hour, per client
-# address and per email typed; registrations on a tournament's page at most this often per hour per address.
+# Players' own pages (web/players): a private link sent again from /me/ at most this often per hour per client
+# address; registrations on a tournament's page at most this often per hour per address.
 PLAYER_LINKS_PER_ADDRESS = env.int("PLAYER_LINKS_PER_ADDRESS", default=10)
-PLAYER_LINKS_PER_EMAIL = env.int("PLAYER_LINKS_PER_EMAIL", default=3)
 REGISTRATIONS_PER_ADDRESS = env.int("REGISTRATIONS_PER_ADDRESS", default=20)
 
 # Web Push to players' phones when their table is published (core/webpush.py): on only with both VAPID keys

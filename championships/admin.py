@@ -250,7 +250,8 @@ class RegistrationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
 @admin.register(PlayerLink)
 class PlayerLinkAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
-    """Read-only, without the token's digest: links are sent by email and rotated by the organizer (audited)."""
+    """Read-only, without the token's digest or secret: links are sent by email and rotated by the organizer
+    (audited)."""
 
     fields = ["player", "created_at"]
     list_display = ["player", "created_at"]

@@ -1,24 +1,34 @@
 """A player's private link, `/me/<token>/`: no account and no password, the link is the key.
 
-A token is long and random (`secrets.token_urlsafe`, 32 bytes); only its SHA-256 digest is stored, so a copy of
-the database opens nobody's page, and a token is found by its digest: an index lookup of a value nobody can choose,
-which tells nothing about any stored token however long it takes. The digest cannot be turned back into a link, so
-each email that carries one makes a new token; a player keeps the newest `KEPT` and older ones stop working. An
-organizer's rotation removes them all and makes one new one: every link given before stops working at once.
+A token is long (32 bytes, 43 characters) and only its SHA-256 digest is stored, so a copy of the database opens
+nobody's page, and a token is found by its digest: an index lookup of a value nobody can choose, which tells nothing
+about any stored token however long it takes.
+
+A player has one link that emails carry, the same in every email (a confirmation, a notice, a place freed, a link
+asked for again on `/me/`): its token is derived from a random `PlayerLink.secret` and the site's `SECRET_KEY`
+(`salted_hmac`), so the site can send it again without storing it, and a copy of the database without the
+settings still opens nothing. Sending it again therefore never invalidates a link a player bookmarked, whoever
+asks and however often, and stored links never grow with the asking: one per player, plus the links made before
+this scheme (random tokens, kept working, never sent again) and one per change of `SECRET_KEY` (the old link keeps
+working; the next email carries a new one). Only an organizer's rotation (`rotate`) removes them all and makes
+the one new one: every link given before stops working at once.
 """
+import base64
 import hashlib
 import re
 import secrets
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import translation
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from audit.actions import Action
 from audit.services import record_change, record_change_in
+from core.emails import same_email
 from core.mail import queue_email
 
 from .models import Entry, Player, PlayerLink, Tournament
@@ -26,8 +36,7 @@ from .permissions import require_organizer
 
 TOKEN_BYTES = 32
 """43 characters once encoded: guessing one is out of reach."""
-KEPT = 10
-"""Links a player holds at once: the newest, as emails carry them (a confirmation, a notice, a resend…)."""
+_DERIVATION = "championships.links.PlayerLink"
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{20,64}")
 
 
@@ -35,13 +44,28 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _derived(secret: str) -> str:
+    return base64.urlsafe_b64encode(salted_hmac(_DERIVATION, secret, algorithm="sha256").digest()).decode().rstrip("=")
+
+
 def issue(player: Player) -> str:
-    """A new token for the player's link (stored as its digest); the oldest beyond `KEPT` stop working."""
-    token = secrets.token_urlsafe(TOKEN_BYTES)
-    PlayerLink.objects.create(player=player, digest=digest(token))
-    stale = PlayerLink.objects.filter(player=player).values_list("pk", flat=True)[KEPT:]
-    PlayerLink.objects.filter(pk__in=list(stale)).delete()
-    return token
+    """The token of the player's link, the same every time: made (and stored as its digest) on the first email, or
+    after a rotation; never does it stop another link working (the module's docstring says why)."""
+    with transaction.atomic():
+        link = PlayerLink.objects.filter(player=player).exclude(secret="").first()
+        if link is not None:
+            token = _derived(link.secret)
+            if link.digest == digest(token):
+                return token
+            link.secret = ""  # made under another SECRET_KEY: it keeps opening the page, never sent again
+            link.save(update_fields=["secret"])
+        secret = secrets.token_urlsafe(TOKEN_BYTES)
+        try:
+            with transaction.atomic():
+                PlayerLink.objects.create(player=player, digest=digest(_derived(secret)), secret=secret)
+        except IntegrityError:  # another request made the player's link meanwhile: that one is sent
+            secret = PlayerLink.objects.exclude(secret="").values_list("secret", flat=True).get(player=player)
+        return _derived(secret)
 
 
 def player_for(token: str) -> Player | None:
@@ -67,7 +91,7 @@ def absolute(path: str, request=None) -> str:
 
 
 def private_link(player: Player, *, request=None) -> str:
-    """A new link to the player's page, in the language they registered in, for an email."""
+    """The link to the player's page (`issue`), in the language they registered in, for an email."""
     with translation.override(player.language or settings.LANGUAGE_CODE):
         return absolute(reverse("players-me", args=[issue(player)]), request)
 
@@ -97,10 +121,10 @@ def rotate(player_id: int, *, user, tournament: Tournament, request=None) -> tup
 
 
 def send_again(email: str, *, site: str) -> bool:
-    """Email a new link to whoever plays with this email (entered, or registered and not refused); nothing for an
+    """Email the link again to whoever plays with this email (entered, or registered and not refused); nothing for an
     email no player has. Runs in the background (`championships.tasks`), so the page that asked answers the same
     whoever the email belongs to. `site`: the address the request came to. True when an email went out."""
-    player = Player.objects.filter(email__iexact=email.strip()).first()
+    player = Player.objects.filter(same_email("email", email)).first()
     if player is None:
         return False
     tournaments = set(player.entries.values_list("tournament_id", flat=True)) | set(

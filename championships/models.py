@@ -3,7 +3,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Case, F, Q, Value, When
-from django.db.models.functions import Length, Lower
+from django.db.models.functions import Length, Upper
 from django.db.models.lookups import Exact, LessThanOrEqual
 from django.utils.translation import gettext_lazy as _
 from django_countries import countries
@@ -424,15 +424,19 @@ class StaffRole(models.Model):
 
 class PlayerLink(models.Model):
     """One private link of a player (`/me/<token>/`, championships/links.py). Only a digest of its token is stored,
-    so a copy of the database opens nobody's page; each email that carries a link makes one, a few are kept, and the
-    organizer's rotation removes them all."""
+    so a copy of the database opens nobody's page. The link emails carry is made once per player from `secret` and
+    the site's `SECRET_KEY`, so every email sends the same one; the organizer's rotation removes them all."""
 
     player = models.ForeignKey(Player, models.CASCADE, related_name="links")
     digest = models.CharField(max_length=64, unique=True)
+    secret = models.CharField(max_length=64, blank=True, default="")
+    """What the token is derived from, with `SECRET_KEY` (`links.issue`): the link emails carry. Empty for a link
+    that still opens the page but is never sent again (made before, or under an older `SECRET_KEY`)."""
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+        constraints = [models.UniqueConstraint("player", condition=~Q(secret=""), name="player_link_one_sent")]
 
     def __str__(self) -> str:
         return f"{self.player} · {self.created_at:%Y-%m-%d %H:%M}"
@@ -498,8 +502,9 @@ class Registration(models.Model):
     class Meta:
         ordering = ["tournament", "confirmed_at", "pk"]
         constraints = [
-            models.UniqueConstraint(Lower("email"), "tournament", condition=~Q(status__in=["refused", "cancelled"]),
-                                    name="registration_once_per_email"),
+            # by the one normalisation every match of a typed email uses (core/emails.py)
+            models.UniqueConstraint(Upper("email"), "tournament", condition=~Q(status__in=["refused", "cancelled"]),
+                                    name="registration_once_per_email_upper"),
             models.CheckConstraint(condition=Q(confirmed_at__isnull=False) | Q(status__in=["unconfirmed", "refused",
                                                                                           "cancelled"]),
                                    name="registration_confirmed_before_decided"),

@@ -24,6 +24,7 @@ from .registration import RosterPreview, preview_roster
 from .relationships import declare_relationship
 from .selectors import find_player
 from .services import enter_player, register_players
+from .waiting_list import place_freed
 
 FIELDS = {"name": "name", "email": "email", "date_of_birth": "date_of_birth", "country": "country",
           "friends_or_family": "friend"}
@@ -160,7 +161,8 @@ def enter_selected(tournament: Tournament, player_ids: Iterable[int], *, user) -
 
 @transaction.atomic
 def remove_entries(tournament: Tournament, entry_ids: Iterable[int], *, user) -> int:
-    """Take players out of a tournament before they are seated; a seated one refuses all (withdraw them instead)."""
+    """Take players out of a tournament before they are seated; a seated one refuses all (withdraw them instead).
+    The places freed go to the waiting list (`waiting_list.place_freed`)."""
     require_organizer(user, tournament)
     entries = list(Entry.objects.select_for_update(of=("self",)).select_related("player")
                    .filter(tournament=tournament, pk__in=set(entry_ids)).order_by("pk"))
@@ -179,4 +181,6 @@ def remove_entries(tournament: Tournament, entry_ids: Iterable[int], *, user) ->
         except IntegrityError as error:  # a penalty or a replacement refers to it
             raise ValidationError(_("%(player)s has records in this tournament and can only withdraw.")
                                   % {"player": entry.player.name}) from error
+    if entries:
+        place_freed(tournament.pk, user=user)
     return len(entries)

@@ -13,7 +13,9 @@ places the organizer set, with a waiting list that gives a freed place to the fi
   email (left as it is but for details it lacks), then: awaiting the organizer when they approve each one; else a
   free place → entered; else the waiting list, in the order of confirmation.
 - A place frees when an entry leaves before the first game is published (a cancellation, a withdrawal, a no-show,
-  a removal) or the organizer adds places: `fill_places` gives it to the first waiting, with an email.
+  a refusal at the door, a removal) or the organizer adds places: `waiting_list.place_freed`, the one function
+  every such path calls, gives it to the first waiting, with an email. How full the tournament is: `places`; the
+  emails: `registration_mail`.
 Every step is audited: a player's own with the player as actor, a visitor's with no actor.
 """
 import secrets
@@ -24,24 +26,25 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from audit.actions import Action
 from audit.services import record_change
-from core.mail import queue_email
+from core.emails import same_email
 
 from .countries import country_for_code
 from .eligibility import age_on, check_birth_date, check_can_enter, staff_roles
 from .links import absolute, digest, private_link
 from .models import ACTIVE_STATUSES, FRIENDS_MAX, Entry, Player, Registration, Tournament
 from .permissions import require_organizer
+from .places import LIVE, games_published, seating_made
+from .registration_mail import in_language, send, tell_entered, tell_staff, tell_status
+from .waiting_list import confirmed_player, place_freed, refuse_registration, take_place_or_wait
 
 CONFIRM_HOURS = 48
 """How long a confirmation link works; an unconfirmed registration holds no place meanwhile."""
-LIVE = (Registration.Status.UNCONFIRMED, Registration.Status.PENDING, Registration.Status.WAITING,
-        Registration.Status.ENTERED)
 LANGUAGES = {code for code, _name in settings.LANGUAGES}
 
 
@@ -57,15 +60,6 @@ class Details:
     friends: str = ""
     media_opt_out: bool = False
     language: str = ""
-
-
-def _games_published(tournament: Tournament) -> bool:
-    """A game of the tournament is published (the scheduling app's games, read by their relation's name)."""
-    return Tournament.objects.filter(pk=tournament.pk, games__status__in=["published", "finished"]).exists()
-
-
-def _seating_made(tournament: Tournament) -> bool:
-    return Tournament.objects.filter(pk=tournament.pk, games__isnull=False).exists()
 
 
 def fed_by_qualifiers(tournament: Tournament) -> bool:
@@ -84,7 +78,7 @@ def why_closed(tournament: Tournament, now: datetime | None = None) -> str | Non
     if tournament.registration_closes and now >= tournament.registration_closes:
         return _("Registration for %(tournament)s closed on %(when)s.") % {
             "tournament": tournament.name, "when": _when(tournament.registration_closes)}
-    if tournament.status == Tournament.Status.FINISHED or _games_published(tournament):
+    if tournament.status == Tournament.Status.FINISHED or games_published(tournament):
         return _("%(tournament)s has started: registration is closed.") % {"tournament": tournament.name}
     return None
 
@@ -92,71 +86,6 @@ def why_closed(tournament: Tournament, now: datetime | None = None) -> str | Non
 def _when(moment: datetime) -> str:
     local = timezone.localtime(moment)
     return f"{date_format(local, 'DATE_FORMAT')} {date_format(local, 'TIME_FORMAT')}"
-
-
-def places_taken(tournament: Tournament) -> int:
-    return Entry.objects.filter(tournament=tournament, status__in=ACTIVE_STATUSES).count()
-
-
-def places_left(tournament: Tournament) -> int | None:
-    """Free places; None for open entry (no capacity)."""
-    if tournament.capacity is None:
-        return None
-    return max(tournament.capacity - places_taken(tournament), 0)
-
-
-def waiting(tournament: Tournament):
-    """The waiting list, first in line first."""
-    return (Registration.objects.filter(tournament=tournament, status=Registration.Status.WAITING)
-            .order_by("confirmed_at", "pk"))
-
-
-def waiting_position(registration: Registration) -> int | None:
-    if registration.status != Registration.Status.WAITING:
-        return None
-    return waiting(registration.tournament).filter(confirmed_at__lt=registration.confirmed_at).count() + 1
-
-
-# ---- emails ---------------------------------------------------------------------------------------------------
-
-def _send(registration: Registration, subject: str, lines: list[str]) -> None:
-    queue_email(registration.email, subject, "\n".join([_("Hello %(name)s,") % {"name": registration.name}, "",
-                                                        *lines]))
-
-
-def _in_language(registration: Registration):
-    return translation.override(registration.language or settings.LANGUAGE_CODE)
-
-
-def _link_lines(player: Player, request) -> list[str]:
-    return ["", _("Your tables, games and results, on your phone (this link is yours alone: do not share it):"),
-            private_link(player, request=request)]
-
-
-def _status_lines(registration: Registration) -> list[str]:
-    values = {"tournament": registration.tournament.name}
-    status = registration.status
-    if status == Registration.Status.ENTERED:
-        return [_("You are entered in %(tournament)s.") % values]
-    if status == Registration.Status.WAITING:
-        return [_("%(tournament)s is full: you are number %(n)d on the waiting list. When a place frees, it is "
-                  "yours and we tell you by email.") % {**values, "n": waiting_position(registration) or 1}]
-    if status == Registration.Status.PENDING:
-        return [_("The organizers of %(tournament)s approve each registration: we tell you by email when they "
-                  "have.") % values]
-    if status == Registration.Status.REFUSED:
-        lines = [_("Your registration for %(tournament)s was refused.") % values]
-        return lines + ([_("Reason: %(reason)s") % {"reason": registration.reason}] if registration.reason else [])
-    return []
-
-
-def tell_status(registration: Registration, *, request=None) -> None:
-    """Email the registration's state, with the private link while it is live."""
-    with _in_language(registration):
-        lines = _status_lines(registration)
-        if registration.player is not None and registration.status in LIVE:
-            lines += _link_lines(registration.player, request)
-        _send(registration, _("Registration: %(tournament)s") % {"tournament": registration.tournament.name}, lines)
 
 
 # ---- registering and confirming -------------------------------------------------------------------------------
@@ -178,21 +107,19 @@ def _check_typed(tournament: Tournament, details: Details) -> None:
             check_birth_date(details.date_of_birth)
         except ValidationError as error:
             errors["date_of_birth"] = error.messages
-    if staff_roles(tournament).filter(user__email__iexact=details.email).exists():
-        errors["email"] = [_("This email belongs to the staff of %(tournament)s, who may not play in it.")
-                           % {"tournament": tournament.name}]
     if details.country:
         country_for_code(details.country)  # an unknown code is refused by field
     if errors:
         raise ValidationError(errors)
 
 
-def register(tournament_id: int, details: Details, *, request=None) -> Registration | None:
+def register(tournament_id: int, details: Details, *, request=None, token: str | None = None) -> Registration | None:
     """A registration typed on the tournament's page: checked, stored unconfirmed, and a confirmation link emailed.
 
-    An email already registered or entered here gets an email saying so instead (None is returned): the page
-    answers the same either way. Refused with a message by field when registration is closed or the details
-    show the player may not play."""
+    An email already registered or entered here, or a staff member's, gets an email saying so instead (None is
+    returned): the page answers the same either way. Refused with a message by field when registration is closed
+    or the details show the player may not play. `token`: the confirmation link's (the demo plays its players'
+    part, demo/seed.py); a new random one by default."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update(of=("self",)).select_related("championship").get(
             pk=tournament_id)
@@ -201,17 +128,20 @@ def register(tournament_id: int, details: Details, *, request=None) -> Registrat
             raise ValidationError(closed)
         _check_typed(tournament, details)
         language = details.language if details.language in LANGUAGES else settings.LANGUAGE_CODE
+        if staff_roles(tournament).filter(same_email("user__email", details.email)).exists():
+            tell_staff(tournament, details.email, language)
+            return None
         known = (Registration.objects.select_related("player", "tournament")
-                 .filter(tournament=tournament, email__iexact=details.email, status__in=LIVE).first())
+                 .filter(same_email("email", details.email), tournament=tournament, status__in=LIVE).first())
         entered = Entry.objects.select_related("player").filter(
-            tournament=tournament, player__email__iexact=details.email).first()
+            same_email("player__email", details.email), tournament=tournament).first()
         if known is not None and known.status != Registration.Status.UNCONFIRMED:
             tell_status(known, request=request)
             return None
         if entered is not None:
-            _tell_entered(entered, tournament, language, request)
+            tell_entered(entered, tournament, language, request)
             return None
-        token = secrets.token_urlsafe(32)
+        token = token or secrets.token_urlsafe(32)
         fields: dict[str, object] = {
             "name": details.name, "date_of_birth": details.date_of_birth,
             "country": country_for_code(details.country) if details.country else None, "city": details.city,
@@ -228,22 +158,14 @@ def register(tournament_id: int, details: Details, *, request=None) -> Registrat
         record_change(None, tournament.pk, Action.REGISTRATION_SUBMITTED, registration,
                       after={"player": registration.name, "email": registration.email,
                              "country": details.country or None, "city": registration.city})
-        with _in_language(registration):
+        with in_language(registration):
             path = reverse("players-register-confirm", args=[tournament.slug, token])
-            _send(registration, _("Confirm your registration: %(tournament)s") % {"tournament": tournament.name}, [
+            send(registration, _("Confirm your registration: %(tournament)s") % {"tournament": tournament.name}, [
                 _("You registered for %(tournament)s. Open this link to confirm it (it works for %(hours)d "
                   "hours):") % {"tournament": tournament.name, "hours": CONFIRM_HOURS},
                 absolute(path, request), "",
                 _("If you did not register, ignore this email: nothing happens without the confirmation.")])
     return registration
-
-
-def _tell_entered(entry: Entry, tournament: Tournament, language: str, request) -> None:
-    with translation.override(entry.player.language or language):
-        queue_email(entry.player.email, _("Registration: %(tournament)s") % {"tournament": tournament.name},
-                    "\n".join([_("Hello %(name)s,") % {"name": entry.player.name}, "",
-                               _("You are already entered in %(tournament)s.") % {"tournament": tournament.name},
-                               *_link_lines(entry.player, request)]))
 
 
 def registration_for(slug: str, token: str) -> Registration | None:
@@ -262,7 +184,7 @@ def expired(registration: Registration, now: datetime | None = None) -> bool:
 def _player_for(registration: Registration) -> Player:
     """The player record the confirmed email stands for: an existing one (only what it lacks is filled in, and an
     opt-out of photos is kept) or a new one."""
-    player = Player.objects.select_for_update(of=("self",)).filter(email__iexact=registration.email).first()
+    player = Player.objects.select_for_update(of=("self",)).filter(same_email("email", registration.email)).first()
     if player is None:
         player = Player.objects.create(name=registration.name, email=registration.email,
                                        date_of_birth=registration.date_of_birth, country=registration.country,
@@ -297,36 +219,6 @@ def _audited(value):
     return getattr(value, "code", value)
 
 
-def _refuse(registration: Registration, reason: str, *, user=None, player=None) -> None:
-    registration.status, registration.reason = Registration.Status.REFUSED, reason[:500]
-    registration.decided_at, registration.decided_by = timezone.now(), user
-    registration.save()
-    record_change(user, registration.tournament_id, Action.REGISTRATION_REFUSED, registration, player=player,
-                  after={"player": registration.name, "status": registration.status}, reason=registration.reason)
-
-
-def confirmed_player(registration: Registration) -> Player:
-    """The player of a confirmed registration (the database holds one for every confirmed status)."""
-    if registration.player is None:
-        raise ValidationError(_("This registration is not confirmed yet."))
-    return registration.player
-
-
-def _take_place_or_wait(registration: Registration, tournament: Tournament) -> None:
-    """Enter the player if a place is free (and nobody is waiting before them), else put them on the list."""
-    player = confirmed_player(registration)
-    existing = Entry.objects.filter(tournament=tournament, player=player).first()
-    free = places_left(tournament)
-    if existing is not None:
-        registration.entry, registration.status = existing, Registration.Status.ENTERED
-    elif free is None or (free > 0 and not waiting(tournament).exclude(pk=registration.pk).exists()):
-        registration.entry = Entry.objects.create(tournament=tournament, player=player)
-        registration.status = Registration.Status.ENTERED
-    else:
-        registration.status = Registration.Status.WAITING
-    registration.decided_at = timezone.now()
-
-
 @dataclass(frozen=True)
 class Confirmed:
     registration: Registration
@@ -339,10 +231,11 @@ def confirm(slug: str, token: str, *, request=None) -> Confirmed:
 
     Refused (ValidationError) for an unknown or expired link. When the player record may not play here the
     registration is refused, with the reason, emailed and returned."""
-    confirmed = _confirm(slug, token, request)
-    if confirmed.registration.status == Registration.Status.WAITING:
-        fill_places(confirmed.registration.tournament_id, player=confirmed.registration.player, request=request)
-        confirmed.registration.refresh_from_db()
+    with transaction.atomic():
+        confirmed = _confirm(slug, token, request)
+        if confirmed.registration.status == Registration.Status.WAITING:  # a place may be free behind the list
+            place_freed(confirmed.registration.tournament_id, player=confirmed.registration.player, request=request)
+            confirmed.registration.refresh_from_db()
     return confirmed
 
 
@@ -363,7 +256,7 @@ def _confirm(slug: str, token: str, request) -> Confirmed:
         if expired(registration):
             raise ValidationError(_("This confirmation link has expired (it works for %(hours)d hours). Register "
                                     "again on the tournament's page.") % {"hours": CONFIRM_HOURS})
-        if _games_published(tournament):
+        if games_published(tournament):
             raise ValidationError(_("%(tournament)s has started: registration is closed.") % {
                 "tournament": tournament.name})
         player = _player_for(registration)
@@ -371,13 +264,13 @@ def _confirm(slug: str, token: str, request) -> Confirmed:
         try:
             check_can_enter(player, tournament)
         except ValidationError as error:
-            _refuse(registration, " ".join(error.messages), player=player)
+            refuse_registration(registration, " ".join(error.messages), player=player)
             tell_status(registration, request=request)
             return Confirmed(registration, "")
         if tournament.registration_approval:
             registration.status = Registration.Status.PENDING
         else:
-            _take_place_or_wait(registration, tournament)
+            take_place_or_wait(registration, tournament)
         registration.save()
         record_change(None, tournament.pk, Action.REGISTRATION_CONFIRMED, registration, player=player,
                       after={"player": player.name, "status": registration.status,
@@ -407,51 +300,58 @@ def approve(tournament: Tournament, registration_id: int, *, user, request=None)
             raise ValidationError(_("Only a confirmed registration awaiting approval can be approved; this one is "
                                     "%(status)s.") % {"status": registration.get_status_display()})
         check_can_enter(confirmed_player(registration), tournament)
-        _take_place_or_wait(registration, tournament)
+        take_place_or_wait(registration, tournament)
         registration.decided_by = user
         registration.save()
         record_change(user, tournament.pk, Action.REGISTRATION_APPROVED, registration,
                       after={"player": confirmed_player(registration).name, "status": registration.status,
                              "entry": registration.entry_id})
         tell_status(registration, request=request)
-    if registration.status == Registration.Status.WAITING:
-        fill_places(tournament.pk, user=user, request=request)
-        registration.refresh_from_db()
+        if registration.status == Registration.Status.WAITING:  # a place may be free behind the list
+            place_freed(tournament.pk, user=user, request=request)
+            registration.refresh_from_db()
     return registration
 
 
 def refuse(tournament: Tournament, registration_id: int, *, user, reason: str = "", request=None) -> Registration:
-    """The organizer refuses a registration not entered yet (unconfirmed, awaiting approval or waiting)."""
+    """The organizer refuses a registration not entered yet (unconfirmed, awaiting approval or waiting); a place
+    the waiting list did not get yet goes to the next in line."""
     require_organizer(user, tournament)
     reason = reason.strip()
     if len(reason) > 500:
         raise ValidationError({"reason": [_("At most %(max)d characters.") % {"max": 500}]})
     with transaction.atomic():
+        tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament.pk)  # before the row
         registration = _locked(registration_id, tournament)
         if registration.status not in (Registration.Status.UNCONFIRMED, Registration.Status.PENDING,
                                        Registration.Status.WAITING):
             raise ValidationError(_("This registration is %(status)s: an entered player is taken out on the entries "
                                     "page.") % {"status": registration.get_status_display()})
-        _refuse(registration, reason, user=user)
+        refuse_registration(registration, reason, user=user)
         tell_status(registration, request=request)
+        place_freed(tournament.pk, user=user, request=request)
     return registration
 
 
 def cancel(registration_id: int, *, player: Player, request=None) -> Registration:
     """The player cancels their registration from their page: off the waiting list, or out of the tournament while
     no seating is made (afterwards the desk withdraws them); a freed place goes to the first waiting."""
+    tournament_id = (Registration.objects.filter(pk=registration_id, player=player)
+                     .values_list("tournament_id", flat=True).first())
+    if tournament_id is None:
+        raise ValidationError(_("This registration is not yours."))
     with transaction.atomic():
-        registration = (Registration.objects.select_for_update(of=("self",)).select_related("tournament", "entry")
-                        .filter(pk=registration_id, player=player).first())
-        if registration is None:
-            raise ValidationError(_("This registration is not yours."))
-        tournament = registration.tournament
+        # the tournament's row first, as every write of its places does (`place_freed`), then the registration's
+        tournament = Tournament.objects.select_for_update(of=("self",)).get(pk=tournament_id)
+        registration = (Registration.objects.select_for_update(of=("self",)).select_related("entry")
+                        .get(pk=registration_id))
+        registration.tournament = tournament
         if registration.status not in (Registration.Status.PENDING, Registration.Status.WAITING,
                                        Registration.Status.ENTERED):
             raise ValidationError(_("This registration is %(status)s.") % {"status": registration.get_status_display()})
         entry = registration.entry
         if registration.status == Registration.Status.ENTERED:
-            if _seating_made(tournament):
+            if seating_made(tournament):
                 raise ValidationError(_("The seating of %(tournament)s is made: to leave now, tell the desk.")
                                       % {"tournament": tournament.name})
             if entry is not None and entry.status in ACTIVE_STATUSES:
@@ -465,48 +365,8 @@ def cancel(registration_id: int, *, player: Player, request=None) -> Registratio
         registration.save()
         record_change(None, tournament.pk, Action.REGISTRATION_CANCELLED, registration, player=player,
                       after={"player": player.name, "status": registration.status})
-    fill_places(tournament.pk, player=player, request=request)
+        place_freed(tournament.pk, player=player, request=request)
     return registration
-
-
-def fill_places(tournament_id: int, *, user=None, player: Player | None = None, request=None) -> list[Registration]:
-    """Give free places to the waiting list, first in line first, each with an email; until the first game is
-    published. `user` or `player`: whoever freed the place (the audit's actor). Returns the promoted."""
-    promoted: list[Registration] = []
-    with transaction.atomic():
-        tournament = Tournament.objects.select_for_update(of=("self",)).select_related("championship").get(
-            pk=tournament_id)
-        Registration.objects.filter(tournament=tournament, status=Registration.Status.ENTERED,
-                                    entry__isnull=True).update(  # the organizers took the entry out
-            status=Registration.Status.REFUSED, reason=_("Taken out of the tournament by the organizers."),
-            decided_at=timezone.now())
-        if _games_published(tournament):
-            return promoted
-        for registration in waiting(tournament).select_for_update(of=("self",)).select_related("player"):
-            free = places_left(tournament)
-            if free is not None and free < 1:
-                break
-            registration.tournament = tournament
-            waiter = confirmed_player(registration)
-            try:
-                check_can_enter(waiter, tournament)
-            except ValidationError as error:
-                _refuse(registration, " ".join(error.messages), user=user, player=player)
-                tell_status(registration, request=request)
-                continue
-            registration.entry = (Entry.objects.filter(tournament=tournament, player=waiter).first()
-                                  or Entry.objects.create(tournament=tournament, player=waiter))
-            registration.status, registration.decided_at = Registration.Status.ENTERED, timezone.now()
-            registration.save()
-            record_change(user, tournament.pk, Action.REGISTRATION_PROMOTED, registration, player=player,
-                          after={"player": waiter.name, "status": registration.status,
-                                 "entry": registration.entry_id})
-            with _in_language(registration):
-                _send(registration, _("A place for you: %(tournament)s") % {"tournament": tournament.name}, [
-                    _("A place in %(tournament)s was freed and it is yours: you are entered.") % {
-                        "tournament": tournament.name}, *_link_lines(waiter, request)])
-            promoted.append(registration)
-    return promoted
 
 
 # ---- the organizer's settings ---------------------------------------------------------------------------------
@@ -545,7 +405,7 @@ def change_settings(tournament: Tournament, new: Settings, *, user, request=None
                    else "closed" if before["self_registration"] and not new.self_registration else "changed")
         record_change(user, tournament.pk, Action.TOURNAMENT_REGISTRATION, locked, before=before,
                       after={**after, "variant": variant})
-    fill_places(tournament.pk, user=user, request=request)
+        place_freed(tournament.pk, user=user, request=request)
     return locked
 
 

@@ -1,6 +1,7 @@
 """Rate limits: at most `limit` events per `window` seconds for one key (a client address, an account), and
 concurrency limits: at most `limit` of something under way at once for one key (`ConcurrencyLimit`).
 
+A limit per client (`hit_client`) counts the client's address and, for IPv6, its /48 as well (`core/clients.py`).
 Counted in the cache (Redis in production, so every worker sees the same counts) in fixed windows:
 cheap, one `incr` per event. The keys are hashed, so an email or username typed by anyone never
 becomes a cache key as such. When the cache cannot be reached the limit lets the request through
@@ -16,6 +17,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.core.cache import cache
+from django.http import HttpRequest
+
+from .clients import NETWORK_PREFIX, NETWORK_SHARE, client_address, client_network
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +55,30 @@ class RateLimit:
             return int(cache.get(self._key(key, now)[0], 0))
         except Exception:  # noqa: BLE001 - as in hit()
             return 0
+
+    def _network(self) -> "RateLimit":
+        return RateLimit(f"{self.name}/{NETWORK_PREFIX}", self.limit * NETWORK_SHARE, self.window)
+
+    def _client_keys(self, request: HttpRequest) -> list[tuple["RateLimit", str]]:
+        keys = [(self, client_address(request) or "unknown")]
+        if network := client_network(request):
+            keys.append((self._network(), network))
+        return keys
+
+    def hit_client(self, request: HttpRequest, *, now: float | None = None) -> int:
+        """Count one event for the client who sent the request, by its address, then (IPv6) its /48; 0 if within
+        both limits, else the seconds until the window ends. What the address's limit refuses is not counted
+        against the /48, so one /64 hammering away does not use up its neighbours' allowance."""
+        for limit, key in self._client_keys(request):
+            if wait := limit.hit(key, now=now):
+                return wait
+        return 0
+
+    def client_wait(self, request: HttpRequest, *, now: float | None = None) -> int:
+        """Without counting: 0 while the client is within both limits, else the seconds until it may try again."""
+        now = time.time() if now is None else now
+        return max((max(1, math.ceil(limit._key(key, now)[1] - now)) for limit, key in self._client_keys(request)
+                    if limit.used(key, now=now) >= limit.limit), default=0)
 
     def clear(self, key: str, *, now: float | None = None) -> None:
         now = time.time() if now is None else now

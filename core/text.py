@@ -65,6 +65,21 @@ def one_line(value: str) -> str:
     return clean_line(_CONTROL_RE.sub(" ", value))
 
 
+_NOT_A_NAME_RE = re.compile(r"://|www\.|@|[^\W_]\.[^\W\d_]{2}|[!?:;¡¿؟؛%$€£<>=/\\]|\d{3}", re.IGNORECASE)
+"""A URL or an address (a scheme, "www.", "@", a dot between a letter and two more: "bit.ly", "evil.com"), a
+sentence's or a message's marks, or a number such as a phone's."""
+NAME_WORDS_MAX = 6
+NAME_CHARACTERS_MAX = 60
+
+
+def plain_name(value: str) -> bool:
+    """Whether a typed name reads as a person's name, to be echoed in an email to an address nobody confirmed: at
+    most 6 words and 60 characters, no URL or address, no sentence's punctuation, no long number. Anything else
+    ("Your account is locked: verify at evil.example") is not carried to a stranger's inbox."""
+    return (len(value) <= NAME_CHARACTERS_MAX and len(value.split()) <= NAME_WORDS_MAX
+            and not _NOT_A_NAME_RE.search(value))
+
+
 class LineField(forms.CharField):
     """A form field for a name: the typed text cleaned by `clean_line`."""
 

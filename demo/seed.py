@@ -8,6 +8,11 @@
 - A finished Lord of Catan club tournament (`lord-of-catan`, seed 003): a ranking round of 12
   tables, 16 to the semifinals (the 12 table winners and the 4 best second places by tempo), the
   final.
+- The players' side: a Jordanian national championship (seed 001 §3, no qualifiers) whose finals are to
+  come, three weeks after the demo was made, open for self-registration with 8 places: 8 players who
+  registered and confirmed by the emailed link hold them, 3 wait in the order they confirmed, 1 has not
+  confirmed yet; the desk's self check-in window is ready to open (no official start is set, so a player
+  checking in with the QR code is on time whenever the demo is tried).
 
 Everything goes through the same services as the app. Ties that decide who goes on or where
 they sit are settled by a recorded drawing of lots in an order fixed by the demo's seed. Around
@@ -23,15 +28,18 @@ while trying it stays, and its players, who may since play in real tournaments t
 deleted. A demo championship removed by hand is created again, reusing its players as they are.
 """
 import random
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, time
+from datetime import date, time, timedelta
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db import transaction
+from django.utils import timezone
 
+from championships import signup
 from championships.models import Championship, Player, StaffRole, Stage, Tournament
 from championships.roster import parse_roster
 from championships.services import assign_staff, create_championship_from_preset, enter_players, register_players
@@ -49,10 +57,15 @@ from scheduling.services import generate_seating
 DEMO_SLUG = "demo-uae-championship"
 WORLD_SLUG = "demo-world-championship"
 CLUB_SLUG = "demo-lord-of-catan"
-DEMO_SLUGS = (DEMO_SLUG, WORLD_SLUG, CLUB_SLUG)
+OPEN_SLUG = "demo-jordan-championship"
+DEMO_SLUGS = (DEMO_SLUG, WORLD_SLUG, CLUB_SLUG, OPEN_SLUG)
+OPEN_TOURNAMENT = "demo-amman-finals"
+"""The finals players register for themselves: `/t/demo-amman-finals/register/` (README, Getting started)."""
+OPEN_PLACES = 8
 ROSTER = Path(__file__).with_name("players.csv")
 WORLD_ROSTER = Path(__file__).with_name("world_players.csv")
 CLUB_ROSTER = Path(__file__).with_name("club_players.csv")
+OPEN_ROSTER = Path(__file__).with_name("open_players.csv")
 LOGINS = {"organizer": "organizer-demo", "referee": "referee-demo"}
 SEATING_BUDGET = 20_000
 """Candidate swaps for the seating search of the world and club events: ample for 32 or 48 players, and fast."""
@@ -84,7 +97,7 @@ def _staff_user(username: str, password: str):
 def seed_demo() -> DemoSummary:
     """Create the demo championships that do not exist; those that do are left exactly as they are."""
     builders = ((DEMO_SLUG, lambda organizer, referee: _national(organizer, referee)[0]),
-                (WORLD_SLUG, _world), (CLUB_SLUG, _club))
+                (WORLD_SLUG, _world), (CLUB_SLUG, _club), (OPEN_SLUG, _players_side))
     existing = {c.slug: c for c in Championship.objects.filter(slug__in=DEMO_SLUGS)}
     missing = [(slug, build) for slug, build in builders if slug not in existing]
     logins: dict[str, str | None] = dict(LOGINS)
@@ -184,6 +197,33 @@ def _club(organizer, referee) -> Championship:
     # 003, General rules 5: at table 5 of the ranking round a slow player got a minute, then 2-minute turns
     _finished_event(club, date(2026, 3, 20), CLUB_ROSTER, organizer, referee, random.Random(3), _distinct_result,
                     timed=(1, 5, {}))
+    return championship
+
+
+def _players_side(organizer, referee) -> Championship:
+    """Seed 001 §3 (Jordan): no qualifiers, the players go straight to the finals, here open to registration by the
+    players themselves. Each registers and confirms through `championships.signup` as on the page (the demo holds
+    the emailed link's token in the player's stead), so the places, the waiting list and its order, the emails and
+    the activity log are what a real registration leaves."""
+    today = timezone.localdate()
+    championship = _demo_championship("jordan-2022", OPEN_SLUG, f"Demo Jordan Championship {today.year}", today.year,
+                                      organizer)
+    (finals,) = championship.tournaments.all()
+    finals.slug, finals.date = OPEN_TOURNAMENT, today + timedelta(weeks=3)
+    finals.status = Tournament.Status.REGISTRATION
+    finals.save(update_fields=["slug", "date", "status"])
+    assign_staff(referee, StaffRole.Role.REFEREE, user=organizer, tournament=finals)
+    signup.change_settings(finals, signup.Settings(self_registration=True, capacity=OPEN_PLACES,
+                                                   registration_closes=None, registration_approval=False),
+                           user=organizer)
+    *confirming, unconfirmed = parse_roster(OPEN_ROSTER.read_text(encoding="utf-8"))
+    for row in (*confirming, unconfirmed):
+        token = secrets.token_urlsafe(32)
+        language = "ar" if any("\u0600" <= ch <= "\u06ff" for ch in row.name) else "en"
+        signup.register(finals.pk, signup.Details(name=row.name, email=row.email, date_of_birth=row.date_of_birth,
+                                                  country=row.country, language=language), token=token)
+        if row is not unconfirmed:
+            signup.confirm(finals.slug, token)
     return championship
 
 

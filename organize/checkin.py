@@ -26,7 +26,7 @@ from audit.actions import Action
 from audit.services import record_change
 from championships.models import Entry, Stage, Tournament
 from championships.permissions import is_organizer, require_organizer
-from championships.signup import fill_places
+from championships.waiting_list import place_freed
 from core.names import fold
 from ranking.public.names import namesake_numbers
 from results.limits import length_errors
@@ -369,7 +369,7 @@ def mark_no_show(tournament: Tournament, entry_ids: list[int], *, user) -> int:
     Entry.objects.bulk_update(entries, ["status"])
     if entries:
         announce_after_commit(tournament.pk)
-        fill_places(tournament.pk, user=user)  # a player waiting for a place may be at the door
+        place_freed(tournament.pk, user=user)  # a player waiting for a place may be at the door
     return len(entries)
 
 
@@ -403,7 +403,7 @@ def withdraw(tournament: Tournament, entry_id: int, *, user, reason: str) -> Wit
         record_change(user, tournament.pk, Action.ENTRY_WITHDRAWN, entry, before=before,
                       after={"player": entry.player.name, "status": entry.status}, reason=reason)
         announce_after_commit(tournament.pk)
-    fill_places(tournament.pk, user=user)  # before the first game is published, the place goes to the waiting list
+        place_freed(tournament.pk, user=user)  # before the first game is published, it goes to the waiting list
     return _replan(Withdrawal(entry), user)
 
 

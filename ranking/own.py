@@ -10,7 +10,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from championships.models import Entry, Player, Registration, Tournament
-from championships.signup import LIVE, waiting_position
+from championships.places import LIVE, waiting_position
 from ranking.public.player import PlayerPage, player_page
 from results.models import Objection, Penalty, RecordSheet, Score, Signature
 from scheduling.calendar import official_start

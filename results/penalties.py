@@ -33,6 +33,7 @@ from audit.actions import Action
 from audit.services import record_change
 from championships.models import ACTIVE_STATUSES, Entry
 from championships.permissions import require_official, require_organizer
+from championships.waiting_list import place_freed
 from engines.rulesets import LatenessRule, ruleset_for
 from scheduling.models import Game, Seat
 
@@ -343,6 +344,7 @@ def record_lateness(entry_id: int, minutes: int, *, user, game: Game | None = No
                       after={"player": entry.player.name, "status": entry.status, "minutes_late": minutes},
                       reason=reason)
         announce_after_commit(entry.tournament_id)
+        place_freed(entry.tournament_id, user=user)  # before the first game, the place goes to the waiting list
         return Lateness(entry, minutes, not_admitted=True)
 
 

@@ -2,7 +2,7 @@
 import pytest
 from django.test import RequestFactory
 
-from core.clients import client_address
+from core.clients import client_address, client_network
 
 
 def request(remote="10.0.0.2", forwarded=None):
@@ -37,3 +37,16 @@ def test_the_client_is_proxy_count_places_from_the_right(settings, proxies, forw
 def test_an_unreadable_connecting_address_is_unknown(settings):
     settings.PROXY_COUNT = 0
     assert client_address(request(remote="")) is None
+
+
+@pytest.mark.parametrize(("forwarded", "expected"), [
+    ("2001:db8:1:a::1", "2001:db8:1::/48"),
+    ("[2001:db8:1:ffff:1:2:3:4]:443", "2001:db8:1::/48"),  # another /64 of the same /48
+    ("2001:db8:2::1", "2001:db8:2::/48"),
+    ("203.0.113.7", None),                                  # IPv4 has no wider network counted
+    ("::ffff:203.0.113.7", None),
+    ("unknown", None),
+])
+def test_an_ipv6_client_is_counted_by_its_48_as_well(settings, forwarded, expected):
+    settings.PROXY_COUNT = 1
+    assert client_network(request(remote="", forwarded=forwarded)) == expected

@@ -5,6 +5,11 @@ from django.conf import settings
 from django.db import migrations, models
 
 
+def drop_entries_without_user(apps, schema_editor):
+    """Going back: the previous schema requires a user, so what players and visitors did cannot stay."""
+    apps.get_model("audit", "AuditEntry").objects.filter(user__isnull=True).delete()
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -24,4 +29,5 @@ class Migration(migrations.Migration):
             name='user',
             field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL),
         ),
+        migrations.RunPython(migrations.RunPython.noop, drop_entries_without_user),  # first when going back
     ]

@@ -42,7 +42,11 @@ from .format import FORMAT, LINKED_TOURNAMENT_FIELDS, USER_FIELDS, VERSION, Enco
 def export_tournament(tournament: Tournament) -> dict:
     """The file's content as plain data (json.dumps with `Encoder` writes it)."""
     owned = _owned_rows(tournament)
-    players = Player.objects.filter(entries__tournament=tournament).order_by("pk")
+    # the players entered, and those its audit trail names without an entry (a registration waiting, refused or
+    # cancelled), so every row of the trail restores
+    players = Player.objects.filter(Q(entries__tournament=tournament)
+                                    | Q(pk__in=owned[AuditEntry].exclude(player=None).values("player"))
+                                    ).distinct().order_by("pk")
     championship = Championship.objects.filter(tournaments=tournament)
     linked = Tournament.objects.filter(
         Q(pk__in=owned[Entry].values("source_tournament"))

@@ -77,8 +77,8 @@ NOT_EXPORTED = {
     PlanningJob: "the state of a background seating search, meaningless after a restore",
     PrintJob: "a generated PDF and its progress: printed again from the restored data",
     CheckInWindow: "a self check-in QR code's few minutes: the desk opens a new one after a restore",
-    Registration: "players' requests to enter: the entries they made are in the file, and open requests hold the "
-                  "personal data of people who are not entered",
+    Registration: "players' requests to enter, for the registration period: the entries they made are in the file, "
+                  "as are the players the audit trail names",
     RatedTable: "ratings across events are computed from the signed-off sheets: `manage.py rate` after a restore",
     RatingChange: "as RatedTable",
     TabletReport: "what a referee's tablet last said waits on it (issue 28): the tablet reports again once online",

@@ -1,7 +1,11 @@
-"""The player's private link (championships/links.py): long, random, stored as a digest, rotated by an organizer."""
+"""The player's private link (championships/links.py): long, random, stored as a digest, the same in every email,
+rotated by an organizer."""
+import threading
+
 import pytest
 from django.core import mail
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection
 
 from audit.models import AuditEntry
 from championships import links
@@ -16,27 +20,64 @@ def token_of(link: str) -> str:
 
 
 def test_a_link_is_long_random_and_only_its_digest_is_stored():
-    player = make_entries(make_tournament(), 1, email="ann@example.com")[0].player
-    first, second = links.issue(player), links.issue(player)
-    assert first != second and len(first) >= 43
-    stored = set(PlayerLink.objects.values_list("digest", flat=True))
-    assert first not in stored and links.digest(first) in stored
-    assert links.player_for(first) == player and links.player_for(second) == player
-    for wrong in ("", "x", first[:-1] + ("A" if first[-1] != "A" else "B"), first + "/", "../" + first, "é" * 43):
+    player, other = (entry.player for entry in make_entries(make_tournament(), 2))
+    token = links.issue(player)
+    assert len(token) >= 43 and links.issue(other) != token
+    (stored,) = PlayerLink.objects.filter(player=player).values("digest", "secret")
+    assert token not in stored.values() and stored["digest"] == links.digest(token)
+    assert links.player_for(token) == player
+    for wrong in ("", "x", token[:-1] + ("A" if token[-1] != "A" else "B"), token + "/", "../" + token, "é" * 43):
         assert links.player_for(wrong) is None
 
 
-def test_a_player_keeps_the_newest_links_only():
+def test_every_email_carries_the_same_link_and_asking_again_stores_nothing():
+    """Issue 33 item 6: a resend never stops a link working, and the stored links do not grow with the asking."""
     player = make_entries(make_tournament(), 1)[0].player
-    tokens = [links.issue(player) for _ in range(links.KEPT + 2)]
-    assert links.player_for(tokens[0]) is None and links.player_for(tokens[1]) is None
-    assert all(links.player_for(token) == player for token in tokens[2:])
+    first = links.issue(player)
+    assert {links.issue(player) for _ in range(20)} == {first}
+    assert PlayerLink.objects.filter(player=player).count() == 1 and links.player_for(first) == player
+
+
+def test_the_link_is_derived_with_the_sites_secret_key(settings):
+    """The stored secret alone (a copy of the database) makes another token; a new SECRET_KEY leaves the old link
+    working and makes the one emails carry from then on."""
+    player = make_entries(make_tournament(), 1)[0].player
+    first = links.issue(player)
+    settings.SECRET_KEY = "another key, as after a leak" + "x" * 40
+    second = links.issue(player)
+    assert second != first and links.issue(player) == second
+    assert links.player_for(first) == player and links.player_for(second) == player
+    assert PlayerLink.objects.filter(player=player).count() == 2
+    assert PlayerLink.objects.filter(player=player).exclude(secret="").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL (CI runs it)")
+def test_emails_sent_at_once_to_a_new_player_carry_one_link():
+    player = make_entries(make_tournament(), 1)[0].player
+    barrier, tokens = threading.Barrier(8), []
+
+    def send():
+        barrier.wait()
+        try:
+            tokens.append(links.issue(player))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(tokens) == 8 and len(set(tokens)) == 1
+    assert PlayerLink.objects.filter(player=player).count() == 1
 
 
 def test_an_organizer_rotates_a_link_and_every_old_one_stops_working(django_capture_on_commit_callbacks):
     tournament = make_tournament()
     entry = make_entries(tournament, 1, email="ann@example.com")[0]
-    old = [links.issue(entry.player) for _ in range(3)]
+    PlayerLink.objects.create(player=entry.player, digest=links.digest("made-before-the-stable-link" + "x" * 20))
+    old = [links.issue(entry.player), "made-before-the-stable-link" + "x" * 20]
     organizer = make_official(tournament, "organizer")
     with django_capture_on_commit_callbacks(execute=True):
         player, new = links.rotate(entry.player_id, user=organizer, tournament=tournament)
@@ -45,7 +86,7 @@ def test_an_organizer_rotates_a_link_and_every_old_one_stops_working(django_capt
     (sent,) = mail.outbox
     assert sent.to == ["ann@example.com"] and new in sent.body and "no longer works" in sent.body
     logged = AuditEntry.objects.get(action="player.link_rotated")
-    assert logged.user == organizer and logged.after["links_removed"] == 3 and token_of(new) not in str(logged.after)
+    assert logged.user == organizer and logged.after["links_removed"] == 2 and token_of(new) not in str(logged.after)
 
 
 def test_only_an_organizer_of_a_tournament_the_player_is_in_may_rotate():

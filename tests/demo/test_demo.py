@@ -1,16 +1,24 @@
 """`seed_demo` builds a living demo of every format once; later runs leave it, and everything else, alone."""
+import csv
+import io
 import random
+import re
 import unicodedata
 from fractions import Fraction
 
 import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import CommandError, call_command
+from django.test import Client
+from django.utils import timezone
 
-from championships.models import Entry, Player, Relationship, StaffRole, Tournament
+from audit.models import AuditEntry
+from championships import places, signup
+from championships.models import Entry, Player, Registration, Relationship, StaffRole, Tournament
 from championships.services import assign_staff, create_championship_from_preset, enter_player
-from demo.seed import _settle_ties
+from demo.seed import OPEN_ROSTER, _settle_ties
 from engines.ranking.timing import game_minutes
+from organize import checkin
 from ranking.standings import compute_standings
 from results.draws import record_draw
 from results.models import RecordSheet, Score, TiebreakDraw
@@ -151,8 +159,9 @@ def test_demo_logins_work_and_have_their_roles(demo, rf):
     referee = authenticate(request, username="referee", password="referee-demo")
     assert organizer and referee
     assert StaffRole.objects.filter(user=organizer, role="organizer", championship__isnull=False).exists()
-    # Dubai, Abu Dhabi, the world championship and Lord of Catan: a game is published only with a referee.
-    assert StaffRole.objects.filter(user=referee, role="referee").count() == 4
+    # Dubai, Abu Dhabi, the world championship, Lord of Catan and the Jordan finals to come: a game is published
+    # only with a referee.
+    assert StaffRole.objects.filter(user=referee, role="referee").count() == 5
 
 
 def test_one_qualifier_is_finished_and_the_other_in_progress(demo):
@@ -277,3 +286,27 @@ def test_a_tie_that_decides_a_semifinal_seat_is_settled_by_a_recorded_drawing_of
     assert sorted(draw.method for draw in draws) == ["lots"] * 4
     assert {frozenset(place.entry_id for place in draw.places.all()) for draw in draws} == {
         frozenset((entries[i].pk, entries[4 + i].pk)) for i in range(4)}
+
+
+def test_the_players_side_a_tournament_to_come_open_to_registration_with_a_waiting_list(demo):
+    """Issue 32 item 4: `make run` showed nothing of registration, the waiting list or self check-in. The Jordan
+    finals (001 §3: no qualifiers) are to come, open to players' own registrations: 8 places held by players who
+    confirmed by the emailed link, 3 waiting in the order they confirmed, 1 not confirmed; self check-in ready."""
+    finals = Tournament.objects.select_related("championship").get(slug="demo-amman-finals")
+    assert finals.championship.slug == "demo-jordan-championship" and finals.date > timezone.localdate()
+    assert finals.self_registration and finals.capacity == 8 and signup.why_closed(finals) is None
+    rows = list(csv.DictReader(io.StringIO(OPEN_ROSTER.read_text(encoding="utf-8"))))
+    registrations = {r.email: r for r in Registration.objects.filter(tournament=finals)}
+    assert [registrations[row["email"]].status for row in rows] == ["entered"] * 8 + ["waiting"] * 3 + ["unconfirmed"]
+    assert [r.email for r in places.waiting(finals)] == [row["email"] for row in rows[8:11]]
+    assert places.places_left(finals) == 0 and finals.entries.count() == 8
+    assert AuditEntry.objects.filter(tournament=finals, action="registration.confirmed", user=None).count() == 11
+
+    register = Client().get("/t/demo-amman-finals/register/").content.decode()
+    assert "The tournament is full: you go on the waiting list (3 waiting before you)" in register
+    desk = Client()
+    desk.force_login(get_user_model().objects.get(username="organizer"))
+    assert re.search(r"Places taken</dt>\s*<dd>8 / 8</dd>",
+                     desk.get("/organize/demo-amman-finals/registrations/").content.decode())
+    assert "Open self check-in" in desk.get("/organize/demo-amman-finals/check-in/").content.decode()
+    assert checkin.current_window(finals) is None  # ready to open, as the README says

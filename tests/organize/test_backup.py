@@ -131,8 +131,8 @@ def plain(obj) -> dict:
             row[field.name] = None if target is None else _natural_of(field.related_model, target)
         else:
             row[field.name] = field.value_from_object(obj)
-    if isinstance(obj, AuditEntry):
-        row["object_id"] = _described(obj.object_type, obj.object_id)
+    if isinstance(obj, AuditEntry):  # the row of a model left out of the file on purpose is not restored
+        row["object_id"] = None if obj.object_type in LEFT_OUT else _described(obj.object_type, obj.object_id)
         for side in ("before", "after"):
             row[side] = _ids_described(row[side], play_order=obj.action == "seating.play_order")
     if "data" in row:
@@ -140,6 +140,7 @@ def plain(obj) -> dict:
     return row
 
 
+LEFT_OUT = {model._meta.model_name for model in NOT_EXPORTED}
 ID_KEYS = {"entry": "entry", "other_entry": "entry", "seat": "seat"}
 """Keys under which the services write ids into JSON (sheet snapshots, penalties, signatures, rulings)."""
 

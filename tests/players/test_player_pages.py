@@ -3,6 +3,7 @@ check-in QR code, confirming a result, calendar files; what each page keeps priv
 import logging
 import re
 from datetime import date, time
+from urllib.parse import urlsplit
 
 import pytest
 from django.core import mail
@@ -101,7 +102,7 @@ def test_the_resend_page_answers_the_same_whatever_the_email(client, cup, django
     assert sent.to == ["p1@example.com"] and "/me/" in sent.body
 
 
-@override_settings(PLAYER_LINKS_PER_EMAIL=2, PLAYER_LINKS_PER_ADDRESS=6)
+@override_settings(EMAILS_PER_RECIPIENT_HOUR=2, PLAYER_LINKS_PER_ADDRESS=6)
 def test_the_resend_is_limited_per_email_and_per_address(cup):
     client = Client(REMOTE_ADDR="203.0.113.7")
     codes = [client.post("/me/", {"email": "P1@example.com"}).status_code for _ in range(3)]
@@ -109,6 +110,40 @@ def test_the_resend_is_limited_per_email_and_per_address(cup):
     others = [client.post("/me/", {"email": f"x{n}@example.com"}).status_code for n in range(3)]
     assert others == [200, 200, 200] and client.post("/me/", {"email": "y@example.com"}).status_code == 429
     assert Client(REMOTE_ADDR="198.51.100.1").post("/me/", {"email": "y@example.com"}).status_code == 200
+
+
+def opened(client: Client, url: str, method: str = "get", **data):
+    """An emailed address opened exactly as written: its scheme and host too, not only its path."""
+    parts = urlsplit(url)
+    return getattr(client, method)(parts.path, data, headers={"host": parts.netloc}, secure=parts.scheme == "https")
+
+
+def test_twenty_resends_leave_the_first_link_and_the_check_in_cookie_working(django_capture_on_commit_callbacks):
+    """Issue 33 item 6: a flood of "send my link again" made the player's first link answer 404 (only the newest
+    10 were kept), and the check-in cookie died with it, while each email said "the links you had keep working"."""
+    tournament = make_tournament(slug="link-cup", name="Link Cup", self_registration=True, capacity=8,
+                                 date=timezone.localdate(), official_start=time(23, 59))
+    organizer = make_official(tournament, "organizer")
+    phone = Client()
+    with django_capture_on_commit_callbacks(execute=True):
+        phone.post("/t/link-cup/register/", {"name": "Maya Levi", "email": "maya@example.com",
+                                             "date_of_birth": "1994-02-03"})
+    confirm = re.search(r"https?://\S+/register/confirm/\S+/", mail.outbox[-1].body).group(0)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert opened(phone, confirm, "post").status_code == 303
+    first = re.search(r"https?://\S+/me/\S+/", mail.outbox[-1].body).group(0)
+    assert opened(phone, first).status_code == 200  # the phone keeps the check-in cookie
+
+    for _resend in range(20):
+        with django_capture_on_commit_callbacks(execute=True):
+            assert links.send_again("maya@example.com", site="http://testserver/")
+    assert opened(Client(), first).status_code == 200
+    code = checkin.open_window(tournament, user=organizer).code
+    assert "Check me in: <bdi>Maya Levi</bdi>" in phone.get(f"/t/link-cup/check-in/{code}/").content.decode()
+    assert phone.post(f"/t/link-cup/check-in/{code}/").status_code == 200
+    assert Entry.objects.get(tournament=tournament, player__email="maya@example.com").status == "checked_in"
+    resent = {re.search(r"https?://\S+/me/\S+/", m.body).group(0) for m in mail.outbox[-20:]}
+    assert resent == {first} and all("the links you had keep working" in m.body for m in mail.outbox[-20:])
 
 
 def test_the_private_page_shows_the_players_own_data_and_keeps_the_token_private(client, cup):

@@ -9,7 +9,6 @@ opened on the same phone knows who is checking in.
 """
 import math
 import secrets
-import time
 from functools import wraps
 
 from django.conf import settings
@@ -25,11 +24,11 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from championships import links, push, signup
+from championships import links, places, push, signup
 from championships.models import Championship, Entry, Tournament
 from championships.tasks import send_private_link
 from core.background import run_in_background
-from core.clients import client_address
+from core.emails import recipient_wait, refusal
 from core.ics import CONTENT_TYPE, calendar
 from core.ratelimit import RateLimit
 from core.webpush import configured as push_configured
@@ -79,7 +78,7 @@ def _minutes(seconds: int) -> int:
 
 def _invalid_link(request, problem: str = ""):
     """A token or code that opens nothing: counted against the client's address (TOKEN_MISSES)."""
-    if wait := TOKEN_MISSES.hit(client_address(request) or "unknown"):
+    if wait := TOKEN_MISSES.hit_client(request):
         return _guessing(request, wait)
     return render(request, "players/invalid_link.html", {"problem": problem}, status=404)
 
@@ -91,18 +90,11 @@ def _guessing(request, wait: int):
         % {"n": _minutes(wait)})
 
 
-def _wait_after_misses(request) -> int:
-    """0, else the seconds until this address may try a token again (it has had too many that open nothing)."""
-    if TOKEN_MISSES.used(client_address(request) or "unknown") < TOKEN_MISSES.limit:
-        return 0
-    return max(1, TOKEN_MISSES.window - int(time.time()) % TOKEN_MISSES.window)
-
-
 def tokens_checked(view):
     """Refuses, before looking a token up, an address that has had too many that open nothing."""
     @wraps(view)
     def wrapper(request, *args, **kwargs):
-        if wait := _wait_after_misses(request):
+        if wait := TOKEN_MISSES.client_wait(request):
             return _guessing(request, wait)
         return view(request, *args, **kwargs)
     return wrapper
@@ -120,20 +112,21 @@ def register(request, slug: str):
     tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
     closed = signup.why_closed(tournament)
     form = RegistrationForm(request.POST or None, needs_birth_date=_needs_birth_date(tournament))
-    context = {"tournament": tournament, "form": form, "closed": closed, "places_left": signup.places_left(tournament),
-               "waiting": signup.waiting(tournament).count(), "confirm_hours": signup.CONFIRM_HOURS,
+    context = {"tournament": tournament, "form": form, "closed": closed, "places_left": places.places_left(tournament),
+               "waiting": places.waiting(tournament).count(), "confirm_hours": signup.CONFIRM_HOURS,
                "sent": request.GET.get("sent") == "1"}
     if request.method == "POST" and closed:
         return render(request, "players/register.html", context, status=422)
     if request.method == "POST":
-        wait = RateLimit("player-registration", settings.REGISTRATIONS_PER_ADDRESS, HOUR).hit(
-            client_address(request) or "unknown")
+        wait = RateLimit("player-registration", settings.REGISTRATIONS_PER_ADDRESS, HOUR).hit_client(request)
         if wait:
             return _too_many(request, "players/register.html", context, wait, ngettext(
                 "Too many registrations from your network: try again in %(n)d minute.",
                 "Too many registrations from your network: try again in %(n)d minutes.", _minutes(wait))
                 % {"n": _minutes(wait)})
         if form.is_valid():
+            if wait := recipient_wait(form.cleaned_data["email"]):
+                return _too_many(request, "players/register.html", context, wait, refusal(wait))
             try:
                 signup.register(tournament.pk, form.details(get_language()), request=request)
             except ValidationError as error:
@@ -177,19 +170,18 @@ def me_home(request):
     """Ask for the private link again: the answer is the same whatever the email (the sending runs in the
     background, so not even its time tells whether the email is a player's)."""
     form = EmailForm(request.POST or None)
-    context = {"form": form, "sent": False, "per_email": settings.PLAYER_LINKS_PER_EMAIL}
+    context = {"form": form, "sent": False, "per_email": settings.EMAILS_PER_RECIPIENT_HOUR}
     if request.method == "POST":
         if not form.is_valid():
             return render(request, "players/me_home.html", context, status=422)
         email = form.cleaned_data["email"].strip()
-        for limit, key in ((RateLimit("player-link-address", settings.PLAYER_LINKS_PER_ADDRESS, HOUR),
-                            client_address(request) or "unknown"),
-                           (RateLimit("player-link-email", settings.PLAYER_LINKS_PER_EMAIL, HOUR), email.casefold())):
-            if wait := limit.hit(key):
-                return _too_many(request, "players/me_home.html", context, wait, ngettext(
-                    "Too many links were asked for: try again in %(n)d minute.",
-                    "Too many links were asked for: try again in %(n)d minutes.", _minutes(wait))
-                    % {"n": _minutes(wait)})
+        if wait := RateLimit("player-link-address", settings.PLAYER_LINKS_PER_ADDRESS, HOUR).hit_client(request):
+            return _too_many(request, "players/me_home.html", context, wait, ngettext(
+                "Too many links were asked for: try again in %(n)d minute.",
+                "Too many links were asked for: try again in %(n)d minutes.", _minutes(wait))
+                % {"n": _minutes(wait)})
+        if wait := recipient_wait(email):
+            return _too_many(request, "players/me_home.html", context, wait, refusal(wait))
         run_in_background(send_private_link, email, request.build_absolute_uri("/"))
         context.update(sent=True, form=EmailForm())
     return render(request, "players/me_home.html", context)
@@ -354,7 +346,7 @@ def check_in(request, slug: str, code: str):
     player = _player(token) if token else None
     window = checkin.current_window(tournament)
     open_now = window is not None and secrets.compare_digest(window.code.encode(), code.encode())
-    if not open_now and (wait := TOKEN_MISSES.hit(client_address(request) or "unknown")):
+    if not open_now and (wait := TOKEN_MISSES.hit_client(request)):
         return _guessing(request, wait)
     entry = Entry.objects.filter(tournament=tournament, player=player).first() if player else None
     context = {"tournament": tournament, "player": player, "token": token if player else None, "entry": entry,

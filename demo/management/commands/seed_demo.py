@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from demo.seed import seed_demo
+from demo.seed import OPEN_TOURNAMENT, seed_demo
 
 
 class Command(BaseCommand):
@@ -28,6 +28,7 @@ class Command(BaseCommand):
             for tournament in championship.tournaments.all():
                 self.stdout.write(f"  {tournament.name} ({tournament.get_status_display()}): "
                                   f"{tournament.entries.count()} players")
+        self.stdout.write(f"Players register themselves at /t/{OPEN_TOURNAMENT}/register/ (README: the players' side).")
         self.stdout.write("Sign in at /accounts/login/ with:")
         for username, password in summary.logins.items():
             self.stdout.write(f"  {username} / {password}" if password

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from championships import links, signup
+from championships import links, places, signup
 from championships.models import Entry, Registration
 from championships.permissions import organized_tournament
 from core.table_export import table_response
@@ -48,7 +48,7 @@ def registration_list(request, slug: str):
             return redirect("organize-registrations", slug=slug)
     status = request.GET.get("status", "")
     rows = list(_rows(tournament, status))
-    positions = {r.pk: n for n, r in enumerate(signup.waiting(tournament), start=1)}
+    positions = {r.pk: n for n, r in enumerate(places.waiting(tournament), start=1)}
     for row in rows:
         row.position = positions.get(row.pk)
     entered = (Entry.objects.filter(tournament=tournament).select_related("player").order_by("player__sort_key",
@@ -56,7 +56,7 @@ def registration_list(request, slug: str):
     return render(request, "organize/registrations.html", {
         "tournament": tournament, "form": form, "rows": rows, "positions": positions, "status": status,
         "statuses": Registration.Status.choices, "closed": signup.why_closed(tournament),
-        "places_left": signup.places_left(tournament), "taken": signup.places_taken(tournament),
+        "places_left": places.places_left(tournament), "taken": places.places_taken(tournament),
         "register_url": request.build_absolute_uri(reverse("players-register", args=[slug])),
         "refuse_form": RefuseForm(), "entered": entered, "is_organizer": True,
     }, status=422 if form.errors else 200)
@@ -90,7 +90,7 @@ def registration_decide(request, slug: str, registration_id: int):
 @login_required
 def registration_csv(request, slug: str, fmt: str = "csv"):
     tournament = organized_tournament(request.user, slug)
-    positions = {r.pk: n for n, r in enumerate(signup.waiting(tournament), start=1)}
+    positions = {r.pk: n for n, r in enumerate(places.waiting(tournament), start=1)}
 
     def when(moment):
         return timezone.localtime(moment).isoformat(timespec="minutes") if moment else ""
