@@ -140,7 +140,7 @@ class StaffRoleForm(forms.ModelForm):
         cleaned = self.cleaned_data
         user, tournament, championship = cleaned.get("user"), cleaned.get("tournament"), cleaned.get("championship")
         if user and (tournament or championship):
-            check_can_officiate(user.pk, tournament=tournament, championship=championship)
+            check_can_officiate(user, tournament=tournament, championship=championship)
         return cleaned
 
 

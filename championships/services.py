@@ -80,7 +80,7 @@ def assign_staff(member: AbstractBaseUser, role: str, *, user, tournament: Tourn
         raise ValidationError(_("A staff role belongs to exactly one tournament or championship."))
     if championship is not None and role != StaffRole.Role.ORGANIZER:
         raise ValidationError({"role": _("Referees are appointed per tournament.")})
-    check_can_officiate(member.pk, tournament=tournament, championship=championship)
+    check_can_officiate(member, tournament=tournament, championship=championship)
     staff_role, created = StaffRole.objects.get_or_create(
         user=member, role=role, tournament=tournament, championship=championship,
     )
