@@ -188,7 +188,9 @@ class Action(StrEnum):
     PLAYER_UPDATED = "player.updated", told(_("Player's details changed"), _("Details of %(player)s changed"))
     PLAYER_LINK_ROTATED = "player.link_rotated", told(
         _("Private link replaced"), _("Private link of %(player)s replaced: the old one no longer opens anything"),
-        details=False)
+        details=False,
+        elsewhere=_("Private link of %(player)s replaced from %(tournament)s: the old one no longer opens anything, "
+                    "the new one was emailed to them"))
     PLAYER_LINK_SENT = "player.link_sent", told(
         _("Private link sent again"), _("Private link of %(player)s sent again (asked for on /me/)"), details=False)
     PLAYER_PUSH_ON = "player.push_on", told(

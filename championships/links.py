@@ -4,7 +4,9 @@ A token is long and random (`secrets.token_urlsafe`, 32 bytes); only its SHA-256
 the database opens nobody's page, and a token is found by its digest: an index lookup of a value nobody can choose,
 which tells nothing about any stored token however long it takes. The digest cannot be turned back into a link, so
 each email that carries one makes a new token; a player keeps the newest `KEPT` and older ones stop working. An
-organizer's rotation removes them all and makes one new one: every link given before stops working at once.
+organizer's rotation removes them all and makes one new one: every link given before stops working at once. It is
+emailed to the player; only an organizer of every tournament the player is in is shown it (a player without email),
+and such a link acts only in the tournaments that organizer runs (`may_act`).
 """
 import hashlib
 import re
@@ -22,7 +24,7 @@ from audit.services import record_change, record_change_in
 from core.mail import queue_email
 
 from .models import Entry, Player, PlayerLink, Tournament
-from .permissions import require_organizer
+from .permissions import is_organizer, may_change_player, require_organizer
 
 TOKEN_BYTES = 32
 """43 characters once encoded: guessing one is out of reach."""
@@ -73,16 +75,22 @@ def private_link(player: Player, *, request=None) -> str:
 
 
 @transaction.atomic
-def rotate(player_id: int, *, user, tournament: Tournament, request=None) -> tuple[Player, str]:
+def rotate(player_id: int, *, user, tournament: Tournament, request=None) -> tuple[Player, str | None]:
     """Replace a player's link (a lost phone, a forwarded email): every link given before stops working.
 
-    Only an organizer of a tournament the player is entered in may. Returns the player and the new link, which is
-    emailed to them when they have an email (the organizer hands it over otherwise)."""
+    An organizer of a tournament the player is entered in may. The new link goes to the player's email; only an
+    organizer of every tournament the player is in (`permissions.may_change_player`) may be shown it, to hand it
+    over to a player without email, and it then acts only where they organize (`may_act`). A player without email
+    who also plays elsewhere is left to an organizer of all their tournaments. Audited in each of them.
+    Returns the player and the link when the user is shown it, else None (it was emailed)."""
     require_organizer(user, tournament)
-    entry = Entry.objects.select_related("player").filter(tournament=tournament, player_id=player_id).first()
-    if entry is None:
+    if not Entry.objects.filter(tournament=tournament, player_id=player_id).exists():
         raise ValidationError(_("This player is not entered in %(tournament)s.") % {"tournament": tournament.name})
     player = Player.objects.select_for_update(of=("self",)).get(pk=player_id)
+    if not player.email and not may_change_player(user, player):
+        raise ValidationError(_("%(player)s has no email, and plays in tournaments you do not organize too: their new "
+                                "link can only be handed over by an organizer of every tournament they are entered "
+                                "in. Ask the organizers of their other tournaments.") % {"player": player.name})
     removed = PlayerLink.objects.filter(player=player).delete()[0]
     link = private_link(player, request=request)
     if player.email:
@@ -91,9 +99,35 @@ def rotate(player_id: int, *, user, tournament: Tournament, request=None) -> tup
                 _("Hello %(name)s,") % {"name": player.name}, "",
                 _("The organizers of %(tournament)s replaced your private link: the one you had no longer works. "
                   "Your new link (yours alone: do not share it):") % {"tournament": tournament.name}, link]))
-    record_change(user, tournament.pk, Action.PLAYER_LINK_ROTATED, player,
-                  after={"player": player.name, "links_removed": removed, "emailed": bool(player.email)})
-    return player, link
+    else:
+        PlayerLink.objects.filter(player=player).update(shown_to=user)  # the one just issued: the row is locked
+    where = set(Entry.objects.filter(player=player).values_list("tournament_id", flat=True)) | {tournament.pk}
+    record_change_in(user, where, Action.PLAYER_LINK_ROTATED, player,
+                     after={"player": player.name, "links_removed": removed, "emailed": bool(player.email),
+                            "from": tournament.name, "from_id": tournament.pk})
+    return player, None if player.email else link
+
+
+def may_act(token: str, tournament: Tournament) -> bool:
+    """Whether this link may sign, object or check in for its player in the tournament. A link the player received
+    (by email) is theirs everywhere they play; one an organizer was shown, to hand over to a player without email,
+    acts only where that organizer organizes, so a copy they kept never signs for another championship's
+    tournament, not even one the player joins later."""
+    link = _link(token)
+    return link is not None and (link.shown_to is None or is_organizer(link.shown_to, tournament))
+
+
+def sent_to_player(token: str) -> bool:
+    """The link reached the player without an organizer seeing it (not shown by `rotate`): only such a link gives the
+    player's own word, to confirm an entry made by another championship (`championships.foreign_players`)."""
+    link = _link(token)
+    return link is not None and link.shown_to_id is None
+
+
+def _link(token: str) -> PlayerLink | None:
+    if not isinstance(token, str) or not _TOKEN_SHAPE.fullmatch(token):
+        return None
+    return PlayerLink.objects.select_related("shown_to").filter(digest=digest(token)).first()
 
 
 def send_again(email: str, *, site: str) -> bool:

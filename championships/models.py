@@ -430,6 +430,11 @@ class PlayerLink(models.Model):
     player = models.ForeignKey(Player, models.CASCADE, related_name="links")
     digest = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    shown_to = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.CASCADE, null=True, blank=True, related_name="+",
+        help_text=_("The organizer this link was shown to, to hand over to a player without email: it acts only in "
+                    "the tournaments they organize. Empty for a link emailed to the player."),
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]

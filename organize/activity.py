@@ -316,7 +316,9 @@ _TELLERS: dict[Action, Callable[[_Facts], _Telling]] = {
                                                minutes=_Plain(f.after.get("minutes_late", "?"))),
     Action.PLAYER_REGISTERED: lambda f: _tell(player=f.after.get("name", "?")),
     Action.PLAYER_UPDATED: lambda f: _tell(player=f.after.get("name") or f.context.player_name(f.entry)),
-    Action.PLAYER_LINK_ROTATED: _player,
+    Action.PLAYER_LINK_ROTATED: lambda f: (
+        _tell("elsewhere", player=f.after.get("player", "?"), tournament=f.after.get("from", "?"))
+        if f.after.get("from_id", f.entry.tournament_id) != f.entry.tournament_id else _player(f)),
     Action.PLAYER_LINK_SENT: _player,
     Action.PLAYER_PUSH_ON: _player,
     Action.PLAYER_PUSH_OFF: _player,
