@@ -11,6 +11,7 @@ from .models import (
     Country,
     Declaration,
     Entry,
+    EntryInvitation,
     Player,
     PlayerLink,
     PushSubscription,
@@ -247,9 +248,18 @@ class RegistrationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 class PlayerLinkAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Read-only, without the token's digest: links are sent by email and rotated by the organizer (audited)."""
 
-    fields = ["player", "created_at"]
-    list_display = ["player", "created_at"]
+    fields = ["player", "created_at", "shown_to"]
+    list_display = ["player", "created_at", "shown_to"]
     search_fields = ["player__name"]
+
+
+@admin.register(EntryInvitation)
+class EntryInvitationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Read-only: made when an organizer enters another championship's player, confirmed by the player (audited)."""
+
+    fields = ["entry", "invited_by", "email", "date_of_birth", "created_at", "confirmed_at"]
+    list_display = ["entry", "invited_by", "created_at", "confirmed_at"]
+    search_fields = ["entry__player__name", "entry__tournament__name"]
 
 
 @admin.register(PushSubscription)

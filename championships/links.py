@@ -20,7 +20,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from audit.actions import Action
-from audit.services import record_change, record_change_in
+from audit.services import record_change_in
 from core.mail import queue_email
 
 from .models import Entry, Player, PlayerLink, Tournament

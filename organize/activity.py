@@ -312,10 +312,22 @@ _TELLERS: dict[Action, Callable[[_Facts], _Telling]] = {
     Action.ENTRY_NO_SHOW: _player,
     Action.ENTRY_WITHDRAWN: _player,
     Action.ENTRY_REMOVED: lambda f: _tell(player=f.before.get("player", "?")),
+    Action.ENTRY_INVITED: _player,
+    Action.ENTRY_CONFIRMED: _player,
     Action.ENTRY_NOT_ADMITTED: lambda f: _tell(player=f.after.get("player", "?"), game=f.after.get("game"),
                                                minutes=_Plain(f.after.get("minutes_late", "?"))),
     Action.PLAYER_REGISTERED: lambda f: _tell(player=f.after.get("name", "?")),
     Action.PLAYER_UPDATED: lambda f: _tell(player=f.after.get("name") or f.context.player_name(f.entry)),
+    Action.PLAYER_LOOKED_UP: lambda f: _tell(
+        str(f.after.get("by", "email")) + ("" if f.after.get("found") else "_missed"),
+        player=f.after.get("player", "?")),
+    Action.PLAYER_LOOKED_UP_ELSEWHERE: lambda f: _tell(str(f.after.get("by", "email")),
+                                                       player=f.after.get("player", "?"),
+                                                       tournament=f.after.get("tournament", "?")),
+    Action.PLAYER_ENTERED_ELSEWHERE: lambda f: _tell(player=f.after.get("player", "?"),
+                                                     tournament=f.after.get("tournament", "?")),
+    Action.PLAYER_REMOVED_ELSEWHERE: lambda f: _tell(player=f.after.get("player", "?"),
+                                                     tournament=f.after.get("tournament", "?")),
     Action.PLAYER_LINK_ROTATED: lambda f: (
         _tell("elsewhere", player=f.after.get("player", "?"), tournament=f.after.get("from", "?"))
         if f.after.get("from_id", f.entry.tournament_id) != f.entry.tournament_id else _player(f)),

@@ -25,7 +25,7 @@ from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from championships import links, push, signup
+from championships import foreign_players, links, push, signup
 from championships.models import Championship, Entry, Tournament
 from championships.tasks import send_private_link
 from core.background import run_in_background
@@ -229,8 +229,11 @@ def me(request, token: str):
         return _invalid_link(request, _("This link does not open anything: it was mistyped, or replaced by a newer "
                                         "one. Ask for yours again below."))
     rows = own_page(player)
+    sent = links.sent_to_player(token)
     response = render(request, "players/me.html", {"player": player, "token": token, "rows": rows,
-                                                   "acts_in": _acts_in(token, rows), "handed_over": HANDED_OVER,
+                                                   "acts_in": None if sent else _acts_in(token, rows),
+                                                   "handed_over": HANDED_OVER,
+                                                   "invitations": foreign_players.awaiting(player) if sent else [],
                                                    "objection_max": OBJECTION_MAX,
                                                    "push_key": settings.WEBPUSH_VAPID_PUBLIC_KEY
                                                    if push_configured() else ""})
@@ -238,11 +241,8 @@ def me(request, token: str):
     return response
 
 
-def _acts_in(token: str, rows) -> set[int] | None:
-    """The tournaments where a link handed over by an organizer may confirm a result (`links.may_act`); None when
-    the link is the player's own and acts everywhere."""
-    if links.sent_to_player(token):
-        return None
+def _acts_in(token: str, rows) -> set[int]:
+    """The tournaments where a link handed over by an organizer may confirm a result (`links.may_act`)."""
     return {row.tournament.pk for row in rows if links.may_act(token, row.tournament)}
 
 
@@ -324,6 +324,25 @@ def me_sheet(request, token: str, sheet_id: int):
     except (SheetLocked, ValidationError) as error:
         messages.error(request, str(error) if isinstance(error, SheetLocked) else " ".join(error.messages))
     return redirect(reverse("players-me", args=[token]) + f"#sheet-{sheet_id}")
+
+
+@private_page
+@require_POST
+@tokens_checked
+def me_confirm_entry(request, token: str, entry_id: int):
+    """The player lets the organizers of a tournament that entered them from another championship see their
+    details (`foreign_players.confirm`)."""
+    player = _player(token)
+    if player is None:
+        return _invalid_link(request)
+    try:
+        invitation = foreign_players.confirm(entry_id, player=player, token=token)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("Confirmed: the organizers of %(tournament)s now see your details.")
+                         % {"tournament": invitation.entry.tournament.name})
+    return redirect("players-me", token=token)
 
 
 @private_page
