@@ -25,8 +25,8 @@ from core.mail import queue_email
 from core.ratelimit import RateLimit
 
 from . import links
-from .models import Entry, EntryInvitation, Player, Tournament
-from .permissions import require_organizer, visible_players
+from .models import Entry, EntryInvitation, Player, StaffRole, Tournament
+from .permissions import officiated_tournaments, require_organizer, visible_players
 from .selectors import find_player
 from .services import enter_player
 
@@ -87,8 +87,10 @@ def unseen(user, players: Iterable[Player]) -> set[int]:
     return ids - set(visible_players(user).filter(pk__in=ids).values_list("pk", flat=True))
 
 
-def _elsewhere(player: Player, tournament: Tournament) -> set[int]:
+def _elsewhere(player: Player, tournament: Tournament, user) -> set[int]:
+    """The player's tournaments that are not the user's: where their own organizers are told."""
     return set(Entry.objects.filter(player=player).exclude(tournament=tournament)
+               .exclude(tournament__in=officiated_tournaments(user, StaffRole.Role.ORGANIZER))
                .values_list("tournament_id", flat=True))
 
 
@@ -96,7 +98,7 @@ def _log_lookup(user, tournament: Tournament, player: Player | None, by: str, *,
     """In the tournament looked up from; and, for a player the user could not see, in the player's own."""
     record_change(user, tournament.pk, Action.PLAYER_LOOKED_UP, player or tournament,
                   after={"by": by, "found": player is not None, **({"player": player.name} if player else {})})
-    if player is not None and elsewhere and (where := _elsewhere(player, tournament)):
+    if player is not None and elsewhere and (where := _elsewhere(player, tournament, user)):
         record_change_in(user, where, Action.PLAYER_LOOKED_UP_ELSEWHERE, player,
                          after={"player": player.name, "by": by, "tournament": tournament.name})
 
@@ -139,7 +141,7 @@ def enter(player: Player, tournament: Tournament, *, user, typed: Typed, foreign
         EntryInvitation.objects.create(entry=entry, invited_by=user, email=typed.email,
                                        date_of_birth=typed.date_of_birth)
         record_change(user, tournament.pk, Action.ENTRY_INVITED, entry, after={"player": player.name, "by": typed.by})
-        if where := _elsewhere(player, tournament):
+        if where := _elsewhere(player, tournament, user):
             record_change_in(user, where, Action.PLAYER_ENTERED_ELSEWHERE, player,
                              after={"player": player.name, "tournament": tournament.name})
         if player.email:
@@ -190,6 +192,7 @@ def confirm(entry_id: int, *, player: Player, token: str) -> EntryInvitation:
 def removed(entry: Entry, *, user) -> None:
     """An entry made from another championship taken out again: its player's own tournaments log it too, so entering
     and removing leaves a trace where the player belongs."""
-    if EntryInvitation.objects.filter(entry=entry).exists() and (where := _elsewhere(entry.player, entry.tournament)):
+    if EntryInvitation.objects.filter(entry=entry).exists() and (
+            where := _elsewhere(entry.player, entry.tournament, user)):
         record_change_in(user, where, Action.PLAYER_REMOVED_ELSEWHERE, entry.player,
                          after={"player": entry.player.name, "tournament": entry.tournament.name})

@@ -180,3 +180,15 @@ def test_the_import_preview_names_another_championships_player_as_the_list_does(
     assert "Mina" not in body and "1991" not in body
     assert AuditEntry.objects.filter(tournament=world.away, action="player.looked_up").count() == 1
     assert AuditEntry.objects.filter(tournament=world.home, action="player.looked_up_elsewhere").count() == 1
+
+
+def test_only_the_players_own_championships_are_told(world):
+    """Bob enters Mina in a second tournament of his championship while she has not confirmed the first: her own
+    tournament is told again, his first one is not (it is not another championship to him)."""
+    second = make_tournament(slug="away-2", name="Away Cup", championship=world.away.championship)
+    world.enter(email=MINA_EMAIL)
+    world.b.post("/organize/away-2/entries/add/", {"email": MINA_EMAIL})
+    assert Entry.objects.filter(tournament=second, player=world.mina).exists()
+    told = AuditEntry.objects.filter(action__in=["player.looked_up_elsewhere", "player.entered_elsewhere"])
+    assert set(told.values_list("tournament_id", flat=True)) == {world.home.pk}
+    assert told.count() == 4
