@@ -182,14 +182,39 @@ class Action(StrEnum):
     ENTRY_WITHDRAWN = "entry.withdrawn", told(_("Withdrew"), _("%(player)s withdrew"), details=False)
     ENTRY_REMOVED = "entry.removed", told(
         _("Taken out of the tournament"), _("%(player)s taken out of the tournament"), details=False)
+    ENTRY_INVITED = "entry.invited", told(
+        _("Player of another championship entered"),
+        _("%(player)s entered from another championship and asked to confirm: until then the organizers see only "
+          "what was typed"), details=False)
+    ENTRY_CONFIRMED = "entry.confirmed", told(
+        _("Entry confirmed by the player"),
+        _("%(player)s confirmed their entry: the organizers now see their details"), details=False)
     ENTRY_NOT_ADMITTED = "entry.not_admitted", told(
         _("Not admitted"), _("%(player)s not admitted: %(minutes)s minutes late, more than 15"), details=False)
 
     PLAYER_REGISTERED = "player.registered", told(_("Player registered"), _("%(player)s registered"))
     PLAYER_UPDATED = "player.updated", told(_("Player's details changed"), _("Details of %(player)s changed"))
+    PLAYER_LOOKED_UP = "player.looked_up", told(
+        _("Player looked up"), usual=False, details=False,
+        email=_("%(player)s found by their email"),
+        name=_("%(player)s found by their name and date of birth"),
+        email_missed=_("A player looked up by email: nobody has it"),
+        name_missed=_("A player looked up by name and date of birth: nobody has them"))
+    PLAYER_LOOKED_UP_ELSEWHERE = "player.looked_up_elsewhere", told(
+        _("Player looked up by another championship"), usual=False, details=False,
+        email=_("%(player)s looked up by their email from %(tournament)s, of another championship"),
+        name=_("%(player)s looked up by their name and date of birth from %(tournament)s, of another championship"))
+    PLAYER_ENTERED_ELSEWHERE = "player.entered_elsewhere", told(
+        _("Player entered by another championship"),
+        _("%(player)s entered in %(tournament)s by the organizers of another championship"), details=False)
+    PLAYER_REMOVED_ELSEWHERE = "player.removed_elsewhere", told(
+        _("Player taken out by another championship"),
+        _("%(player)s taken out again of %(tournament)s, of another championship"), details=False)
     PLAYER_LINK_ROTATED = "player.link_rotated", told(
         _("Private link replaced"), _("Private link of %(player)s replaced: the old one no longer opens anything"),
-        details=False)
+        details=False,
+        elsewhere=_("Private link of %(player)s replaced from %(tournament)s: the old one no longer opens anything, "
+                    "the new one was emailed to them"))
     PLAYER_LINK_SENT = "player.link_sent", told(
         _("Private link sent again"), _("Private link of %(player)s sent again (asked for on /me/)"), details=False)
     PLAYER_PUSH_ON = "player.push_on", told(

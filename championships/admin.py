@@ -11,6 +11,7 @@ from .models import (
     Country,
     Declaration,
     Entry,
+    EntryInvitation,
     Player,
     PlayerLink,
     PushSubscription,
@@ -145,7 +146,7 @@ class StaffRoleForm(forms.ModelForm):
         cleaned = self.cleaned_data
         user, tournament, championship = cleaned.get("user"), cleaned.get("tournament"), cleaned.get("championship")
         if user and (tournament or championship):
-            check_can_officiate(user.pk, tournament=tournament, championship=championship)
+            check_can_officiate(user, tournament=tournament, championship=championship)
         return cleaned
 
 
@@ -253,9 +254,18 @@ class PlayerLinkAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Read-only, without the token's digest or secret: links are sent by email and rotated by the organizer
     (audited)."""
 
-    fields = ["player", "created_at"]
-    list_display = ["player", "created_at"]
+    fields = ["player", "created_at", "shown_to"]
+    list_display = ["player", "created_at", "shown_to"]
     search_fields = ["player__name"]
+
+
+@admin.register(EntryInvitation)
+class EntryInvitationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Read-only: made when an organizer enters another championship's player, confirmed by the player (audited)."""
+
+    fields = ["entry", "invited_by", "email", "date_of_birth", "created_at", "confirmed_at"]
+    list_display = ["entry", "invited_by", "created_at", "confirmed_at"]
+    search_fields = ["entry__player__name", "entry__tournament__name"]
 
 
 @admin.register(PushSubscription)

@@ -62,15 +62,30 @@ def officiating_roles(user_id: int, tournament: Tournament):
     return staff_roles(tournament).filter(user_id=user_id)
 
 
+def _staff_role_of(player: Player, tournament: Tournament) -> StaffRole | None:
+    """The player's staff role in the tournament, by their account or by their email: an organizer who entered a
+    player, then invited that email as referee, has made that person staff. Emails are compared as the database
+    compares them everywhere (`iexact`), so the case of a letter hides nobody."""
+    same = Q(user_id=player.user_id) if player.user_id else Q(pk__in=[])
+    if player.email:
+        same |= Q(user__email__iexact=player.email)
+    return staff_roles(tournament).filter(same).select_related("user").order_by("pk").first()
+
+
 def check_not_staff(player: Player, tournament: Tournament) -> None:
-    if player.user_id is None:
+    """Referees and organizers may not play in their own tournament (seed 001 §5)."""
+    role = _staff_role_of(player, tournament)
+    if role is None:
         return
-    role = officiating_roles(player.user_id, tournament).first()
-    if role is not None:
+    if role.user_id == player.user_id:
         raise ValidationError(
             _("%(player)s is %(role)s of %(tournament)s and cannot play in it.")
-            % {"player": player.name, "role": role.get_role_display(), "tournament": tournament.name}
-        )
+            % {"player": player.name, "role": role.get_role_display(), "tournament": tournament.name})
+    raise ValidationError(
+        _("The email of %(player)s is that of %(user)s, %(role)s of %(tournament)s: staff may not play in their own "
+          "tournament.")
+        % {"player": player.name, "user": role.user.get_username(), "role": role.get_role_display(),
+           "tournament": tournament.name})
 
 
 def check_can_enter(player: Player, tournament: Tournament) -> None:
@@ -78,18 +93,26 @@ def check_can_enter(player: Player, tournament: Tournament) -> None:
     check_not_staff(player, tournament)
 
 
-def check_can_officiate(user_id: int, *, tournament: Tournament | None = None,
+def check_can_officiate(member, *, tournament: Tournament | None = None,
                         championship: Championship | None = None) -> None:
-    """Refuse a staff role to someone entered as a player where it applies (one tournament or all of a championship)."""
+    """Refuse a staff role to someone entered as a player where it applies (one tournament or all of a championship):
+    a player linked to the account, or one with the account's email (compared as the database does, `iexact`)."""
     scope = tournament if tournament is not None else championship
     if scope is None or scope.pk is None:
         return  # not saved yet: nobody is entered in it
     where: dict[str, Tournament | Championship | None] = (
         {"tournament": tournament} if tournament is not None else {"tournament__championship": championship})
-    entered = (Entry.objects.filter(player__user_id=user_id, **where)
-               .select_related("player", "tournament").first())
-    if entered is not None:
+    same = Q(player__user_id=member.pk)
+    if member.email:
+        same |= Q(player__email__iexact=member.email)
+    entered = (Entry.objects.filter(same, **where).select_related("player", "tournament").order_by("pk").first())
+    if entered is None:
+        return
+    if entered.player.user_id == member.pk:
         raise ValidationError(
             _("%(player)s is entered as a player in %(tournament)s and cannot officiate it.")
-            % {"player": entered.player.name, "tournament": entered.tournament.name}
-        )
+            % {"player": entered.player.name, "tournament": entered.tournament.name})
+    raise ValidationError(
+        _("%(email)s is the email of %(player)s, entered as a player in %(tournament)s: staff may not play in their "
+          "own tournament, so they cannot officiate it.")
+        % {"email": member.email, "player": entered.player.name, "tournament": entered.tournament.name})

@@ -11,7 +11,9 @@ settings still opens nothing. Sending it again therefore never invalidates a lin
 asks and however often, and stored links never grow with the asking: one per player, plus the links made before
 this scheme (random tokens, kept working, never sent again) and one per change of `SECRET_KEY` (the old link keeps
 working; the next email carries a new one). Only an organizer's rotation (`rotate`) removes them all and makes
-the one new one: every link given before stops working at once.
+the one new one: every link given before stops working at once. It is emailed to the player; only an organizer of
+every tournament the player is in is shown it (a player without email), and such a link acts only in the
+tournaments that organizer runs (`may_act`) and is never sent again.
 """
 import base64
 import hashlib
@@ -27,12 +29,12 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 
 from audit.actions import Action
-from audit.services import record_change, record_change_in
+from audit.services import record_change_in
 from core.emails import same_email
 from core.mail import queue_email
 
 from .models import Entry, Player, PlayerLink, Tournament
-from .permissions import require_organizer
+from .permissions import is_organizer, may_change_player, require_organizer
 
 TOKEN_BYTES = 32
 """43 characters once encoded: guessing one is out of reach."""
@@ -52,7 +54,7 @@ def issue(player: Player) -> str:
     """The token of the player's link, the same every time: made (and stored as its digest) on the first email, or
     after a rotation; never does it stop another link working (the module's docstring says why)."""
     with transaction.atomic():
-        link = PlayerLink.objects.filter(player=player).exclude(secret="").first()
+        link = PlayerLink.objects.filter(player=player).exclude(secret="").first()  # the one emails carry
         if link is not None:
             token = _derived(link.secret)
             if link.digest == digest(token):
@@ -97,16 +99,22 @@ def private_link(player: Player, *, request=None) -> str:
 
 
 @transaction.atomic
-def rotate(player_id: int, *, user, tournament: Tournament, request=None) -> tuple[Player, str]:
+def rotate(player_id: int, *, user, tournament: Tournament, request=None) -> tuple[Player, str | None]:
     """Replace a player's link (a lost phone, a forwarded email): every link given before stops working.
 
-    Only an organizer of a tournament the player is entered in may. Returns the player and the new link, which is
-    emailed to them when they have an email (the organizer hands it over otherwise)."""
+    An organizer of a tournament the player is entered in may. The new link goes to the player's email; only an
+    organizer of every tournament the player is in (`permissions.may_change_player`) may be shown it, to hand it
+    over to a player without email, and it then acts only where they organize (`may_act`). A player without email
+    who also plays elsewhere is left to an organizer of all their tournaments. Audited in each of them.
+    Returns the player and the link when the user is shown it, else None (it was emailed)."""
     require_organizer(user, tournament)
-    entry = Entry.objects.select_related("player").filter(tournament=tournament, player_id=player_id).first()
-    if entry is None:
+    if not Entry.objects.filter(tournament=tournament, player_id=player_id).exists():
         raise ValidationError(_("This player is not entered in %(tournament)s.") % {"tournament": tournament.name})
     player = Player.objects.select_for_update(of=("self",)).get(pk=player_id)
+    if not player.email and not may_change_player(user, player):
+        raise ValidationError(_("%(player)s has no email, and plays in tournaments you do not organize too: their new "
+                                "link can only be handed over by an organizer of every tournament they are entered "
+                                "in. Ask the organizers of their other tournaments.") % {"player": player.name})
     removed = PlayerLink.objects.filter(player=player).delete()[0]
     link = private_link(player, request=request)
     if player.email:
@@ -115,9 +123,36 @@ def rotate(player_id: int, *, user, tournament: Tournament, request=None) -> tup
                 _("Hello %(name)s,") % {"name": player.name}, "",
                 _("The organizers of %(tournament)s replaced your private link: the one you had no longer works. "
                   "Your new link (yours alone: do not share it):") % {"tournament": tournament.name}, link]))
-    record_change(user, tournament.pk, Action.PLAYER_LINK_ROTATED, player,
-                  after={"player": player.name, "links_removed": removed, "emailed": bool(player.email)})
-    return player, link
+    else:
+        # The one just issued (the row is locked): shown, so never sent again; a later email makes the player's own.
+        PlayerLink.objects.filter(player=player).update(shown_to=user, secret="")
+    where = set(Entry.objects.filter(player=player).values_list("tournament_id", flat=True)) | {tournament.pk}
+    record_change_in(user, where, Action.PLAYER_LINK_ROTATED, player,
+                     after={"player": player.name, "links_removed": removed, "emailed": bool(player.email),
+                            "from": tournament.name, "from_id": tournament.pk})
+    return player, None if player.email else link
+
+
+def may_act(token: str, tournament: Tournament) -> bool:
+    """Whether this link may sign, object or check in for its player in the tournament. A link the player received
+    (by email) is theirs everywhere they play; one an organizer was shown, to hand over to a player without email,
+    acts only where that organizer organizes, so a copy they kept never signs for another championship's
+    tournament, not even one the player joins later."""
+    link = _link(token)
+    return link is not None and (link.shown_to is None or is_organizer(link.shown_to, tournament))
+
+
+def sent_to_player(token: str) -> bool:
+    """The link reached the player without an organizer seeing it (not shown by `rotate`): only such a link gives the
+    player's own word, to confirm an entry made by another championship (`championships.foreign_players`)."""
+    link = _link(token)
+    return link is not None and link.shown_to_id is None
+
+
+def _link(token: str) -> PlayerLink | None:
+    if not isinstance(token, str) or not _TOKEN_SHAPE.fullmatch(token):
+        return None
+    return PlayerLink.objects.select_related("shown_to").filter(digest=digest(token)).first()
 
 
 def send_again(email: str, *, site: str) -> bool:

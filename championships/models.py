@@ -393,6 +393,22 @@ GONE_STATUSES = (Entry.Status.WITHDRAWN, Entry.Status.NOT_ADMITTED, Entry.Status
 """Entries that take no further part and are not ranked unless they played (disqualified ones are listed last)."""
 
 
+class EntryInvitation(models.Model):
+    """An entry made by an organizer who could not see the player's record (a player of another championship, found
+    by what the organizer typed): until the player confirms it, the tournament's organizers see of the record only
+    what they typed (championships/foreign_players.py, `permissions.personal_details`)."""
+
+    entry = models.OneToOneField(Entry, models.CASCADE, related_name="invitation")
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True, related_name="+")
+    email = models.EmailField(_("email as typed"), blank=True)
+    date_of_birth = models.DateField(_("date of birth as typed"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    confirmed_at = models.DateTimeField(_("confirmed by the player at"), null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.entry} · {'confirmed' if self.confirmed_at else 'awaiting the player'}"
+
+
 class StaffRole(models.Model):
     """An organizer (of a tournament or a whole championship) or a referee (of a tournament)."""
 
@@ -433,6 +449,11 @@ class PlayerLink(models.Model):
     """What the token is derived from, with `SECRET_KEY` (`links.issue`): the link emails carry. Empty for a link
     that still opens the page but is never sent again (made before, or under an older `SECRET_KEY`)."""
     created_at = models.DateTimeField(auto_now_add=True)
+    shown_to = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.CASCADE, null=True, blank=True, related_name="+",
+        help_text=_("The organizer this link was shown to, to hand over to a player without email: it acts only in "
+                    "the tournaments they organize. Empty for a link emailed to the player."),
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]

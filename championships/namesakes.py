@@ -8,7 +8,7 @@ are personal data. So a list shows, after each namesake's name:
   and a player learns theirs at the check-in desk or on their private page.
 Names are compared as the import compares them (`roster.name_key`).
 """
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 
 from core.names import fold
 
@@ -26,10 +26,11 @@ def entry_numbers(entries: Iterable[tuple[int, str]]) -> dict[int, int]:
     return {pk: n for pks in groups.values() if len(pks) > 1 for n, pk in enumerate(pks, start=1)}
 
 
-def staff_details(players: Iterable[Player]) -> dict[int, str]:
+def staff_details(players: Iterable[Player], *, private: Set[int] = frozenset()) -> dict[int, str]:
     """Player id → what tells them apart from a namesake in the same list, for the organizers' pages.
 
-    The players' countries are read through `player.country` (select it with the players).
+    `private`: ids of players whose birth date and email the reader may not see (another championship's); they are
+    told apart by the rest. The players' countries are read through `player.country` (select it with the players).
     """
     groups: dict[str, dict[int, Player]] = {}
     for player in players:
@@ -40,7 +41,7 @@ def staff_details(players: Iterable[Player]) -> dict[int, str]:
         if len(same) < 2:
             continue
         for describe in (_birth_year, _country, _email, _id):
-            values = [describe(p) for p in same]
+            values = [describe(p) if describe in _PUBLIC or p.pk not in private else "" for p in same]
             if all(values) and len(set(values)) == len(values):
                 details.update((p.pk, value) for p, value in zip(same, values))
                 break
@@ -61,3 +62,7 @@ def _email(player: Player) -> str:
 
 def _id(player: Player) -> str:
     return f"#{player.pk}"
+
+
+_PUBLIC = (_country, _id)
+"""What tells namesakes apart without anything personal."""

@@ -17,13 +17,15 @@ from audit.actions import Action
 from audit.services import record_change
 from engines.csv_input import Record
 
+from . import foreign_players
+from .foreign_players import Typed
 from .list_dates import ISO
 from .models import Entry, Player, Relationship, Tournament
 from .permissions import require_organizer, visible_players
 from .registration import RosterPreview, preview_roster
 from .relationships import declare_relationship
-from .selectors import find_player
-from .services import enter_player, register_players
+from .roster import RosterRow
+from .services import enter_player, match_rows, register_players
 from .waiting_list import place_freed
 
 FIELDS = {"name": "name", "email": "email", "date_of_birth": "date_of_birth", "country": "country",
@@ -46,6 +48,20 @@ def _line_messages(preview: RosterPreview) -> list[str]:
             for p in preview.problems]
 
 
+def typed(row: RosterRow) -> Typed:
+    """What a list's row gives to find a registered player by: its email, else its date of birth."""
+    return Typed(email=row.email) if row.email else Typed(date_of_birth=row.date_of_birth)
+
+
+def _on_line(line: int, player: Player, tournament: Tournament, *, user, row: RosterRow, foreign: bool) -> Entry:
+    """`foreign_players.enter` for a list's line, its refusal named by the line."""
+    try:
+        return foreign_players.enter(player, tournament, user=user, typed=typed(row), foreign=foreign)[0]
+    except ValidationError as error:
+        raise ValidationError(_("Line %(line)d: %(problem)s")
+                              % {"line": line, "problem": " ".join(error.messages)}) from error
+
+
 def _changed_meanwhile() -> ValidationError:
     return ValidationError(_("Another organizer registered or entered some of these players meanwhile. Nothing was "
                              "saved: check the list again."))
@@ -59,6 +75,8 @@ def import_registration_list(tournament: Tournament, records: list[Record], *, u
     `decisions` (line → keep or update) are the organizer's for rows naming a registered player with other
     details; `expected` (line → player id) is what the preview matched, so a list that now means other players
     is refused rather than written. Dates of birth are read in `date_format` (`list_dates.FORMATS`), as previewed.
+    A registered player of another championship is entered with an invitation (`foreign_players.enter`); the
+    lookup was counted when the list was previewed (`foreign_players.look_up_list`).
     """
     require_organizer(user, tournament)
     try:
@@ -70,32 +88,42 @@ def import_registration_list(tournament: Tournament, records: list[Record], *, u
             if expected is not None and {line: p.pk for line, p in matches.items()} != expected:
                 raise _changed_meanwhile()
             counts = preview.counts
+            foreign = foreign_players.unseen(user, matches.values())
+            rows = {row.line: row for row in preview.roster_rows}
             players = register_players(preview.roster_rows, user=user, tournament=tournament,
                                        matches=matches, friends=preview.friends,
                                        updates=frozenset(line for line, m in preview.matches.items() if m.updates))
             for line, player in players.items():
-                if line in preview.entered:
-                    continue
-                try:
-                    enter_player(player, tournament, user=user)
-                except ValidationError as error:
-                    raise ValidationError(_("Line %(line)d: %(problem)s")
-                                          % {"line": line, "problem": " ".join(error.messages)}) from error
+                if line not in preview.entered:
+                    _on_line(line, player, tournament, user=user, row=rows[line], foreign=player.pk in foreign)
             return ImportResult(created=counts.new, linked=counts.linked, updated=counts.updated,
                                 entered=counts.entered, relationships=counts.relationships)
     except (IntegrityError, PermissionDenied) as error:  # a player registered, or entered elsewhere, meanwhile
         raise _changed_meanwhile() from error
 
 
-@transaction.atomic
+def looked_up_in(preview: RosterPreview, tournament: Tournament, *, user) -> None:
+    """The registered players a previewed list names, counted and logged as lookups where the user could not see
+    them (`foreign_players.look_up_list`); refused whole past the user's hourly allowance."""
+    rows = {item.line: item.row for item in preview.lines if item.row is not None}
+    foreign_players.look_up_list(tournament, {line: (match.player, typed(rows[line]))
+                                              for line, match in preview.matches.items()}, user=user)
+
+
 def add_player(tournament: Tournament, *, user, name: str, email: str = "", date_of_birth: date | None = None,
                country: str = "", friend: str = "", kind: str = Relationship.Kind.FRIEND) -> Player:
     """One player typed in and entered: the same checks as a list's row (a registered one is refused: enter
-    them from the entries page, by exact email or name and date of birth)."""
+    them from the entries page, by exact email or name and date of birth; the refusal is a lookup, counted)."""
     require_organizer(user, tournament)
     cells = {"name": name, "email": email, "date_of_birth": date_of_birth.isoformat() if date_of_birth else "",
              "country": country, "friends_or_family": friend.replace(";", " ")}
     preview = preview_roster([(1, cells)], tournament, user=user, allow_existing=False)
+    looked_up_in(preview, tournament, user=user)
+    with transaction.atomic():
+        return _add(preview, tournament, user=user, kind=kind)
+
+
+def _add(preview: RosterPreview, tournament: Tournament, *, user, kind: str) -> Player:
     if not preview.ok:
         errors: dict[str, list[str]] = {}
         for problem in preview.problems:
@@ -127,15 +155,36 @@ def declare_pair(tournament: Tournament, one_id: int, other_id: int, kind: str, 
     return declare_relationship(players[one_id], players[other_id], kind, user=user, tournament=tournament)
 
 
-@transaction.atomic
-def enter_found(tournament: Tournament, *, user, email: str = "", name: str = "", born: date | None = None) -> Entry:
+def enter_found(tournament: Tournament, *, user, email: str = "", name: str = "", born: date | None = None,
+                request=None) -> tuple[Entry, bool]:
     """Enter a player found by exact email, or exact name and date of birth: how a player of another
-    championship is entered without any list of them being shown."""
+    championship is entered without any list of them being shown. The lookup is counted and logged whatever it
+    finds (`foreign_players.look_up`); returns the entry and whether it awaits the player's confirmation."""
     require_organizer(user, tournament)
-    player = find_player(email=email, name=name, born=born)
+    found_by = Typed(email=email.strip()) if email.strip() else Typed(date_of_birth=born)
+    player = foreign_players.look_up(tournament, user=user, typed=found_by, name=name)
     if player is None:
         raise ValidationError(_("No registered player has that email, or that name and date of birth."))
-    return enter_player(player, tournament, user=user)
+    return foreign_players.enter(player, tournament, user=user, typed=found_by, request=request)
+
+
+def import_rows(tournament: Tournament, rows: list[RosterRow], *, user) -> list[tuple[RosterRow, Entry, bool]]:
+    """A parsed list registered and entered, or nothing (the API's import): each row with its entry and whether its
+    player is one of another championship's, looked up and counted first (`foreign_players.look_up_list`), entered
+    with an invitation, and of whom the caller may answer nothing but what the row says."""
+    require_organizer(user, tournament)
+    matches = match_rows(rows, user=user)
+    by_line = {row.line: row for row in rows}
+    foreign = foreign_players.look_up_list(
+        tournament, {line: (player, typed(by_line[line])) for line, player in matches.items()}, user=user)
+    with transaction.atomic():
+        players = register_players(rows, user=user, tournament=tournament, matches=matches)
+        entered = []
+        for line, player in players.items():
+            entry = Entry.objects.filter(player=player, tournament=tournament).first() or _on_line(
+                line, player, tournament, user=user, row=by_line[line], foreign=player.pk in foreign)
+            entered.append((by_line[line], entry, player.pk in foreign))
+        return entered
 
 
 @transaction.atomic
@@ -175,6 +224,7 @@ def remove_entries(tournament: Tournament, entry_ids: Iterable[int], *, user) ->
     for entry in entries:
         record_change(user, tournament.pk, Action.ENTRY_REMOVED, entry,
                       before={"player": entry.player.name, "status": entry.status})
+        foreign_players.removed(entry, user=user)
         try:
             with transaction.atomic():
                 entry.delete()

@@ -1,10 +1,12 @@
 """Who may do what in a tournament, decided on the server from staff roles (docs/interfaces.md, Roles)."""
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import CharField, DateField, Exists, F, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.expressions import Case, When
+from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
 from .eligibility import officiating_roles
-from .models import Championship, Entry, Player, StaffRole, Tournament
+from .models import Championship, Entry, EntryInvitation, Player, StaffRole, Tournament
 
 
 def roles_in(user, tournament: Tournament) -> set[str]:
@@ -59,14 +61,40 @@ def officiated_tournaments(user, role: str | None = None):
     )
 
 
+def awaiting_player(entry: str = "pk") -> Exists:
+    """The entry (reached from the query's rows by `entry`) was made by an organizer who could not see the player's
+    record and waits for the player to confirm it (`championships.foreign_players`): until then it discloses nothing
+    of the record to its tournament's organizers."""
+    return Exists(EntryInvitation.objects.filter(entry=OuterRef(entry), confirmed_at__isnull=True))
+
+
 def visible_players(user) -> QuerySet[Player]:
     """Players whose personal data (email, date of birth) the user may read: those entered in a tournament they
-    organize. Players are shared by the whole deployment; anyone else is found only by exact email, or name and
-    date of birth (`championships.people.find_player`)."""
+    organize, by an entry that is not awaiting the player's confirmation. Players are shared by the whole
+    deployment; anyone else is found only by exact email, or name and date of birth, within a limit
+    (`championships.foreign_players`)."""
     if user.is_superuser:
         return Player.objects.all()
     return Player.objects.filter(Exists(Entry.objects.filter(
-        player=OuterRef("pk"), tournament__in=officiated_tournaments(user, StaffRole.Role.ORGANIZER))))
+        ~awaiting_player(), player=OuterRef("pk"),
+        tournament__in=officiated_tournaments(user, StaffRole.Role.ORGANIZER))))
+
+
+def personal_details(user, tournament: Tournament, player: str = "") -> dict:
+    """Annotations `shown_email` and `shown_born`: what the user may read of the record of the player each row
+    reaches through `player` ("" for players, "player__" for entries) on the pages of `tournament`. The record's
+    own for a player the user may read (`visible_players`), else only what was typed to enter them in `tournament`
+    (an entry awaiting the player), else nothing. Every organizer page, export and API answer shows and searches
+    these, never the record's fields: the one place the rule lives."""
+    ref = f"{player.removesuffix('__')}_id" if player else "pk"
+    typed = EntryInvitation.objects.filter(entry__tournament=tournament, entry__player=OuterRef(ref))
+    readable = Exists(visible_players(user).filter(pk=OuterRef(ref)))
+    return {
+        "shown_email": Case(When(readable, then=F(f"{player}email")),
+                            default=Coalesce(Subquery(typed.values("email")[:1]), Value("")), output_field=CharField()),
+        "shown_born": Case(When(readable, then=F(f"{player}date_of_birth")),
+                           default=Subquery(typed.values("date_of_birth")[:1]), output_field=DateField()),
+    }
 
 
 def may_change_player(user, player: Player) -> bool:

@@ -26,7 +26,7 @@ from engines.csv_input import InputProblem, Record
 from .eligibility import age_on, staff_roles
 from .list_dates import ISO, Guess, default_format, guess_format
 from .models import Declaration, Entry, Player, StaffRole, Tournament
-from .permissions import officiated_tournaments
+from .permissions import officiated_tournaments, visible_players
 from .relationships import declaration_scope
 from .roster import RosterLine, RosterRow, check_records
 
@@ -144,11 +144,14 @@ class Registered:
             self.own, self.foreign = {p.pk for p in self.players}, set()
         else:
             organized = officiated_tournaments(user, StaffRole.Role.ORGANIZER)
-            self.own = set(entries.filter(tournament__in=organized).values_list("player_id", flat=True))
+            self.own = set(visible_players(user).filter(pk__in=[p.pk for p in self.players])
+                           .values_list("pk", flat=True))
+            """Players whose record the user may read (`permissions.visible_players`)."""
             self.foreign = set(entries.exclude(tournament__in=organized).values_list("player_id", flat=True))
 
     def may_change(self, player: Player) -> bool:
-        return player.pk not in self.foreign
+        """The user may read the record and organizes every tournament the player is in."""
+        return player.pk in self.own and player.pk not in self.foreign
 
     def match(self, row: RosterRow) -> tuple[Player | None, InputProblem | None]:
         """The player the row stands for (None: a new one), or why that cannot be told."""
@@ -230,9 +233,11 @@ def preview_roster(records: list[Record], tournament: Tournament, *, user, decis
         player, problem = registered.match(row)
         if problem is not None:
             add(problem)
-        if player is not None and not allow_existing:
+        if player is not None and not allow_existing:  # another championship's is named as typed
+            preview.matches[item.line] = Match(player, {}, False)
             add(InputProblem(item.line, _("%(name)s is already registered: enter them from the entries page.")
-                             % {"name": player.name}, "email" if row.email else "name"))
+                             % {"name": player.name if player.pk in registered.own else row.name},
+                             "email" if row.email else "name"))
             continue
         match = None
         if player is not None:
@@ -244,7 +249,7 @@ def preview_roster(records: list[Record], tournament: Tournament, *, user, decis
             if not may_change:
                 item.notes.append(_("%(name)s plays in another organizer's championship: linked as registered; "
                                     "the list's name, date of birth and country are not used.")
-                                  % {"name": player.name})
+                                  % {"name": row.name})
             elif not changes:
                 item.notes.append(_("Already registered: this player is reused."))
             if player.pk in entered:

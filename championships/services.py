@@ -19,6 +19,7 @@ from .countries import country_for_code
 from .eligibility import check_can_enter, check_can_officiate
 from .models import RESERVED_SLUGS, Championship, Entry, Player, StaffRole, Tournament
 from .permissions import (
+    awaiting_player,
     may_change_player,
     require_championship_creator,
     require_championship_organizer,
@@ -80,7 +81,7 @@ def assign_staff(member: AbstractBaseUser, role: str, *, user, tournament: Tourn
         raise ValidationError(_("A staff role belongs to exactly one tournament or championship."))
     if championship is not None and role != StaffRole.Role.ORGANIZER:
         raise ValidationError({"role": _("Referees are appointed per tournament.")})
-    check_can_officiate(member.pk, tournament=tournament, championship=championship)
+    check_can_officiate(member, tournament=tournament, championship=championship)
     staff_role, created = StaffRole.objects.get_or_create(
         user=member, role=role, tournament=tournament, championship=championship,
     )
@@ -133,8 +134,21 @@ def change_player(player_id: int, *, user, tournament: Tournament, **fields) -> 
     if after:
         player.save(update_fields=list(after))
         where = set(Entry.objects.filter(player=player).values_list("tournament_id", flat=True)) | {tournament.pk}
-        record_change_in(user, where, Action.PLAYER_UPDATED, player, before=before, after=after)
+        awaiting = set(Entry.objects.filter(awaiting_player(), player=player).values_list("tournament_id", flat=True))
+        if where - awaiting:
+            record_change_in(user, where - awaiting, Action.PLAYER_UPDATED, player, before=before, after=after)
+        if awaiting:  # their organizers see of the record only what they typed: that it changed, not to what
+            record_change_in(user, awaiting, Action.PLAYER_UPDATED, player, before=_public(before),
+                             after=_public(after))
     return player
+
+
+PRIVATE_FIELDS = ("email", "date_of_birth")
+"""A player's details the organizers of an entry awaiting the player do not see (`permissions.personal_details`)."""
+
+
+def _public(values: dict) -> dict:
+    return {field: value for field, value in values.items() if field not in PRIVATE_FIELDS}
 
 
 def _audited(value):
@@ -191,8 +205,3 @@ def enter_players(tournament: Tournament, players: dict[int, Player], *, user) -
                                   % {"line": line, "problem": " ".join(error.messages)}) from error
         entries.append(entry)
     return entries
-
-
-@transaction.atomic
-def import_roster(tournament: Tournament, rows: list[RosterRow], *, user) -> list[Entry]:
-    return enter_players(tournament, register_players(rows, user=user, tournament=tournament), user=user)

@@ -25,7 +25,7 @@ from django.utils.translation import ngettext
 from audit.actions import Action
 from audit.services import record_change
 from championships.models import Entry, Stage, Tournament
-from championships.permissions import is_organizer, require_organizer
+from championships.permissions import awaiting_player, is_organizer, require_organizer
 from championships.waiting_list import place_freed
 from core.names import fold
 from ranking.public.names import namesake_numbers
@@ -506,10 +506,11 @@ def entries(tournament: Tournament, query: str = "", status: str = ""):
     whether the player has played (a check-in is then history, `undo`)."""
     rows = (Entry.objects.filter(tournament=tournament).select_related("player__country")
             .order_by("player__sort_key", "pk")
-            .annotate(played=Exists(played_seats().filter(entry=OuterRef("pk")))))
+            .annotate(played=Exists(played_seats().filter(entry=OuterRef("pk"))), awaiting=awaiting_player()))
     query = query.strip()[:100]
-    if query:
-        rows = rows.filter(Q(player__search_name__contains=fold(query)) | Q(player__email__icontains=query))
+    if query:  # an entry awaiting its player discloses nothing of the record, not even to a search
+        rows = rows.filter(Q(player__search_name__contains=fold(query))
+                           | Q(player__email__icontains=query, awaiting=False))
     if status in Entry.Status.values:
         rows = rows.filter(status=status)
     return rows

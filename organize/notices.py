@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from championships.links import private_link
 from championships.models import ACTIVE_STATUSES, Entry, Tournament
+from championships.permissions import personal_details
 from core.mail import queue_email
 from engines.rulesets import ruleset_for
 from scheduling.calendar import official_start
@@ -102,11 +103,13 @@ class NoticeSummary:
     without_email: int
 
 
-def notice_summary(tournament: Tournament) -> NoticeSummary:
-    """What the console shows: who was told the current start, who is still to be told, who has no email."""
+def notice_summary(tournament: Tournament, user) -> NoticeSummary:
+    """What the console shows: who was told the current start (each with the email the user may read,
+    `permissions.personal_details`), who is still to be told, who has no email."""
     start = official_start(tournament)
     active = tournament.entries.filter(status__in=ACTIVE_STATUSES)
     notified = list(StartTimeNotice.objects.filter(entry__tournament=tournament, start=start)
-                    .select_related("entry__player").order_by("entry__player__sort_key", "pk")) if start else []
+                    .select_related("entry__player").annotate(**personal_details(user, tournament, "entry__player__"))
+                    .order_by("entry__player__sort_key", "pk")) if start else []
     with_email = active.exclude(player__email="").count()
     return NoticeSummary(start, notified, max(with_email - len(notified), 0), active.count() - with_email)

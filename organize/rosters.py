@@ -1,34 +1,51 @@
 """Reads behind the players, relationships and entries pages: a page of rows in a fixed number of queries.
 
 Players are shared by the whole deployment, but an organizer reads the personal data (email, date of
-birth) only of players entered in tournaments they organize (`permissions.visible_players`); a pair
-only if this tournament's championship declared it or both players are entered here.
+birth) only of players entered in tournaments they organize (`permissions.visible_players`), and of a player
+of another championship entered here, only what was typed until they confirm: rows carry `shown_email` and
+`shown_born` (`permissions.personal_details`), the only personal data pages and exports show or search. A pair
+is listed only if this tournament's championship declared it or both players are entered here.
 """
 from dataclasses import dataclass
+from datetime import date
+from typing import TypedDict
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from championships.models import Entry, Player, Relationship, Tournament
 from championships.namesakes import staff_details
-from championships.permissions import visible_players
+from championships.permissions import awaiting_player, personal_details, visible_players
 from championships.relationships import declared_for
 from core.names import fold
 
 PER_PAGE = 50
 
 
+class Shown(TypedDict):
+    """What `permissions.personal_details` annotates each row with: the only email and birth date pages show."""
+
+    shown_email: str
+    shown_born: date | None
+
+
+class ShownEntry(Shown):
+    awaiting: bool
+    """`entries`: made from another championship, not confirmed by the player yet."""
+
+
 def players(tournament: Tournament, user, query: str = "", only: str = "") -> QuerySet[Player]:
-    """The players of the user's tournaments, marked if entered in this one.
+    """The players of the user's tournaments and this one's, marked if entered here.
 
     `only`: "entered" or "not_entered" in this tournament. Names are searched as everywhere (`core.names.fold`)
     and listed in the collation's order (`Player.sort_key`).
     """
-    rows = (visible_players(user).select_related("country")
-            .annotate(entered=Exists(Entry.objects.filter(tournament=tournament, player=OuterRef("pk"))))
+    entered_here = Exists(Entry.objects.filter(tournament=tournament, player=OuterRef("pk")))
+    rows = (Player.objects.filter(Q(pk__in=visible_players(user).values("pk")) | Q(entered_here))
+            .select_related("country").annotate(entered=entered_here, **personal_details(user, tournament))
             .order_by("sort_key", "pk"))
     query = query.strip()[:100]
     if query:
-        rows = rows.filter(Q(search_name__contains=fold(query)) | Q(email__icontains=query)
+        rows = rows.filter(Q(search_name__contains=fold(query)) | Q(shown_email__icontains=query)
                            | Q(country__code__iexact=query) | Q(country__name__icontains=query))
     if only == "entered":
         rows = rows.filter(entered=True)
@@ -73,29 +90,39 @@ def player_rows(tournament: Tournament, page_players) -> list[PlayerRow]:
     return [PlayerRow(p, relations.get(p.pk, [])) for p in page_players]
 
 
-def entered_players(tournament: Tournament) -> list[tuple[int, str]]:
+def entered_players(tournament: Tournament, user) -> list[tuple[int, str]]:
     """(player id, name) of everyone entered, for the relationship form's choices; namesakes told apart."""
     players = [e.player for e in Entry.objects.filter(tournament=tournament).select_related("player__country")
                .order_by("player__sort_key", "player_id")]
-    details = staff_details(players)
+    details = staff_details(players, private=_private(user, players))
     return [(p.pk, f"{p.name} ({details[p.pk]})" if p.pk in details else p.name) for p in players]
 
 
-def tell_apart(rows, *players_of) -> None:
-    """Give each row `<attribute>_detail` (e.g. `player_detail`) for its namesakes on the page (`staff_details`);
-    `players_of` names the rows' player attributes."""
+def _private(user, players) -> set[int]:
+    """Ids of these players whose email and date of birth the user may not read (`permissions.visible_players`)."""
+    ids = {player.pk for player in players}
+    return ids - set(visible_players(user).filter(pk__in=ids).values_list("pk", flat=True))
+
+
+def tell_apart(rows, *players_of, user) -> None:
+    """Give each row `<attribute>_detail` (e.g. `player_detail`) for its namesakes on the page (`staff_details`,
+    telling the user only what they may read); `players_of` names the rows' player attributes."""
     rows = list(rows)
-    details = staff_details(getattr(row, attr) for row in rows for attr in players_of)
+    players = [getattr(row, attr) for row in rows for attr in players_of]
+    details = staff_details(players, private=_private(user, players))
     for row in rows:
         for attr in players_of:
             setattr(row, f"{attr}_detail", details.get(getattr(row, attr).pk, ""))
 
 
-def entries(tournament: Tournament, query: str = "") -> QuerySet[Entry]:
+def entries(tournament: Tournament, user, query: str = "") -> QuerySet[Entry]:
+    """The tournament's entries, each with what the user may read of its player (`shown_email`, `shown_born`) and
+    whether it awaits the player's confirmation (`awaiting`)."""
     rows = (Entry.objects.filter(tournament=tournament).select_related("player__country", "source_tournament")
-            .annotate(seated=Exists(Entry.objects.filter(pk=OuterRef("pk"), seats__isnull=False)))
+            .annotate(seated=Exists(Entry.objects.filter(pk=OuterRef("pk"), seats__isnull=False)),
+                      awaiting=awaiting_player(), **personal_details(user, tournament, "player__"))
             .order_by("player__sort_key", "pk"))
     query = query.strip()[:100]
     if query:
-        rows = rows.filter(Q(player__search_name__contains=fold(query)) | Q(player__email__icontains=query))
+        rows = rows.filter(Q(player__search_name__contains=fold(query)) | Q(shown_email__icontains=query))
     return rows

@@ -79,7 +79,7 @@ def test_the_stage_page_finds_a_name_as_it_is_typed(hall, typed, found):
 def test_the_players_and_entries_lists_find_a_name_as_it_is_typed(client, hall, typed, found):
     tournament, _entries, _game, organizer = hall
     assert [p.name for p in rosters.players(tournament, organizer, typed)] == ([found] if found else [])
-    assert [e.player.name for e in rosters.entries(tournament, typed)] == ([found] if found else [])
+    assert [e.player.name for e in rosters.entries(tournament, make_admin(), typed)] == ([found] if found else [])
     client.force_login(organizer)
     for page in ("organize-players", "organize-entries-csv"):
         html = text(client.get(reverse(page, args=[tournament.slug]), {"q": typed}))
@@ -99,9 +99,9 @@ ORDER = ["Adam Smith", "Emile Durand", "émile Roy", "Émile Zola", "Tomás Ruiz
 def test_lists_by_name_follow_the_collation(client, hall):
     tournament, _entries, game, organizer = hall
     assert [p.name for p in rosters.players(tournament, organizer)] == ORDER
-    assert [e.player.name for e in rosters.entries(tournament)] == ORDER
+    assert [e.player.name for e in rosters.entries(tournament, make_admin())] == ORDER
     assert [e.player.name for e in checkin.entries(tournament)] == ORDER
-    assert [name for _pk, name in rosters.entered_players(tournament)] == ORDER
+    assert [name for _pk, name in rosters.entered_players(tournament, make_admin())] == ORDER
     client.force_login(organizer)
     page = text(client.get(reverse("organize-players", args=[tournament.slug])))
     assert [page.index(name) for name in ORDER] == sorted(page.index(name) for name in ORDER)

@@ -23,11 +23,12 @@ from django.utils import timezone
 
 from audit.models import AuditEntry
 from championships import links
-from championships.models import Entry, Player, Registration, StaffRole, Tournament
+from championships.models import Entry, EntryInvitation, Player, PlayerLink, Registration, StaffRole, Tournament
 from championships.services import assign_staff, declare_relationship
 from core import outbound
 from engines.boards.generator import generate_board
 from organize import checkin
+from organize.api_tokens import create_token
 from organize.models import PrintJob
 from ranking.standings import tied_groups, tournament_standings
 from ratings.seasons import create_season
@@ -274,6 +275,9 @@ ACCESS: dict[str, Access] = {
                                                                   "registration_id": w.own_registration_id}),
     "players-me-sheet": Access(NOBODY, ANYONE, lambda w: {"action": "confirm", "version": w.open_sheet_version},
                                kwargs=lambda w: {"token": w.player_token}),
+    # a player confirms an entry another championship made (issue 33 item 2): the link is the key, as above
+    "players-me-entry-confirm": Access(NOBODY, ANYONE, kwargs=lambda w: {"token": w.player_token,
+                                                                          "entry_id": w.invited_entry_id}),
     # Web Push (configured for this module, `_web_push_configured`): the token is the key, as for the page
     "players-me-push-subscribe": Access(NOBODY, ANYONE, lambda w: {
         "endpoint": "https://push.example.com/perm", "p256dh": "BA" + "A" * 85, "auth": "A" * 22},
@@ -392,6 +396,7 @@ class World:
     print_job_id: int = 0
     registration_id: int = 0
     own_registration_id: int = 0
+    invited_entry_id: int = 0
     confirm_token: str = ""
     player_token: str = ""
     check_in_code: str = ""
@@ -452,12 +457,16 @@ def _build_world() -> World:
                                       player=entries[4].player, status="waiting", confirmed_at=timezone.now(),
                                       confirm_digest=links.digest("perm-matrix-own"))
     window = checkin.open_window(tournament, user=admin, minutes=60)
+    invited = Entry.objects.create(tournament=other, player=entries[4].player)  # by the other championship
+    EntryInvitation.objects.create(entry=invited, invited_by=users["organizer_elsewhere"],
+                                   email="perm-player-4@example.org")
     return World(tournament=tournament, other=other, stage=game.stage, game=game, open_table=open_table,
                  locked_table=locked_table, open_table_entries=[e.pk for e in entries[4:]],
                  open_sheet_version=open_table.sheet.version, locked_table_entries=[e.pk for e in entries[:4]],
                  locked_sheet_version=locked.version, entry=entries[1], users=users, draw_data=draw_data,
                  announcement_id=announcement.pk, relationship_id=pair.pk, other_entry_player_id=entries[5].player_id,
                  print_job_id=print_job.pk, registration_id=unconfirmed.pk, own_registration_id=own.pk,
+                 invited_entry_id=invited.pk,
                  confirm_token=confirm_token, player_token=links.issue(entries[4].player), check_in_code=window.code,
                  **_ratings_world(admin, tournament, users))
 
@@ -627,7 +636,8 @@ def test_no_write_or_personal_data_read_crosses_a_championship(world):
     nothing of ours: an existing email links the player as registered."""
     client, theirs = _client(world, "organizer_elsewhere"), world.other.slug
     ours = Player.objects.get(pk=world.entry.player_id)  # entered only in this championship
-    shared = Entry.objects.filter(tournament=world.other, player__entries__tournament=world.tournament).first().player
+    shared = Entry.objects.filter(tournament=world.other, player__entries__tournament=world.tournament,
+                                  invitation__isnull=True).first().player
     wrong = []
     for url in CROSS_READS:
         body = client.get(f"/organize/{theirs}/{url}").content.decode("utf-8-sig")
@@ -636,7 +646,6 @@ def test_no_write_or_personal_data_read_crosses_a_championship(world):
     if shared.email not in client.get(f"/organize/{theirs}/players.csv").content.decode("utf-8-sig"):
         wrong.append("a player entered in both championships is each one's to see")
     attacks = [
-        ("players/add/", {"name": "Mallory", "email": ours.email, "kind": "friend"}),
         ("relationships/", {"one": ours.pk, "other": shared.pk, "kind": "family"}),
         (f"relationships/{world.relationship_id}/remove/", {}),
         ("entries/add/", {"selected": [ours.pk]}),
@@ -646,6 +655,15 @@ def test_no_write_or_personal_data_read_crosses_a_championship(world):
         got, changed = _request(client, "POST", f"/organize/{theirs}/{url}", data, check_unchanged=True)
         if changed:
             wrong.append(f"POST /organize/{theirs}/{url} ({got}) changed {changed}")
+    with transaction.atomic():  # refused, but a lookup of our player (issue 33 item 2): only the lookup is logged
+        before, last = snapshot({"audit.AuditEntry"}), AuditEntry.objects.order_by("pk").last().pk
+        client.post(f"/organize/{theirs}/players/add/", {"name": "Mallory", "email": ours.email, "kind": "friend"})
+        changed = [label for label, rows in snapshot({"audit.AuditEntry"}).items() if rows != before[label]]
+        logged = set(AuditEntry.objects.filter(pk__gt=last).values_list("action", "tournament_id"))
+        transaction.set_rollback(True)
+    cache.clear()
+    if changed or logged != {("player.looked_up", world.other.pk), ("player.looked_up_elsewhere", world.tournament.pk)}:
+        wrong.append(f"adding our player's email as a new player changed {changed} and logged {logged}")
     with transaction.atomic():
         logged_here = AuditEntry.objects.filter(tournament=world.tournament).count()
         before = Player.objects.filter(pk=ours.pk).values().get()
@@ -656,8 +674,11 @@ def test_no_write_or_personal_data_read_crosses_a_championship(world):
         client.post(f"/organize/{theirs}/players/import/", {"token": preview.context["token"], "decision-2": "update"})
         if Player.objects.filter(pk=ours.pk).values().get() != before:
             wrong.append("importing our player's email changed their record")
-        if AuditEntry.objects.filter(tournament=world.tournament).count() != logged_here:
-            wrong.append("importing our player's email wrote to our activity log")
+        told_here = set(AuditEntry.objects.filter(tournament=world.tournament).order_by("pk")
+                        .values_list("action", flat=True)[logged_here:])
+        if told_here != {"player.looked_up_elsewhere", "player.entered_elsewhere"}:
+            wrong.append(f"importing our player's email should only tell our log who looked them up and entered "
+                         f"them: {told_here}")
         if not Entry.objects.filter(tournament=world.other, player=ours).exists():
             wrong.append("the exact email no longer links the registered player")
         transaction.set_rollback(True)
@@ -687,6 +708,56 @@ def test_no_one_registers_an_address_that_leads_inside(world):
     for client, path, data in public:  # the same posts with a public address register
         if not _request(client, "POST", path, data, check_unchanged=True)[1]:
             wrong.append(f"POST {path} {data} registered nothing")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_second_organizer_neither_takes_over_nor_harvests_our_players(world):
+    """Issue 33 items 1-2, as the organizer of the other championship: a player of ours without email, found by name
+    and birth date and entered in their tournament, keeps her link (replacing it shows them nothing); found by email
+    or name and birth date, our players show them only what they typed, in every page, export and the API; guessing
+    stops at the hourly limit; the API's import answers no registered name."""
+    client, theirs, wrong = _client(world, "organizer_elsewhere"), world.other.slug, []
+    ours = list(Player.objects.filter(entries__tournament=world.tournament).exclude(entries__tournament=world.other)
+                .order_by("pk")[:3])
+    cache.clear()
+    with transaction.atomic():
+        no_email = ours[0]
+        Player.objects.filter(pk=no_email.pk).update(email="")
+        links_before = set(PlayerLink.objects.filter(player=no_email).values_list("digest", flat=True))
+        client.post(f"/organize/{theirs}/entries/add/", {"name": no_email.name,
+                                                        "born": no_email.date_of_birth.isoformat()})
+        if not Entry.objects.filter(tournament=world.other, player=no_email).exists():
+            wrong.append("the exact name and birth date no longer enter the player")
+        page = client.post(f"/organize/{theirs}/private-links/", {"player": no_email.pk}, follow=True)
+        if "/me/" in page.content.decode() or set(PlayerLink.objects.filter(player=no_email)
+                                                   .values_list("digest", flat=True)) != links_before:
+            wrong.append("the other championship replaced (or was shown) the link of our player without email")
+        by_email, by_birth = ours[1], ours[2]
+        client.post(f"/organize/{theirs}/entries/add/", {"email": by_email.email.upper()})
+        client.post(f"/organize/{theirs}/entries/add/", {"name": by_birth.name,
+                                                        "born": by_birth.date_of_birth.isoformat()})
+        for url in ("players/", "players/?only=all", "players.csv", "players.xlsx", "entries/", "entries.csv",
+                    "entries.xlsx", "activity.csv", "check-in.csv", ""):
+            body = client.get(f"/organize/{theirs}/{url}").content.decode("utf-8", "replace")
+            if by_email.date_of_birth.isoformat() in body or by_birth.email in body:
+                wrong.append(f"GET /organize/{theirs}/{url} shows what they did not type of a player of ours")
+        for _try in range(40):
+            client.post(f"/organize/{theirs}/entries/add/", {"name": "Nobody Known", "born": "1950-01-01"})
+        if AuditEntry.objects.filter(tournament=world.other, action="player.looked_up").count() != 30:
+            wrong.append("finding is not limited to 30 lookups an hour, each logged")
+        transaction.set_rollback(True)
+    cache.clear()
+    with transaction.atomic():
+        assign_staff(world.users["organizer_elsewhere"], StaffRole.Role.ORGANIZER,
+                     championship=world.other.championship, user=make_admin())
+        _token, plain = create_token(world.other.championship, "Harvest", user=world.users["organizer_elsewhere"])
+        listed = "name,email\n" + "".join(f"Guess {n},{p.email}\n" for n, p in enumerate(ours))
+        response = Client().post(f"/api/v1/tournaments/{theirs}/players/import/", {"csv": listed},
+                                 content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {plain}")
+        if response.status_code != 200 or any(p.name in response.content.decode() for p in ours):
+            wrong.append(f"the API's import answers the names of our players ({response.status_code})")
+        transaction.set_rollback(True)
+    cache.clear()
     assert not wrong, "\n".join(wrong)
 
 

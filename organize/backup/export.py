@@ -15,6 +15,7 @@ from championships.models import (
     Championship,
     Country,
     Entry,
+    EntryInvitation,
     Player,
     Relationship,
     StaffRole,
@@ -64,7 +65,7 @@ def export_tournament(tournament: Tournament) -> dict:
     objects = (
         _rows(users, fields=USER_FIELDS) + _rows(countries) + _rows(championship)
         + _rows(Tournament.objects.filter(pk=tournament.pk)) + _rows(linked, fields=LINKED_TOURNAMENT_FIELDS)
-        + _rows(players) + _rows(relationships)
+        + _as_typed(_rows(players), tournament) + _rows(relationships)
         + list(chain.from_iterable(_rows(queryset) for queryset in owned.values()))
     )
     return {"format": FORMAT, "version": VERSION, "tournament": tournament.slug,
@@ -90,12 +91,24 @@ def _one_snapshot():
         yield
 
 
+def _as_typed(rows: list[dict], tournament: Tournament) -> list[dict]:
+    """A player entered from another championship who has not confirmed yet is written as the organizers typed
+    them (`permissions.personal_details`): the file gives nobody more of the record than the pages do."""
+    typed = {invitation.entry.player_id: invitation for invitation in EntryInvitation.objects.filter(
+        entry__tournament=tournament, confirmed_at__isnull=True).select_related("entry")}
+    for row in rows:
+        if (invitation := typed.get(row["pk"])) is not None:
+            row["fields"].update(email=invitation.email, date_of_birth=invitation.date_of_birth)
+    return rows
+
+
 def _owned_rows(tournament: Tournament) -> dict:
     """The rows that belong to the tournament, by model, in loading order."""
     t = tournament
     return {
         Stage: t.stages.all(),
         Entry: t.entries.all(),
+        EntryInvitation: EntryInvitation.objects.filter(entry__tournament=t),
         StaffRole: staff_roles(t),
         Game: t.games.all(),
         Table: Table.objects.filter(game__tournament=t),

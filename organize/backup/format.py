@@ -20,6 +20,7 @@ from championships.models import (
     Championship,
     Country,
     Entry,
+    EntryInvitation,
     Player,
     Registration,
     Relationship,
@@ -58,7 +59,8 @@ LINKED_TOURNAMENT_FIELDS = ("slug",)
 def models_in_loading_order() -> list:
     """Every model a file may hold, each after the models it refers to."""
     return [
-        get_user_model(), Country, Championship, Tournament, Player, Relationship, Stage, Entry, StaffRole,
+        get_user_model(), Country, Championship, Tournament, Player, Relationship, Stage, Entry, EntryInvitation,
+        StaffRole,
         Game, Table, Seat, RecordSheet, Score, Signature, Objection, SheetRevision, Penalty, CollusionRuling,
         TiebreakDraw, TiebreakDrawPlace, Announcement, StartTimeNotice, AuditEntry,
     ]

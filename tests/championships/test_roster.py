@@ -5,8 +5,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from championships.models import Entry, Player, Relationship
+from championships.people import import_rows
 from championships.roster import parse_roster
-from championships.services import import_roster
 from engines.csv_input import InputError
 from tests.factories import make_admin, make_tournament
 
@@ -47,7 +47,7 @@ def test_import_enters_players_and_declares_relationships():
     tournament = make_tournament()
     rows = parse_roster("name,email,date_of_birth,country,friends_or_family\n"
                         "Ann,ann@example.org,1990-01-01,AE,Bob\nBob,,1991-02-02,LB,\n")
-    import_roster(tournament, rows, user=make_admin())
+    import_rows(tournament, rows, user=make_admin())
     assert sorted(tournament.entries.values_list("player__name", flat=True)) == ["Ann", "Bob"]
     assert Relationship.objects.count() == 1
 
@@ -57,5 +57,5 @@ def test_import_refusing_one_player_writes_nothing():
     tournament = make_tournament()
     rows = parse_roster("name,date_of_birth\nAnn,1990-01-01\nYoung,2010-01-01\n")
     with pytest.raises(ValidationError, match="Line 3: Young is under 18"):
-        import_roster(tournament, rows, user=make_admin())
+        import_rows(tournament, rows, user=make_admin())
     assert not Player.objects.exists() and not Entry.objects.exists()

@@ -1,5 +1,6 @@
 """Players shared by two championships in the browser: the import preview's decisions, a pair declared by the
-other championship, a player of another championship found by email (issue 20 item 3, issue 22 items 1-3).
+other championship, a player of another championship entered by the list and awaiting their word (issue 20
+item 3, issue 22 items 1-3, issue 33 item 2).
 
 The states only a POST reaches (a preview, a preview checked again) pass axe-core at phone, tablet and laptop
 widths in English and Arabic, without pushing the page sideways; and the choice works without JavaScript.
@@ -82,12 +83,12 @@ def test_the_import_preview_asks_and_the_pages_pass_axe(browser, live_server, ax
         page.wait_for_url(f"**/organize/{home.slug}/players/")
         layla.refresh_from_db()
         assert layla.date_of_birth == date(1990, 1, 13)
-        for name, path in (("friends and family, a pair declared elsewhere", "relationships/"),
-                           ("entries, a namesake and a player found by email", "entries/?email=omar%40league.example")):
-            page.goto(f"{prefix}/organize/{home.slug}/{path}")
-            check(page, name, found, overflowing)
-        assert page.locator(".found-player").get_by_text("Omar Haddadin").is_visible()
-        page.goto(f"{prefix}/organize/{home.slug}/entries/")
+        page.goto(f"{prefix}/organize/{home.slug}/relationships/")
+        check(page, "friends and family, a pair declared elsewhere", found, overflowing)
+        page.goto(f"{prefix}/organize/{home.slug}/entries/")  # Omar, linked by the list: awaiting his word
+        check(page, "entries, a namesake and a player of another championship awaiting their word", found,
+              overflowing)
+        assert page.locator("tr", has_text="Omar Haddadin").locator(".muted").last.is_visible()
         assert page.locator(".namesake").all_inner_texts() == ["(1990)", "(1995)"]
     finally:
         context.close()

@@ -154,11 +154,10 @@ def test_personal_data_of_another_championships_players_is_not_shown(two):
 
 def test_entering_another_championships_player_needs_their_exact_email_or_name_and_birth_date(two):
     two.b.post("/organize/away/entries/add/", {"selected": [two.mine.pk]})
+    for almost in ({"email": "mina@example"}, {"name": "mina haddad", "born": "1991-04-06"}):
+        page = two.b.post("/organize/away/entries/add/", almost, follow=True).content.decode()
+        assert "Nobody was entered" in page and "Mina" not in page
     assert not Entry.objects.filter(tournament=two.away, player=two.mine).exists()
-    page = two.b.get("/organize/away/entries/", {"email": "mina@example"}).content.decode()
-    assert "Mina" not in page
-    page = two.b.get("/organize/away/entries/", {"name": "mina haddad", "born": "1991-04-05"}).content.decode()
-    assert "Mina Haddad" in page and "mina@example.org" not in page
     two.b.post("/organize/away/entries/add/", {"email": "Mina@Example.org"})
     assert Entry.objects.filter(tournament=two.away, player=two.mine).exists()
     assert Player.objects.get(pk=two.mine.pk).name == "Mina Haddad"

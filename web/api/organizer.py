@@ -16,10 +16,11 @@ from ninja.errors import HttpError
 from ninja.security import HttpBearer
 
 from championships.models import Tournament
+from championships.people import import_rows
 from championships.permissions import visible_players
 from championships.roster import MAX_BYTES, read_upload
 from championships.roster import check_records as check_roster
-from championships.services import enter_players, import_roster
+from championships.services import enter_players
 from core.names import fold
 from engines.csv_input import InputError, InputProblem
 from organize.api_tokens import active_token
@@ -115,9 +116,11 @@ def entries(request: HttpRequest, slug: str, body: EntriesIn) -> Any:
 @router.post("/tournaments/{slug}/players/import/", response=WRITES, url_name="import",
              summary="Register and enter a list of players (the players import page's CSV)")
 def import_players(request: HttpRequest, slug: str, body: PlayersIn) -> Any:
-    """A player the owner's tournaments already know (same email, or same name and date of birth) is linked, not
-    made again; friends and family named must be in the same list. Any problem refuses the whole list, each named
-    with its line."""
+    """A registered player (same email, or same name and date of birth) is linked, not made again; friends and
+    family named must be in the same list. Any problem refuses the whole list, each named with its line. A row
+    naming a player of another championship is a lookup, counted against the owner's hourly allowance (the whole
+    list is refused past it) and entered with an invitation to confirm: the answer says of such a row only what the
+    list said (its name and country), never the registered name."""
     tournament = _scoped(request, slug)
     try:
         lines = check_roster(*read_upload("players.csv", body.csv.encode()))
@@ -135,7 +138,13 @@ def import_players(request: HttpRequest, slug: str, body: PlayersIn) -> Any:
         return Status(422, {"detail": detail, "problems": problems})
     try:
         rows = [line.row for line in lines if line.row]
-        return Status(200, _entered(import_roster(tournament, rows, user=request.auth.user)))  # type: ignore[attr-defined]
+        entered = import_rows(tournament, rows, user=request.auth.user)  # type: ignore[attr-defined]
+        return Status(200, {"entered": [
+            {"player_id": entry.player_id, "player": row.name if foreign else entry.player.name,
+             "status": entry.status,
+             "country": (row.country or None) if foreign else (entry.player.country.code if entry.player.country
+                                                               else None)}
+            for row, entry, foreign in entered]})
     except PermissionDenied as error:
         raise HttpError(403, str(error)) from error
     except ValidationError as error:

@@ -15,6 +15,7 @@ urlpatterns = [
     path("me/<str:token>/calendar.ics", views.me_calendar, name="players-me-calendar"),
     path("me/<str:token>/registrations/<int:registration_id>/cancel/", views.me_cancel, name="players-me-cancel"),
     path("me/<str:token>/sheets/<int:sheet_id>/", views.me_sheet, name="players-me-sheet"),
+    path("me/<str:token>/entries/<int:entry_id>/confirm/", views.me_confirm_entry, name="players-me-entry-confirm"),
     path("me/<str:token>/push/subscribe/", views.me_push_subscribe, name="players-me-push-subscribe"),
     path("me/<str:token>/push/unsubscribe/", views.me_push_unsubscribe, name="players-me-push-unsubscribe"),
 ]

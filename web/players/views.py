@@ -20,11 +20,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from championships import links, places, push, signup
+from championships import foreign_players, links, places, push, signup
 from championships.models import Championship, Entry, Tournament
 from championships.tasks import send_private_link
 from core.background import run_in_background
@@ -214,12 +214,26 @@ def me(request, token: str):
     if player is None:
         return _invalid_link(request, _("This link does not open anything: it was mistyped, or replaced by a newer "
                                         "one. Ask for yours again below."))
-    response = render(request, "players/me.html", {"player": player, "token": token, "rows": own_page(player),
+    rows = own_page(player)
+    sent = links.sent_to_player(token)
+    response = render(request, "players/me.html", {"player": player, "token": token, "rows": rows,
+                                                   "acts_in": None if sent else _acts_in(token, rows),
+                                                   "handed_over": HANDED_OVER,
+                                                   "invitations": foreign_players.awaiting(player) if sent else [],
                                                    "objection_max": OBJECTION_MAX,
                                                    "push_key": settings.WEBPUSH_VAPID_PUBLIC_KEY
                                                    if push_configured() else ""})
     _set_cookie(response, token)
     return response
+
+
+def _acts_in(token: str, rows) -> set[int]:
+    """The tournaments where a link handed over by an organizer may confirm a result (`links.may_act`)."""
+    return {row.tournament.pk for row in rows if links.may_act(token, row.tournament)}
+
+
+HANDED_OVER = gettext_lazy("The link you have was handed to you by the organizers of another event: confirm results "
+                           "of this tournament at the table.")
 
 
 @private_page
@@ -250,6 +264,10 @@ def me_cancel(request, token: str, registration_id: int):
     player = _player(token)
     if player is None:
         return _invalid_link(request)
+    tournament = Tournament.objects.filter(registrations=registration_id).first()
+    if tournament is not None and not links.may_act(token, tournament):
+        messages.error(request, HANDED_OVER)
+        return redirect("players-me", token=token)
     try:
         registration = signup.cancel(registration_id, player=player, request=request)
     except ValidationError as error:
@@ -275,6 +293,10 @@ def me_sheet(request, token: str, sheet_id: int):
                        or _("Choose whether the result is right or wrong."))
         return redirect("players-me", token=token)
     version = form.cleaned_data["version"]
+    tournament = Tournament.objects.filter(games__tables__sheet=sheet_id).first()
+    if tournament is not None and not links.may_act(token, tournament):
+        messages.error(request, HANDED_OVER)
+        return redirect(reverse("players-me", args=[token]) + f"#sheet-{sheet_id}")
     try:
         if action == "confirm":
             confirm_on_phone(sheet_id, player=player, version=version)
@@ -290,6 +312,25 @@ def me_sheet(request, token: str, sheet_id: int):
     except (SheetLocked, ValidationError) as error:
         messages.error(request, str(error) if isinstance(error, SheetLocked) else " ".join(error.messages))
     return redirect(reverse("players-me", args=[token]) + f"#sheet-{sheet_id}")
+
+
+@private_page
+@require_POST
+@tokens_checked
+def me_confirm_entry(request, token: str, entry_id: int):
+    """The player lets the organizers of a tournament that entered them from another championship see their
+    details (`foreign_players.confirm`)."""
+    player = _player(token)
+    if player is None:
+        return _invalid_link(request)
+    try:
+        invitation = foreign_players.confirm(entry_id, player=player, token=token)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, _("Confirmed: the organizers of %(tournament)s now see your details.")
+                         % {"tournament": invitation.entry.tournament.name})
+    return redirect("players-me", token=token)
 
 
 @private_page
@@ -343,7 +384,7 @@ def check_in(request, slug: str, code: str):
     to the desk). The player is the one whose private link this phone opened last."""
     tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
     token = _cookie_token(request)
-    player = _player(token) if token else None
+    player = _player(token) if token and links.may_act(token, tournament) else None
     window = checkin.current_window(tournament)
     open_now = window is not None and secrets.compare_digest(window.code.encode(), code.encode())
     if not open_now and (wait := TOKEN_MISSES.hit_client(request)):

@@ -49,7 +49,7 @@ def print_panel(request, tournament: Tournament) -> dict:
     games = printable_games(tournament)
     paper = tournament_paper(request, tournament)
     return {"printable_games": games, "print_job_form": PrintJobForm(games=games, paper=paper),
-            "notices": notice_summary(tournament)}
+            "notices": notice_summary(tournament, request.user)}
 
 
 @login_required

@@ -1,4 +1,6 @@
 """Who plays in a tournament: enter registered players in bulk, take entries out before seating, export."""
+from typing import TYPE_CHECKING, cast
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -9,11 +11,18 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from championships import people
+from championships.foreign_players import FINDS
 from championships.permissions import organized_tournament
-from championships.selectors import find_player
 from core.table_export import table_response
 from organize import rosters
 from web.organize.people_forms import FindPlayerForm, search_query
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from django_stubs_ext import WithAnnotations
+
+    from championships.models import Entry
 
 MAX_SELECTED = 5000
 
@@ -27,24 +36,17 @@ def _ids(request) -> list[int]:
 @login_required
 def entry_list(request, slug: str):
     """Entered players (to remove before seating), players of the organizer's other tournaments not entered yet
-    (to enter), and a player of another championship found by exact email, or name and date of birth."""
+    (to enter), and the form entering a player of another championship by exact email, or name and date of birth
+    (a POST: each try is a counted, logged lookup, `championships.foreign_players`)."""
     tournament = organized_tournament(request.user, slug)
     query = search_query(request.GET)
     candidates = Paginator(rosters.players(tournament, request.user, query, "not_entered"), rosters.PER_PAGE)
-    finding = any(request.GET.get(key) for key in FindPlayerForm.base_fields)
-    find_form = FindPlayerForm(request.GET if finding else None)
-    entries = list(rosters.entries(tournament))
-    rosters.tell_apart(entries, "player")
-    found = None
-    if finding and find_form.is_valid():
-        data = find_form.cleaned_data
-        found = find_player(email=data["email"], name=data["name"], born=data["born"])
+    entries = list(rosters.entries(tournament, request.user))
+    rosters.tell_apart(entries, "player", user=request.user)
     return render(request, "organize/entries.html", {
         "tournament": tournament, "entries": entries, "query": query,
-        "candidates": candidates.get_page(request.GET.get("page")), "find_form": find_form,
-        "finding": finding and find_form.is_valid(), "found": found,
-        "found_entered": found is not None and tournament.entries.filter(player=found).exists(),
-        "is_organizer": True})
+        "candidates": candidates.get_page(request.GET.get("page")), "find_form": FindPlayerForm(),
+        "finds_per_hour": FINDS.limit, "is_organizer": True})
 
 
 @login_required
@@ -74,12 +76,15 @@ def _enter_found(request, tournament):
         return redirect("organize-entries", slug=tournament.slug)
     data = form.cleaned_data
     try:
-        entry = people.enter_found(tournament, user=request.user, email=data["email"], name=data["name"],
-                                   born=data["born"])
+        entry, invited = people.enter_found(tournament, user=request.user, email=data["email"], name=data["name"],
+                                            born=data["born"], request=request)
     except ValidationError as error:
         messages.error(request, _("Nobody was entered: %(problems)s") % {"problems": " ".join(error.messages)})
     else:
-        messages.success(request, _("%(player)s entered.") % {"player": entry.player.name})
+        messages.success(request, _("%(player)s entered. They play in another championship: they are asked to "
+                                    "confirm, and until they do you see only what you typed.")
+                         % {"player": entry.player.name} if invited
+                         else _("%(player)s entered.") % {"player": entry.player.name})
     return redirect("organize-entries", slug=tournament.slug)
 
 
@@ -113,9 +118,11 @@ def _bulk(request, slug: str, ids: list[int], *, empty: str, apply, failed: str,
 @login_required
 def entries_csv(request, slug: str, fmt: str = "csv"):
     tournament = organized_tournament(request.user, slug)
-    rows = ([e.player.name, e.player.email, e.player.country.code if e.player.country else "", e.status,
-             e.minutes_late, e.source_tournament.name if e.source_tournament else "", e.source_rank or ""]
-            for e in rosters.entries(tournament, search_query(request.GET)).iterator(chunk_size=500))
+    entries = cast("Iterator[WithAnnotations[Entry, rosters.ShownEntry]]",
+                   rosters.entries(tournament, request.user, search_query(request.GET)).iterator(chunk_size=500))
+    rows = ([e.player.name, e.shown_email, e.player.country.code if e.player.country else "", e.status,
+             e.minutes_late, e.source_tournament.name if e.source_tournament else "", e.source_rank or "",
+             "yes" if e.awaiting else "no"] for e in entries)
     return table_response(fmt, f"{tournament.slug}-entries",
-                          ["name", "email", "country", "status", "minutes_late", "qualified_from", "rank_in_qualifier"],
-                          rows)
+                          ["name", "email", "country", "status", "minutes_late", "qualified_from", "rank_in_qualifier",
+                           "awaiting_player"], rows)

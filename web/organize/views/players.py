@@ -41,7 +41,7 @@ ONLY = ("entered", "not_entered", "all")
 """Which players the list shows; this tournament's entries unless the organizer asks for more."""
 
 
-class _Entered(TypedDict):
+class _Entered(rosters.Shown):
     entered: bool
     """`rosters.players` marks each player entered in this tournament or not."""
 
@@ -78,7 +78,7 @@ def player_csv(request, slug: str, fmt: str = "csv"):
         for chunk_start in range(0, rows.count(), 500):
             for row in rosters.player_rows(tournament, rows[chunk_start:chunk_start + 500]):
                 p = cast("WithAnnotations[Player, _Entered]", row.player)
-                yield [p.name, p.email, p.date_of_birth.isoformat() if p.date_of_birth else "",
+                yield [p.name, p.shown_email, p.shown_born.isoformat() if p.shown_born else "",
                        p.country.code if p.country else "", "yes" if p.entered else "no",
                        "; ".join(name for name, _kind in row.relations), "yes" if p.media_opt_out else "no",
                        "yes" if p.listed else "no"]
@@ -192,8 +192,14 @@ def player_import(request, slug: str):
             except InputError as error:
                 form.add_error("file", [str(p) for p in error.problems])
             else:
-                context.update(_preview_context(tournament, read.records, filename=upload.name[:200],
-                                                user=request.user, columns=read.columns, read_problems=read.problems))
+                previewed = _preview_context(tournament, read.records, filename=upload.name[:200],
+                                             user=request.user, columns=read.columns, read_problems=read.problems)
+                try:  # each registered player of another championship it names is a lookup
+                    people.looked_up_in(previewed["preview"], tournament, user=request.user)
+                except ValidationError as error:
+                    form.add_error("file", error.messages)
+                else:
+                    context.update(previewed)
         if form.errors or not context.get("preview") or not context["preview"].ok:
             status = 422
     context["form"] = form if "preview" not in context or not context["preview"].ok else ImportUploadForm()
@@ -260,7 +266,7 @@ def _confirm(request, tournament, context):
 @login_required
 def relationship_list(request, slug: str):
     tournament = organized_tournament(request.user, slug)
-    form = RelationshipForm(request.POST or None, players=rosters.entered_players(tournament))
+    form = RelationshipForm(request.POST or None, players=rosters.entered_players(tournament, request.user))
     if request.method == "POST" and form.is_valid():
         try:
             people.declare_pair(tournament, form.cleaned_data["one"], form.cleaned_data["other"],
@@ -273,7 +279,7 @@ def relationship_list(request, slug: str):
     query = search_query(request.GET)
     page = Paginator(rosters.relationships(tournament, query), rosters.PER_PAGE).get_page(request.GET.get("page"))
     page.object_list = list(page.object_list)
-    rosters.tell_apart(page.object_list, "player_a", "player_b")
+    rosters.tell_apart(page.object_list, "player_a", "player_b", user=request.user)
     return render(request, "organize/relationships.html", {
         "tournament": tournament, "form": form, "page": page,
         "query": query, "is_organizer": True}, status=422 if form.errors else 200)

@@ -107,8 +107,8 @@ def registration_csv(request, slug: str, fmt: str = "csv"):
 @login_required
 @require_POST
 def private_link(request, slug: str):
-    """Replace an entered player's private link: every link they had stops working; the new one is emailed, or
-    shown here once for a player without an email."""
+    """Replace an entered player's private link: every link they had stops working; the new one is emailed, or, for a
+    player without an email who plays only in tournaments this organizer runs, shown here once (`links.rotate`)."""
     tournament = organized_tournament(request.user, slug)
     form = PrivateLinkForm(request.POST)
     if not form.is_valid():
@@ -120,7 +120,7 @@ def private_link(request, slug: str):
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
-        if player.email:
+        if link is None:
             messages.success(request, _("The private link of %(player)s is replaced; the new one was emailed to "
                                         "them.") % {"player": player.name})
         else:
