@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "web.referee",
     "web.public",
     "demo",
+    "catan_tournaments",  # the deployment's own checks (checks.py)
 ]
 
 MIDDLEWARE = [
@@ -233,9 +234,10 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="tournaments@localhos
 # Every email goes out from the job queue (core/mail.py); one attempt waits at most this many seconds for the mail
 # server, then the job tries again later.
 EMAIL_TIMEOUT = env.float("EMAIL_TIMEOUT", default=10)
-# The site's address in links that emails sent by background jobs carry (a start-time notice's private link);
-# emails sent while answering a request use that request's address.
-SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
+# The site's address, as players and staff open it: every absolute link the site builds starts with it (emails,
+# calendar files, push messages, QR codes, the API's links, webhook payloads; core/site.py). Required with DEBUG off:
+# the web and worker processes refuse to start without it (catan_tournaments/production.py).
+SITE_URL = env.str("SITE_URL", default="http://localhost:8000" if DEBUG else "")
 # Webhooks (core/outbound.py) post only to https addresses that resolve to public IP addresses; this permits plain
 # http and loopback or private addresses, for tests and a developer's own receiver. Never on a public site.
 OUTBOUND_LOCAL_ALLOWED = env.bool("OUTBOUND_LOCAL_ALLOWED", default=False)

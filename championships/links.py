@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from audit.actions import Action
 from audit.services import record_change, record_change_in
 from core.mail import queue_email
+from core.site import absolute
 
 from .models import Entry, Player, PlayerLink, Tournament
 from .permissions import require_organizer
@@ -59,21 +60,14 @@ def link_id_for(token: str) -> int | None:
     return PlayerLink.objects.filter(digest=digest(token)).values_list("pk", flat=True).first()
 
 
-def absolute(path: str, request=None) -> str:
-    """The address as the recipient opens it: from the request that asked, else `SITE_URL` (a background job)."""
-    if request is not None:
-        return request.build_absolute_uri(path)
-    return settings.SITE_URL.rstrip("/") + path
-
-
-def private_link(player: Player, *, request=None) -> str:
+def private_link(player: Player) -> str:
     """A new link to the player's page, in the language they registered in, for an email."""
     with translation.override(player.language or settings.LANGUAGE_CODE):
-        return absolute(reverse("players-me", args=[issue(player)]), request)
+        return absolute(reverse("players-me", args=[issue(player)]))
 
 
 @transaction.atomic
-def rotate(player_id: int, *, user, tournament: Tournament, request=None) -> tuple[Player, str]:
+def rotate(player_id: int, *, user, tournament: Tournament) -> tuple[Player, str]:
     """Replace a player's link (a lost phone, a forwarded email): every link given before stops working.
 
     Only an organizer of a tournament the player is entered in may. Returns the player and the new link, which is
@@ -84,7 +78,7 @@ def rotate(player_id: int, *, user, tournament: Tournament, request=None) -> tup
         raise ValidationError(_("This player is not entered in %(tournament)s.") % {"tournament": tournament.name})
     player = Player.objects.select_for_update(of=("self",)).get(pk=player_id)
     removed = PlayerLink.objects.filter(player=player).delete()[0]
-    link = private_link(player, request=request)
+    link = private_link(player)
     if player.email:
         with translation.override(player.language or settings.LANGUAGE_CODE):
             queue_email(player.email, _("Your new private link"), "\n".join([
@@ -96,10 +90,10 @@ def rotate(player_id: int, *, user, tournament: Tournament, request=None) -> tup
     return player, link
 
 
-def send_again(email: str, *, site: str) -> bool:
+def send_again(email: str) -> bool:
     """Email a new link to whoever plays with this email (entered, or registered and not refused); nothing for an
     email no player has. Runs in the background (`championships.tasks`), so the page that asked answers the same
-    whoever the email belongs to. `site`: the address the request came to. True when an email went out."""
+    whoever the email belongs to. True when an email went out."""
     player = Player.objects.filter(email__iexact=email.strip()).first()
     if player is None:
         return False
@@ -108,7 +102,7 @@ def send_again(email: str, *, site: str) -> bool:
     if not tournaments:
         return False
     with translation.override(player.language or settings.LANGUAGE_CODE):
-        link = site.rstrip("/") + reverse("players-me", args=[issue(player)])
+        link = absolute(reverse("players-me", args=[issue(player)]))
         queue_email(player.email, _("Your private link"), "\n".join([
             _("Hello %(name)s,") % {"name": player.name}, "",
             _("Your tables, games and results, on your phone (this link is yours alone: do not share it):"), link, "",

@@ -31,10 +31,11 @@ from django.utils.translation import gettext as _
 from audit.actions import Action
 from audit.services import record_change
 from core.mail import queue_email
+from core.site import absolute
 
 from .countries import country_for_code
 from .eligibility import age_on, check_can_enter, staff_roles
-from .links import absolute, digest, private_link
+from .links import digest, private_link
 from .models import ACTIVE_STATUSES, FRIENDS_MAX, Entry, Player, Registration, Tournament
 from .permissions import require_organizer
 
@@ -128,9 +129,9 @@ def _in_language(registration: Registration):
     return translation.override(registration.language or settings.LANGUAGE_CODE)
 
 
-def _link_lines(player: Player, request) -> list[str]:
+def _link_lines(player: Player) -> list[str]:
     return ["", _("Your tables, games and results, on your phone (this link is yours alone: do not share it):"),
-            private_link(player, request=request)]
+            private_link(player)]
 
 
 def _status_lines(registration: Registration) -> list[str]:
@@ -150,12 +151,12 @@ def _status_lines(registration: Registration) -> list[str]:
     return []
 
 
-def tell_status(registration: Registration, *, request=None) -> None:
+def tell_status(registration: Registration) -> None:
     """Email the registration's state, with the private link while it is live."""
     with _in_language(registration):
         lines = _status_lines(registration)
         if registration.player is not None and registration.status in LIVE:
-            lines += _link_lines(registration.player, request)
+            lines += _link_lines(registration.player)
         _send(registration, _("Registration: %(tournament)s") % {"tournament": registration.tournament.name}, lines)
 
 
@@ -184,7 +185,7 @@ def _check_typed(tournament: Tournament, details: Details) -> None:
         raise ValidationError(errors)
 
 
-def register(tournament_id: int, details: Details, *, request=None) -> Registration | None:
+def register(tournament_id: int, details: Details) -> Registration | None:
     """A registration typed on the tournament's page: checked, stored unconfirmed, and a confirmation link emailed.
 
     An email already registered or entered here gets an email saying so instead (None is returned): the page
@@ -203,10 +204,10 @@ def register(tournament_id: int, details: Details, *, request=None) -> Registrat
         entered = Entry.objects.select_related("player").filter(
             tournament=tournament, player__email__iexact=details.email).first()
         if known is not None and known.status != Registration.Status.UNCONFIRMED:
-            tell_status(known, request=request)
+            tell_status(known)
             return None
         if entered is not None:
-            _tell_entered(entered, tournament, language, request)
+            _tell_entered(entered, tournament, language)
             return None
         token = secrets.token_urlsafe(32)
         fields: dict[str, object] = {
@@ -230,17 +231,17 @@ def register(tournament_id: int, details: Details, *, request=None) -> Registrat
             _send(registration, _("Confirm your registration: %(tournament)s") % {"tournament": tournament.name}, [
                 _("You registered for %(tournament)s. Open this link to confirm it (it works for %(hours)d "
                   "hours):") % {"tournament": tournament.name, "hours": CONFIRM_HOURS},
-                absolute(path, request), "",
+                absolute(path), "",
                 _("If you did not register, ignore this email: nothing happens without the confirmation.")])
     return registration
 
 
-def _tell_entered(entry: Entry, tournament: Tournament, language: str, request) -> None:
+def _tell_entered(entry: Entry, tournament: Tournament, language: str) -> None:
     with translation.override(entry.player.language or language):
         queue_email(entry.player.email, _("Registration: %(tournament)s") % {"tournament": tournament.name},
                     "\n".join([_("Hello %(name)s,") % {"name": entry.player.name}, "",
                                _("You are already entered in %(tournament)s.") % {"tournament": tournament.name},
-                               *_link_lines(entry.player, request)]))
+                               *_link_lines(entry.player)]))
 
 
 def registration_for(slug: str, token: str) -> Registration | None:
@@ -331,19 +332,19 @@ class Confirmed:
     """The private link of the player's page (also emailed); empty when the registration was refused."""
 
 
-def confirm(slug: str, token: str, *, request=None) -> Confirmed:
+def confirm(slug: str, token: str) -> Confirmed:
     """Confirm a registration from its emailed link (a POST); confirming again shows where it stands.
 
     Refused (ValidationError) for an unknown or expired link. When the player record may not play here the
     registration is refused, with the reason, emailed and returned."""
-    confirmed = _confirm(slug, token, request)
+    confirmed = _confirm(slug, token)
     if confirmed.registration.status == Registration.Status.WAITING:
-        fill_places(confirmed.registration.tournament_id, player=confirmed.registration.player, request=request)
+        fill_places(confirmed.registration.tournament_id, player=confirmed.registration.player)
         confirmed.registration.refresh_from_db()
     return confirmed
 
 
-def _confirm(slug: str, token: str, request) -> Confirmed:
+def _confirm(slug: str, token: str) -> Confirmed:
     with transaction.atomic():
         found = registration_for(slug, token)
         if found is None:
@@ -356,7 +357,7 @@ def _confirm(slug: str, token: str, request) -> Confirmed:
             if registration.player is None:
                 raise ValidationError(_("This registration was %(status)s.") % {
                     "status": registration.get_status_display()})
-            return Confirmed(registration, private_link(registration.player, request=request))
+            return Confirmed(registration, private_link(registration.player))
         if expired(registration):
             raise ValidationError(_("This confirmation link has expired (it works for %(hours)d hours). Register "
                                     "again on the tournament's page.") % {"hours": CONFIRM_HOURS})
@@ -369,7 +370,7 @@ def _confirm(slug: str, token: str, request) -> Confirmed:
             check_can_enter(player, tournament)
         except ValidationError as error:
             _refuse(registration, " ".join(error.messages), player=player)
-            tell_status(registration, request=request)
+            tell_status(registration)
             return Confirmed(registration, "")
         if tournament.registration_approval:
             registration.status = Registration.Status.PENDING
@@ -379,8 +380,8 @@ def _confirm(slug: str, token: str, request) -> Confirmed:
         record_change(None, tournament.pk, Action.REGISTRATION_CONFIRMED, registration, player=player,
                       after={"player": player.name, "status": registration.status,
                              "entry": registration.entry_id})
-        tell_status(registration, request=request)
-        return Confirmed(registration, private_link(player, request=request))
+        tell_status(registration)
+        return Confirmed(registration, private_link(player))
 
 
 # ---- the organizer's decisions, the player's cancellation, the waiting list -----------------------------------
@@ -394,7 +395,7 @@ def _locked(registration_id: int, tournament: Tournament) -> Registration:
     return registration
 
 
-def approve(tournament: Tournament, registration_id: int, *, user, request=None) -> Registration:
+def approve(tournament: Tournament, registration_id: int, *, user) -> Registration:
     """The organizer approves a confirmed registration: a free place → entered, else the waiting list."""
     require_organizer(user, tournament)
     with transaction.atomic():
@@ -410,14 +411,14 @@ def approve(tournament: Tournament, registration_id: int, *, user, request=None)
         record_change(user, tournament.pk, Action.REGISTRATION_APPROVED, registration,
                       after={"player": confirmed_player(registration).name, "status": registration.status,
                              "entry": registration.entry_id})
-        tell_status(registration, request=request)
+        tell_status(registration)
     if registration.status == Registration.Status.WAITING:
-        fill_places(tournament.pk, user=user, request=request)
+        fill_places(tournament.pk, user=user)
         registration.refresh_from_db()
     return registration
 
 
-def refuse(tournament: Tournament, registration_id: int, *, user, reason: str = "", request=None) -> Registration:
+def refuse(tournament: Tournament, registration_id: int, *, user, reason: str = "") -> Registration:
     """The organizer refuses a registration not entered yet (unconfirmed, awaiting approval or waiting)."""
     require_organizer(user, tournament)
     reason = reason.strip()
@@ -430,11 +431,11 @@ def refuse(tournament: Tournament, registration_id: int, *, user, reason: str = 
             raise ValidationError(_("This registration is %(status)s: an entered player is taken out on the entries "
                                     "page.") % {"status": registration.get_status_display()})
         _refuse(registration, reason, user=user)
-        tell_status(registration, request=request)
+        tell_status(registration)
     return registration
 
 
-def cancel(registration_id: int, *, player: Player, request=None) -> Registration:
+def cancel(registration_id: int, *, player: Player) -> Registration:
     """The player cancels their registration from their page: off the waiting list, or out of the tournament while
     no seating is made (afterwards the desk withdraws them); a freed place goes to the first waiting."""
     with transaction.atomic():
@@ -462,11 +463,11 @@ def cancel(registration_id: int, *, player: Player, request=None) -> Registratio
         registration.save()
         record_change(None, tournament.pk, Action.REGISTRATION_CANCELLED, registration, player=player,
                       after={"player": player.name, "status": registration.status})
-    fill_places(tournament.pk, player=player, request=request)
+    fill_places(tournament.pk, player=player)
     return registration
 
 
-def fill_places(tournament_id: int, *, user=None, player: Player | None = None, request=None) -> list[Registration]:
+def fill_places(tournament_id: int, *, user=None, player: Player | None = None) -> list[Registration]:
     """Give free places to the waiting list, first in line first, each with an email; until the first game is
     published. `user` or `player`: whoever freed the place (the audit's actor). Returns the promoted."""
     promoted: list[Registration] = []
@@ -489,7 +490,7 @@ def fill_places(tournament_id: int, *, user=None, player: Player | None = None, 
                 check_can_enter(waiter, tournament)
             except ValidationError as error:
                 _refuse(registration, " ".join(error.messages), user=user, player=player)
-                tell_status(registration, request=request)
+                tell_status(registration)
                 continue
             registration.entry = (Entry.objects.filter(tournament=tournament, player=waiter).first()
                                   or Entry.objects.create(tournament=tournament, player=waiter))
@@ -501,7 +502,7 @@ def fill_places(tournament_id: int, *, user=None, player: Player | None = None, 
             with _in_language(registration):
                 _send(registration, _("A place for you: %(tournament)s") % {"tournament": tournament.name}, [
                     _("A place in %(tournament)s was freed and it is yours: you are entered.") % {
-                        "tournament": tournament.name}, *_link_lines(waiter, request)])
+                        "tournament": tournament.name}, *_link_lines(waiter)])
             promoted.append(registration)
     return promoted
 
@@ -516,7 +517,7 @@ class Settings:
     registration_approval: bool
 
 
-def change_settings(tournament: Tournament, new: Settings, *, user, request=None) -> Tournament:
+def change_settings(tournament: Tournament, new: Settings, *, user) -> Tournament:
     """Open or close registration by players, set the places, the closing time and approval; audited. More places
     give the waiting list its turn at once."""
     require_organizer(user, tournament)
@@ -542,7 +543,7 @@ def change_settings(tournament: Tournament, new: Settings, *, user, request=None
                    else "closed" if before["self_registration"] and not new.self_registration else "changed")
         record_change(user, tournament.pk, Action.TOURNAMENT_REGISTRATION, locked, before=before,
                       after={**after, "variant": variant})
-    fill_places(tournament.pk, user=user, request=request)
+    fill_places(tournament.pk, user=user)
     return locked
 
 

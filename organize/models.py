@@ -23,7 +23,6 @@ class PrintJob(BackgroundJob):
     game = models.ForeignKey(Game, models.CASCADE, related_name="print_jobs")
     kind = models.CharField(_("document"), max_length=16, choices=Kind.choices)
     paper = models.CharField(max_length=8, default="a4")
-    base_url = models.CharField(max_length=300, help_text=_("The site's address the QR codes point to."))
     pdf = models.BinaryField(null=True, blank=True, editable=False)
 
     class Meta(BackgroundJob.Meta):

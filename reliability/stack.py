@@ -52,6 +52,7 @@ class Stack:
             "DEBUG": "0",
             "SECRET_KEY": secrets.token_urlsafe(50),
             "ALLOWED_HOSTS": HOST,
+            "SITE_URL": f"https://{HOST}:{http_port}",  # as the clients present themselves (X-Forwarded-Proto)
             "DATABASE_URL": f"{PG_SERVER}/{self.database}",
             "REDIS_URL": f"redis://{HOST}:{redis_port}/0",
             "REDIS_CACHE_URL": f"redis://{HOST}:{redis_port}/1",  # the cache apart from the broker, as deployed

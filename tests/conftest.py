@@ -9,6 +9,7 @@ from django.core.cache import cache
 from django.utils import translation
 
 from catan_tournaments.celery import app as celery_app
+from tests.site import SITE
 
 TESTS = Path(__file__).resolve().parent
 # Markers (registered in pyproject.toml) given by where a test lives, so a new test file there has them too;
@@ -64,6 +65,14 @@ def _plain_http_and_static(settings):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(autouse=True)
+def _site_address(settings):
+    """The site's address (SITE_URL) is not the test client's `testserver`, so a link built on the host a request came
+    by, instead of on the site's address, shows; `tests.site.open_link` opens a link on it, as written."""
+    settings.SITE_URL = SITE
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "catan.example"]
 
 
 @pytest.fixture(autouse=True)

@@ -435,7 +435,7 @@ def _build_world() -> World:
     announcement = post_announcement(tournament.pk, "Table 2 moved to the terrace.", user=admin)
     pair = declare_relationship(entries[2].player, entries[3].player, user=admin, tournament=tournament)
     print_job = PrintJob.objects.create(game=game, kind=PrintJob.Kind.RECORD_SHEETS, requested_by=admin,
-                                        base_url="http://testserver/", status=PrintJob.Status.SUCCEEDED, done=1.0,
+                                        status=PrintJob.Status.SUCCEEDED, done=1.0,
                                         pdf=b"%PDF-1.7 printed")
     Tournament.objects.filter(pk=tournament.pk).update(self_registration=True)
     confirm_token = "perm-matrix-confirmation-token-0123456789abcdef"

@@ -17,7 +17,9 @@ PROBE = (
 
 
 CONFIGURATION = {"REDIS_URL", "REDIS_CACHE_URL", "DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS",
-                 "CONN_MAX_AGE", "SENTRY_DSN", "DJANGO_ALLOW_ASYNC_UNSAFE"}  # the browser tests set the last one
+                 "CSRF_TRUSTED_ORIGINS", "SITE_URL", "EMAIL_URL", "WEBPUSH_VAPID_PUBLIC_KEY",
+                 "WEBPUSH_VAPID_PRIVATE_KEY", "CONN_MAX_AGE", "SENTRY_DSN",
+                 "DJANGO_ALLOW_ASYNC_UNSAFE"}  # the browser tests set the last one
 
 
 def clean_env(**env) -> dict[str, str]:
@@ -158,7 +160,8 @@ def test_debug_off_is_secure_by_default():
 
 def test_deploy_check_is_clean_with_the_documented_variables():
     env = clean_env(DEBUG="0", SECRET_KEY="a-long-random-production-secret-" + "x9Q2" * 10,
-                    ALLOWED_HOSTS="catan.example")
+                    ALLOWED_HOSTS="catan.example", SITE_URL="https://catan.example",
+                    CSRF_TRUSTED_ORIGINS="https://catan.example")
     result = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
                             cwd=ROOT, capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr

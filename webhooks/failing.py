@@ -14,9 +14,9 @@ from django.utils.translation import ngettext
 
 from audit.actions import Action
 from audit.services import record_change
-from championships.links import absolute
 from championships.models import StaffRole
 from core.mail import queue_email
+from core.site import absolute
 
 from .models import Delivery, Webhook
 

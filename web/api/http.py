@@ -18,6 +18,8 @@ from django.urls import reverse
 from django.utils.decorators import decorator_from_middleware
 from ninja import Field, Schema
 
+from core.site import absolute
+
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100
 """The most items one page of any list holds: an answer stays small whatever the tournament's size."""
@@ -50,7 +52,7 @@ def superseded(successor: str) -> Callable[[View], View]:
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             response = view(request, *args, **kwargs)
             response["Deprecation"] = f"@{int(DEPRECATED_SINCE.timestamp())}"
-            url = request.build_absolute_uri(reverse(f"api-v1:{successor}", kwargs=kwargs))
+            url = absolute(reverse(f"api-v1:{successor}", kwargs=kwargs))
             response["Link"] = f'<{url}>; rel="successor-version"'
             return response
         return wrapper
@@ -106,7 +108,7 @@ def page_links(request: HttpRequest, page: int, pages: int) -> dict[str, str | N
     def link(number: int) -> str:
         query = request.GET.copy()
         query["page"] = str(number)
-        return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
+        return absolute(f"{request.path}?{query.urlencode()}")
     return {"next": link(page + 1) if page < pages else None, "previous": link(page - 1) if page > 1 else None}
 
 

@@ -32,6 +32,7 @@ from core.background import run_in_background
 from core.clients import client_address
 from core.ics import CONTENT_TYPE, calendar
 from core.ratelimit import RateLimit
+from core.site import absolute
 from core.webpush import configured as push_configured
 from organize import checkin
 from ranking.own import own_page
@@ -133,7 +134,7 @@ def register(request, slug: str):
                 % {"n": _minutes(wait)})
         if form.is_valid():
             try:
-                signup.register(tournament.pk, form.details(get_language()), request=request)
+                signup.register(tournament.pk, form.details(get_language()))
             except ValidationError as error:
                 _add_errors(form, error)
             else:
@@ -163,7 +164,7 @@ def register_confirm(request, slug: str, token: str):
                "expired": signup.expired(registration)}
     if request.method == "POST":
         try:
-            confirmed = signup.confirm(slug, token, request=request)
+            confirmed = signup.confirm(slug, token)
         except ValidationError as error:
             return render(request, "players/register_confirm.html", {**context, "problem": " ".join(error.messages)},
                           status=422)
@@ -196,7 +197,7 @@ def me_home(request):
                     "Too many links were asked for: try again in %(n)d minute.",
                     "Too many links were asked for: try again in %(n)d minutes.", _minutes(wait))
                     % {"n": _minutes(wait)})
-        run_in_background(send_private_link, email, request.build_absolute_uri("/"))
+        run_in_background(send_private_link, email)
         context.update(sent=True, form=EmailForm())
     return render(request, "players/me_home.html", context)
 
@@ -247,7 +248,7 @@ def me_calendar(request, token: str):
                .select_related("tournament"))
     events = [event for entry in entries if (event := tournament_event(
         entry.tournament, entry=entry,
-        url=request.build_absolute_uri(reverse("public-tournament", args=[entry.tournament.slug]))))]
+        url=absolute(reverse("public-tournament", args=[entry.tournament.slug]))))]
     return _ics(calendar(events, name=_("My CATAN tournaments"), now=timezone.now()), "my-tournaments.ics")
 
 
@@ -265,7 +266,7 @@ def me_cancel(request, token: str, registration_id: int):
     if player is None:
         return _invalid_link(request)
     try:
-        registration = signup.cancel(registration_id, player=player, request=request)
+        registration = signup.cancel(registration_id, player=player)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
@@ -382,8 +383,7 @@ def check_in(request, slug: str, code: str):
 def tournament_calendar(request, slug: str):
     """The tournament's day as a calendar file: public, like the tournament's page."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    event = tournament_event(tournament, url=request.build_absolute_uri(
-        reverse("public-tournament", args=[tournament.slug])))
+    event = tournament_event(tournament, url=absolute(reverse("public-tournament", args=[tournament.slug])))
     return _ics(calendar([event] if event else [], name=tournament.name, now=timezone.now()), f"{tournament.slug}.ics")
 
 
@@ -392,5 +392,5 @@ def championship_calendar(request, championship_slug: str):
     """The championship's days, one event per dated tournament (qualifiers and finals): public, like its page."""
     championship = get_object_or_404(Championship, slug=championship_slug)
     events = [event for tournament in championship.tournaments.all() if (event := tournament_event(
-        tournament, url=request.build_absolute_uri(reverse("public-tournament", args=[tournament.slug]))))]
+        tournament, url=absolute(reverse("public-tournament", args=[tournament.slug]))))]
     return _ics(calendar(events, name=championship.name, now=timezone.now()), f"{championship.slug}.ics")

@@ -118,7 +118,7 @@ def _staff_page(request, *, tournament: Tournament | None = None, championship: 
             else:
                 name = invitation.member.get_username()
                 if invitation.new_account:
-                    send_set_password_link(request, invitation.member, invitation.role)
+                    send_set_password_link(invitation.member, invitation.role, inviter=request.user)
                     messages.success(request, _("An account %(user)s was created and a link to set its password "
                                                 "was sent to %(email)s.")
                                      % {"user": name, "email": invitation.member.email})
