@@ -289,18 +289,21 @@ SENTRY_DSN = env.str("SENTRY_DSN", default="")
 if SENTRY_DSN:
     import sentry_sdk
 
-    sentry_sdk.init(dsn=SENTRY_DSN, send_default_pii=False, max_request_body_size="never",
-                    include_local_variables=False)
+    from core.logging import scrub_event
 
+    sentry_sdk.init(dsn=SENTRY_DSN, send_default_pii=False, max_request_body_size="never",
+                    include_local_variables=False, before_send=scrub_event)
+
+# Every log record, whatever its logger (django.request, django.security.csrf, gunicorn's, Celery's…), has the players'
+# private tokens and check-in codes written as "…" before any handler sees it (core/logging.py).
+LOGGING_CONFIG = "core.logging.configure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"forbidden_without_traceback": {"()": "core.logging.ForbiddenWithoutTraceback"},
-                "redact_private_paths": {"()": "core.logging.RedactPrivatePaths"}},
+    "filters": {"forbidden_without_traceback": {"()": "core.logging.ForbiddenWithoutTraceback"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "loggers": {
-        "django.request": {"filters": ["forbidden_without_traceback", "redact_private_paths"]},
-        "django.server": {"filters": ["redact_private_paths"]},
+        "django.request": {"filters": ["forbidden_without_traceback"]},
         # WeasyPrint narrates every layout step at INFO; only its warnings (a missing font or image) matter.
         "weasyprint": {"level": "WARNING"},
         "fontTools": {"level": "WARNING"},

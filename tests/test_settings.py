@@ -79,7 +79,8 @@ SENTRY_PROBE = (
     "import json, django; django.setup(); import sentry_sdk; c = sentry_sdk.get_client(); "
     "print(json.dumps({'active': c.is_active(), 'dsn': c.dsn, 'integrations': sorted(c.integrations), "
     "'pii': c.options['send_default_pii'], 'body': c.options['max_request_body_size'], "
-    "'locals': c.options['include_local_variables']}))"
+    "'locals': c.options['include_local_variables'], "
+    "'before_send': getattr(c.options['before_send'], '__qualname__', None)}))"
 )
 
 
@@ -96,6 +97,7 @@ def test_errors_go_to_sentry_only_when_a_dsn_is_set_and_without_personal_data():
     assert reporting["active"] is True and reporting["dsn"] == dsn
     assert {"django", "celery", "logging"} <= set(reporting["integrations"])
     assert (reporting["pii"], reporting["body"], reporting["locals"]) == (False, "never", False)
+    assert reporting["before_send"] == "scrub_event"  # the players' tokens redacted (core/logging.py)
 
 
 def test_an_unhandled_error_in_a_request_is_reported_to_sentry():
