@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.core.cache import cache
+from django.test import override_settings
 from django.utils import translation
 
 from catan_tournaments.celery import app as celery_app
@@ -67,12 +68,13 @@ def _plain_http_and_static(settings):
     }
 
 
-@pytest.fixture(autouse=True)
-def _site_address(settings):
+@pytest.fixture(scope="session", autouse=True)
+def _site_address(django_test_environment):
     """The site's address (SITE_URL) is not the test client's `testserver`, so a link built on the host a request came
-    by, instead of on the site's address, shows; `tests.site.open_link` opens a link on it, as written."""
-    settings.SITE_URL = SITE
-    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "catan.example"]
+    by, instead of on the site's address, shows; `tests.site.open_link` opens a link on it, as written. For the whole
+    session, module fixtures included (a test may set another with the `settings` fixture)."""
+    with override_settings(SITE_URL=SITE, ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "catan.example"]):
+        yield
 
 
 @pytest.fixture(autouse=True)
