@@ -10,6 +10,8 @@ from pathlib import Path
 
 import environ
 
+from core.email_url import email_settings
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -222,18 +224,23 @@ FILE_UPLOAD_HANDLERS = [
     "django.core.files.uploadhandler.TemporaryFileUploadHandler",
 ]
 
-_email = env.email_url("EMAIL_URL", default="consolemail://" if DEBUG else "smtp://localhost:25")
-EMAIL_BACKEND = _email["EMAIL_BACKEND"]
-EMAIL_HOST = _email.get("EMAIL_HOST") or "localhost"
-EMAIL_PORT = _email.get("EMAIL_PORT") or 25
-EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER") or ""
-EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or ""
-EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS"))
-EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL"))
+# Where emails go, read whole from one address (core/email_url.py: the SMTP server, its user, password, port, TLS and
+# the timeout of one attempt, or a folder for filemail:///path). Every email goes out from the job queue
+# (core/mail.py), which tries again later after a failed attempt.
+_email = email_settings(env.str("EMAIL_URL", default="consolemail://" if DEBUG else "smtp://localhost:25"))
+EMAIL_BACKEND = _email.backend
+EMAIL_HOST = _email.host
+EMAIL_PORT = _email.port
+EMAIL_HOST_USER = _email.host_user
+EMAIL_HOST_PASSWORD = _email.host_password
+EMAIL_USE_TLS = _email.use_tls
+EMAIL_USE_SSL = _email.use_ssl
+EMAIL_TIMEOUT = _email.timeout
+EMAIL_SSL_CERTFILE = _email.ssl_certfile
+EMAIL_SSL_KEYFILE = _email.ssl_keyfile
+if _email.file_path is not None:
+    EMAIL_FILE_PATH = _email.file_path
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="tournaments@localhost")
-# Every email goes out from the job queue (core/mail.py); one attempt waits at most this many seconds for the mail
-# server, then the job tries again later.
-EMAIL_TIMEOUT = env.float("EMAIL_TIMEOUT", default=10)
 # The site's address, as players and staff open it: every absolute link the site builds starts with it (emails,
 # calendar files, push messages, QR codes, the API's links, webhook payloads; core/site.py). Required with DEBUG off:
 # the web and worker processes refuse to start without it (catan_tournaments/production.py).
