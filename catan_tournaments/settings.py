@@ -22,6 +22,8 @@ DEBUG = env.bool("DEBUG", default=False)
 # The development key lets the command-line tools and tests run without configuration;
 # the web entry points (wsgi/asgi) refuse it when DEBUG is off.
 SECRET_KEY = env.str("SECRET_KEY", default=DEV_SECRET_KEY)
+# Keys replaced by SECRET_KEY that still open what they signed or sealed (sessions, emails kept to send again).
+SECRET_KEY_FALLBACKS = env.list("SECRET_KEY_FALLBACKS", default=[])
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 

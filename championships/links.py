@@ -84,7 +84,8 @@ def rotate(player_id: int, *, user, tournament: Tournament) -> tuple[Player, str
             queue_email(player.email, _("Your new private link"), "\n".join([
                 _("Hello %(name)s,") % {"name": player.name}, "",
                 _("The organizers of %(tournament)s replaced your private link: the one you had no longer works. "
-                  "Your new link (yours alone: do not share it):") % {"tournament": tournament.name}, link]))
+                  "Your new link (yours alone: do not share it):") % {"tournament": tournament.name}, link]),
+                        about=[tournament])
     record_change(user, tournament.pk, Action.PLAYER_LINK_ROTATED, player,
                   after={"player": player.name, "links_removed": removed, "emailed": bool(player.email)})
     return player, link
@@ -107,7 +108,7 @@ def send_again(email: str) -> bool:
             _("Hello %(name)s,") % {"name": player.name}, "",
             _("Your tables, games and results, on your phone (this link is yours alone: do not share it):"), link, "",
             _("Someone asked for it on the site, probably you. If it was not you, nothing changes: the links you "
-              "had keep working.")]))
+              "had keep working.")]), about=Tournament.objects.filter(pk__in=tournaments))
     record_change_in(None, tournaments, Action.PLAYER_LINK_SENT, player, player=player,
                      after={"player": player.name})
     return True

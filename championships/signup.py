@@ -122,7 +122,7 @@ def waiting_position(registration: Registration) -> int | None:
 
 def _send(registration: Registration, subject: str, lines: list[str]) -> None:
     queue_email(registration.email, subject, "\n".join([_("Hello %(name)s,") % {"name": registration.name}, "",
-                                                        *lines]))
+                                                        *lines]), about=[registration.tournament])
 
 
 def _in_language(registration: Registration):
@@ -241,7 +241,7 @@ def _tell_entered(entry: Entry, tournament: Tournament, language: str) -> None:
         queue_email(entry.player.email, _("Registration: %(tournament)s") % {"tournament": tournament.name},
                     "\n".join([_("Hello %(name)s,") % {"name": entry.player.name}, "",
                                _("You are already entered in %(tournament)s.") % {"tournament": tournament.name},
-                               *_link_lines(entry.player)]))
+                               *_link_lines(entry.player)]), about=[tournament])
 
 
 def registration_for(slug: str, token: str) -> Registration | None:

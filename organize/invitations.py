@@ -23,4 +23,4 @@ def send_set_password_link(member, role, *, inviter) -> None:
         "inviter": inviter.get_username(), "role": role.get_role_display(), "where": where,
         "user": member.get_username(), "url": set_password_url(member)}
     subject = _("Your staff account for %(where)s") % {"where": where}
-    queue_email(member.email, subject, body)
+    queue_email(member.email, subject, body, about=[where])

@@ -59,7 +59,7 @@ def send_seating_notices(game_id: int) -> int:
         attachments = ((f"{tournament.slug}.ics", calendar([event], name=tournament.name, now=timezone.now()),
                         CONTENT_TYPE),) if event is not None else ()
         queue_email(seat.entry.player.email, _("Game %(game)d: table %(table)d · %(tournament)s") % values,
-                    "\n".join(body), attachments=attachments)
+                    "\n".join(body), attachments=attachments, about=[tournament])
         sent += 1
     return sent
 
