@@ -49,7 +49,8 @@ def cup():
                                     sent_again_at=now - timedelta(hours=1), sent_again_by=boss)
     UndeliveredEmail.objects.create(championship=championship, to="mail-boss@example.com",
                                     subject="Webhook turned off: بطولة الإمارات 2026", reason="SMTPServerDisconnected",
-                                    failed_at=now - timedelta(minutes=5), message=_message("mail-boss@example.com", "x"))
+                                    failed_at=now - timedelta(minutes=5),
+                                    message=_message("mail-boss@example.com", "Webhook turned off"))
     return tournament
 
 
