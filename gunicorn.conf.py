@@ -1,6 +1,6 @@
 """Read by gunicorn from the directory it starts in (the Dockerfile's, docker-compose's and `make load`'s command
 lines): settings every deployment shares."""
-# The access log without the players' private tokens (the request line and the referrer of /me/<token>/).
+# The access and error logs without the players' private tokens (the request line and the referrer of /me/<token>/).
 logger_class = "catan_tournaments.gunicorn_logging.RedactingLogger"
 
 

@@ -39,6 +39,7 @@ class Kind(models.TextChoices):
     CHAMPIONSHIP = "championship", _("Championships")
     TOKEN = "token", _("API tokens")
     WEBHOOK = "webhook", _("Webhooks")
+    EMAIL = "email", _("Emails not sent")
     SEASON = "season", _("Seasons")
     ADMIN = "admin", _("Edits in the admin")
 
@@ -290,6 +291,9 @@ class Action(StrEnum):
                                                       _("A failed delivery sent again to %(url)s"))
     WEBHOOK_FAILING = "webhook.failing_turned_off", told(_("Webhook turned off: its deliveries kept failing"),
                                                          _("Webhook turned off, its deliveries kept failing: %(url)s"))
+
+    EMAIL_SENT_AGAIN = "email.sent_again", told(_("Email sent again"), _("Email to %(to)s sent again: %(subject)s"),
+                                                details=False)
 
     SEASON_CREATED = "season.created", told(_("Season created"))
     SEASON_CHANGED = "season.changed", told(_("Season changed: name, championships, points or tiebreaks"))

@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ["DATABASE_URL"] = os.environ.get("BENCH_DATABASE_URL",
                                             f"sqlite:///{tempfile.mkdtemp(prefix='bench-pdfs-')}/bench.sqlite3")
 os.environ["DEBUG"] = "0"
+os.environ["SITE_URL"] = "https://catan.example.org"  # the QR codes' address
 os.environ.pop("REDIS_URL", None)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "catan_tournaments.settings")
 
@@ -36,7 +37,6 @@ from tests.factories import make_admin, make_tournament  # noqa: E402
 from tests.scheduling.crowd import crowd, seat_in_rotation  # noqa: E402
 
 RUNS = 3
-BASE_URL = "https://catan.example.org/"
 
 
 def signed_off(game: Game, user) -> None:
@@ -77,7 +77,7 @@ def main() -> None:
         return render_pdf("print/base.html", {"tournament": sheets_event}, paper="a4")
 
     def record_sheets():
-        return game_pdf("record_sheets", sheets_event, game, "a4", BASE_URL)
+        return game_pdf("record_sheets", sheets_event, game, "a4")
 
     def standings():
         return standings_pdf(standings_event, "a4")

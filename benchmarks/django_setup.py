@@ -18,6 +18,7 @@ def setup(name: str, *, database: str | None = None, redis: bool = False) -> Non
         "BENCH_DATABASE_URL", f"sqlite:///{tempfile.mkdtemp(prefix=f'bench-{name}-')}/bench.sqlite3")
     os.environ["DEBUG"] = "0"
     os.environ["ALLOWED_HOSTS"] = "testserver"
+    os.environ["SITE_URL"] = "http://testserver"  # the address the test client reaches, as a deployment's is
     os.environ["EMAIL_URL"] = "memorymail://"  # a benchmark sends no email (the seeded players' are not real)
     if not redis:
         os.environ.pop("REDIS_URL", None)

@@ -27,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ["DATABASE_URL"] = f"sqlite:///{sys.argv[2]}"
 os.environ["DEBUG"] = "0"
+os.environ["SITE_URL"] = "https://catan.example.org"  # the QR codes' address
 os.environ.pop("REDIS_URL", None)
 os.environ.pop("REDIS_CACHE_URL", None)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "catan_tournaments.settings")
@@ -36,7 +37,6 @@ import django  # noqa: E402
 django.setup()
 
 RUNS, BASELINE_RUNS = 3, 7
-BASE_URL = "https://catan.example.org/"
 PLAYERS = {"sheets": 200, "standings": 1000, "seating": 3000}
 
 
@@ -105,7 +105,7 @@ def measure(document: str) -> dict:
 
     tournament = Tournament.objects.get(slug=f"bench-{document}")
     game = tournament.games.order_by("number").first()
-    layouts = {"sheets": lambda: game_pdf("record_sheets", tournament, game, A4, BASE_URL),
+    layouts = {"sheets": lambda: game_pdf("record_sheets", tournament, game, A4),
                "standings": lambda: standings_pdf(tournament, A4),
                "seating": lambda: seating_pdf(tournament, game, A4)}
 

@@ -9,10 +9,14 @@ import math
 
 from django.conf import settings
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import PasswordResetForm
 from django.shortcuts import render
+from django.template import loader
 from django.utils.translation import ngettext
 
+from core import site
 from core.emails import recipient_wait, refusal
+from core.mail import queue_email
 from core.ratelimit import RateLimit
 from core.signin import remember_browser, request_pause
 
@@ -51,10 +55,27 @@ def signin_paused(request, original_response=None, credentials=None):
     return response
 
 
+class QueuedPasswordResetForm(PasswordResetForm):
+    """Django's form, its email sent from the one email queue (core.mail), so a slow or failing mail server never
+    holds or breaks the page."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, from_email, to_email,
+                  html_email_template_name=None):
+        subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
+        queue_email(to_email, subject, loader.render_to_string(email_template_name, context))
+
+
 class PasswordResetView(auth_views.PasswordResetView):
-    """Django's view, with the two limits checked (and counted) before any email is sent."""
+    """Django's view, with the two limits checked (and counted) before any email is sent; its link is on the site's
+    address (core.site), not on the host the request came by."""
 
     template_name = "registration/password_reset_form.html"
+    form_class = QueuedPasswordResetForm
+
+    @property
+    def extra_email_context(self):
+        return {"protocol": "https" if site.is_https() else "http", "domain": site.netloc(),
+                "site_name": site.netloc()}
 
     def get_context_data(self, **kwargs):
         return {**super().get_context_data(**kwargs), "per_account": settings.EMAILS_PER_RECIPIENT_HOUR}

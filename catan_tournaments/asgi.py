@@ -6,6 +6,6 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "catan_tournaments.settings")
 application = get_asgi_application()
 
-from catan_tournaments.production import require_production_secret  # noqa: E402
+from catan_tournaments.production import require_production_settings  # noqa: E402
 
-require_production_secret()
+require_production_settings()

@@ -12,6 +12,8 @@ from pathlib import Path
 import environ
 from kombu import Queue
 
+from core.email_url import email_settings
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -22,6 +24,8 @@ DEBUG = env.bool("DEBUG", default=False)
 # The development key lets the command-line tools and tests run without configuration;
 # the web entry points (wsgi/asgi) refuse it when DEBUG is off.
 SECRET_KEY = env.str("SECRET_KEY", default=DEV_SECRET_KEY)
+# Keys replaced by SECRET_KEY that still open what they signed or sealed (sessions, emails kept to send again).
+SECRET_KEY_FALLBACKS = env.list("SECRET_KEY_FALLBACKS", default=[])
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -51,6 +55,7 @@ INSTALLED_APPS = [
     "web.referee",
     "web.public",
     "demo",
+    "catan_tournaments",  # the deployment's own checks (checks.py)
 ]
 
 MIDDLEWARE = [
@@ -240,25 +245,31 @@ FILE_UPLOAD_HANDLERS = [
     "django.core.files.uploadhandler.TemporaryFileUploadHandler",
 ]
 
-_email = env.email_url("EMAIL_URL", default="consolemail://" if DEBUG else "smtp://localhost:25")
-EMAIL_BACKEND = _email["EMAIL_BACKEND"]
-EMAIL_HOST = _email.get("EMAIL_HOST") or "localhost"
-EMAIL_PORT = _email.get("EMAIL_PORT") or 25
-EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER") or ""
-EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or ""
-EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS"))
-EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL"))
+# Where emails go, read whole from one address (core/email_url.py: the SMTP server, its user, password, port, TLS and
+# the timeout of one attempt, or a folder for filemail:///path). Every email goes out from the job queue
+# (core/mail.py), which tries again later after a failed attempt.
+_email = email_settings(env.str("EMAIL_URL", default="consolemail://" if DEBUG else "smtp://localhost:25"))
+EMAIL_BACKEND = _email.backend
+EMAIL_HOST = _email.host
+EMAIL_PORT = _email.port
+EMAIL_HOST_USER = _email.host_user
+EMAIL_HOST_PASSWORD = _email.host_password
+EMAIL_USE_TLS = _email.use_tls
+EMAIL_USE_SSL = _email.use_ssl
+EMAIL_TIMEOUT = _email.timeout
+EMAIL_SSL_CERTFILE = _email.ssl_certfile
+EMAIL_SSL_KEYFILE = _email.ssl_keyfile
+if _email.file_path is not None:
+    EMAIL_FILE_PATH = _email.file_path
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="tournaments@localhost")
-# Every email goes out from the job queue (core/mail.py); one attempt waits at most this many seconds for the mail
-# server, then the job tries again later.
-EMAIL_TIMEOUT = env.float("EMAIL_TIMEOUT", default=10)
-# The site's address in links that emails sent by background jobs carry (a start-time notice's private link);
-# emails sent while answering a request use that request's address.
-SITE_URL = env.str("SITE_URL", default="http://localhost:8000")
+# The site's address, as players and staff open it: every absolute link the site builds starts with it (emails,
+# calendar files, push messages, QR codes, the API's links, webhook payloads; core/site.py). Required with DEBUG off:
+# the web and worker processes refuse to start without it (catan_tournaments/production.py).
+SITE_URL = env.str("SITE_URL", default="http://localhost:8000" if DEBUG else "")
 # Webhooks (core/outbound.py) post only to https addresses that resolve to public IP addresses; this permits plain
 # http and loopback or private addresses, for tests and a developer's own receiver; OUTBOUND_LOCAL_HOSTS permits
 # them only for the hosts listed (host or host:port, comma-separated: a stack's own push receiver on loopback).
-# Never on a public site: `check --deploy` refuses either with DEBUG off (core/checks.py).
+# Never on a public site: `check --deploy` refuses either with DEBUG off (catan_tournaments/checks.py).
 OUTBOUND_LOCAL_ALLOWED = env.bool("OUTBOUND_LOCAL_ALLOWED", default=False)
 OUTBOUND_LOCAL_HOSTS = env.list("OUTBOUND_LOCAL_HOSTS", default=[])
 
@@ -308,8 +319,10 @@ SENTRY_DSN = env.str("SENTRY_DSN", default="")
 if SENTRY_DSN:
     import sentry_sdk
 
+    from core.logging import scrub_event
+
     sentry_sdk.init(dsn=SENTRY_DSN, send_default_pii=False, max_request_body_size="never",
-                    include_local_variables=False)
+                    include_local_variables=False, before_send=scrub_event)
 
 # Which replica answered (/healthz, /livez): a container's host name is its id; `make stack` names them web-1, web-2.
 INSTANCE_NAME = env.str("INSTANCE_NAME", default=socket.gethostname())
@@ -319,22 +332,23 @@ INSTANCE_NAME = env.str("INSTANCE_NAME", default=socket.gethostname())
 METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
 PROMETHEUS_EXPORT_MIGRATIONS = False  # django-prometheus would read the migrations table as each process starts
 
+# Every log record, whatever its logger (django.request, django.security.csrf, gunicorn's, Celery's…), has the players'
+# private tokens and check-in codes written as "…" before any handler sees it (core/logging.py).
 # LOG_FORMAT=json: one JSON object per line; every line names the request it belongs to (the proxy's X-Request-ID,
 # carried into the Celery tasks the request queued: core/request_id.py).
+LOGGING_CONFIG = "core.logging.configure"
 LOG_FORMAT = env.str("LOG_FORMAT", default="text")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"forbidden_without_traceback": {"()": "core.logging.ForbiddenWithoutTraceback"},
-                "redact_private_paths": {"()": "core.logging.RedactPrivatePaths"},
                 "request_id": {"()": "core.request_id.RequestIdFilter"}},
     "formatters": {"json": {"()": "core.request_id.JsonFormatter"},
                    "text": {"format": "%(levelname)s %(name)s [%(request_id)s] %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["request_id"],
                              "formatter": "json" if LOG_FORMAT == "json" else "text"}},
     "loggers": {
-        "django.request": {"filters": ["forbidden_without_traceback", "redact_private_paths"]},
-        "django.server": {"filters": ["redact_private_paths"]},
+        "django.request": {"filters": ["forbidden_without_traceback"]},
         # WeasyPrint narrates every layout step at INFO; only its warnings (a missing font or image) matter.
         "weasyprint": {"level": "WARNING"},
         "fontTools": {"level": "WARNING"},

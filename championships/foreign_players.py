@@ -128,8 +128,8 @@ def look_up_list(tournament: Tournament, matched: dict[int, tuple[Player, Typed]
 
 
 @transaction.atomic
-def enter(player: Player, tournament: Tournament, *, user, typed: Typed, foreign: bool | None = None,
-          request=None) -> tuple[Entry, bool]:
+def enter(player: Player, tournament: Tournament, *, user, typed: Typed,
+          foreign: bool | None = None) -> tuple[Entry, bool]:
     """Enter a player found by what the user typed. One whose record the user could not read yet (`foreign`, found
     out here unless given: a list tells it from before its new players were made) is invited to confirm (by email
     when they have one, and on their own page); until then `personal_details` shows the user only what they typed,
@@ -145,11 +145,11 @@ def enter(player: Player, tournament: Tournament, *, user, typed: Typed, foreign
             record_change_in(user, where, Action.PLAYER_ENTERED_ELSEWHERE, player,
                              after={"player": player.name, "tournament": tournament.name})
         if player.email:
-            _invite(entry, typed, request)
+            _invite(entry, typed)
     return entry, foreign
 
 
-def _invite(entry: Entry, typed: Typed, request) -> None:
+def _invite(entry: Entry, typed: Typed) -> None:
     player, tournament = entry.player, entry.tournament
     with translation.override(player.language or settings.LANGUAGE_CODE):
         found = (_("finding you by your email") if typed.by == "email"
@@ -161,8 +161,9 @@ def _invite(entry: Entry, typed: Typed, request) -> None:
                           "country, and of the rest only what they typed. To let them see your details as "
                           "registered (your email and date of birth, which they need to write to you and check "
                           "your age), confirm on your own page:") % {"tournament": tournament.name, "found": found},
-                        links.private_link(player, request=request), "",
-                        _("If you do not play there, do not confirm, and tell them: nothing more is shown to them.")]))
+                        links.private_link(player), "",
+                        _("If you do not play there, do not confirm, and tell them: nothing more is shown to them.")]),
+                    about=[tournament])
 
 
 def awaiting(player: Player) -> list[EntryInvitation]:

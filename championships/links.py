@@ -32,6 +32,7 @@ from audit.actions import Action
 from audit.services import record_change_in
 from core.emails import same_email
 from core.mail import queue_email
+from core.site import absolute
 
 from .models import Entry, Player, PlayerLink, Tournament
 from .permissions import is_organizer, may_change_player, require_organizer
@@ -85,21 +86,14 @@ def link_id_for(token: str) -> int | None:
     return PlayerLink.objects.filter(digest=digest(token)).values_list("pk", flat=True).first()
 
 
-def absolute(path: str, request=None) -> str:
-    """The address as the recipient opens it: from the request that asked, else `SITE_URL` (a background job)."""
-    if request is not None:
-        return request.build_absolute_uri(path)
-    return settings.SITE_URL.rstrip("/") + path
-
-
-def private_link(player: Player, *, request=None) -> str:
+def private_link(player: Player) -> str:
     """The link to the player's page (`issue`), in the language they registered in, for an email."""
     with translation.override(player.language or settings.LANGUAGE_CODE):
-        return absolute(reverse("players-me", args=[issue(player)]), request)
+        return absolute(reverse("players-me", args=[issue(player)]))
 
 
 @transaction.atomic
-def rotate(player_id: int, *, user, tournament: Tournament, request=None) -> tuple[Player, str | None]:
+def rotate(player_id: int, *, user, tournament: Tournament) -> tuple[Player, str | None]:
     """Replace a player's link (a lost phone, a forwarded email): every link given before stops working.
 
     An organizer of a tournament the player is entered in may. The new link goes to the player's email; only an
@@ -116,13 +110,14 @@ def rotate(player_id: int, *, user, tournament: Tournament, request=None) -> tup
                                 "link can only be handed over by an organizer of every tournament they are entered "
                                 "in. Ask the organizers of their other tournaments.") % {"player": player.name})
     removed = PlayerLink.objects.filter(player=player).delete()[0]
-    link = private_link(player, request=request)
+    link = private_link(player)
     if player.email:
         with translation.override(player.language or settings.LANGUAGE_CODE):
             queue_email(player.email, _("Your new private link"), "\n".join([
                 _("Hello %(name)s,") % {"name": player.name}, "",
                 _("The organizers of %(tournament)s replaced your private link: the one you had no longer works. "
-                  "Your new link (yours alone: do not share it):") % {"tournament": tournament.name}, link]))
+                  "Your new link (yours alone: do not share it):") % {"tournament": tournament.name}, link]),
+                        about=[tournament])
     else:
         # The one just issued (the row is locked): shown, so never sent again; a later email makes the player's own.
         PlayerLink.objects.filter(player=player).update(shown_to=user, secret="")
@@ -155,10 +150,10 @@ def _link(token: str) -> PlayerLink | None:
     return PlayerLink.objects.select_related("shown_to").filter(digest=digest(token)).first()
 
 
-def send_again(email: str, *, site: str) -> bool:
+def send_again(email: str) -> bool:
     """Email the link again to whoever plays with this email (entered, or registered and not refused); nothing for an
     email no player has. Runs in the background (`championships.tasks`), so the page that asked answers the same
-    whoever the email belongs to. `site`: the address the request came to. True when an email went out."""
+    whoever the email belongs to. True when an email went out."""
     player = Player.objects.filter(same_email("email", email)).first()
     if player is None:
         return False
@@ -167,12 +162,12 @@ def send_again(email: str, *, site: str) -> bool:
     if not tournaments:
         return False
     with translation.override(player.language or settings.LANGUAGE_CODE):
-        link = site.rstrip("/") + reverse("players-me", args=[issue(player)])
+        link = absolute(reverse("players-me", args=[issue(player)]))
         queue_email(player.email, _("Your private link"), "\n".join([
             _("Hello %(name)s,") % {"name": player.name}, "",
             _("Your tables, games and results, on your phone (this link is yours alone: do not share it):"), link, "",
             _("Someone asked for it on the site, probably you. If it was not you, nothing changes: the links you "
-              "had keep working.")]))
+              "had keep working.")]), about=Tournament.objects.filter(pk__in=tournaments))
     record_change_in(None, tournaments, Action.PLAYER_LINK_SENT, player, player=player,
                      after={"player": player.name})
     return True

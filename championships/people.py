@@ -155,8 +155,8 @@ def declare_pair(tournament: Tournament, one_id: int, other_id: int, kind: str, 
     return declare_relationship(players[one_id], players[other_id], kind, user=user, tournament=tournament)
 
 
-def enter_found(tournament: Tournament, *, user, email: str = "", name: str = "", born: date | None = None,
-                request=None) -> tuple[Entry, bool]:
+def enter_found(tournament: Tournament, *, user, email: str = "", name: str = "",
+                born: date | None = None) -> tuple[Entry, bool]:
     """Enter a player found by exact email, or exact name and date of birth: how a player of another
     championship is entered without any list of them being shown. The lookup is counted and logged whatever it
     finds (`foreign_players.look_up`); returns the entry and whether it awaits the player's confirmation."""
@@ -165,7 +165,7 @@ def enter_found(tournament: Tournament, *, user, email: str = "", name: str = ""
     player = foreign_players.look_up(tournament, user=user, typed=found_by, name=name)
     if player is None:
         raise ValidationError(_("No registered player has that email, or that name and date of birth."))
-    return foreign_players.enter(player, tournament, user=user, typed=found_by, request=request)
+    return foreign_players.enter(player, tournament, user=user, typed=found_by)
 
 
 def import_rows(tournament: Tournament, rows: list[RosterRow], *, user) -> list[tuple[RosterRow, Entry, bool]]:

@@ -20,16 +20,16 @@ def send(registration: Registration, subject: str, lines: list[str]) -> None:
     confirmed = registration.confirmed_at is not None
     greeting = (_("Hello %(name)s,") % {"name": registration.name} if confirmed or plain_name(registration.name)
                 else _("Hello,"))
-    queue_email(registration.email, subject, "\n".join([greeting, "", *lines]))
+    queue_email(registration.email, subject, "\n".join([greeting, "", *lines]), about=[registration.tournament])
 
 
 def in_language(registration: Registration):
     return translation.override(registration.language or settings.LANGUAGE_CODE)
 
 
-def link_lines(player: Player, request) -> list[str]:
+def link_lines(player: Player) -> list[str]:
     return ["", _("Your tables, games and results, on your phone (this link is yours alone: do not share it):"),
-            private_link(player, request=request)]
+            private_link(player)]
 
 
 def _status_lines(registration: Registration) -> list[str]:
@@ -49,12 +49,12 @@ def _status_lines(registration: Registration) -> list[str]:
     return []
 
 
-def tell_status(registration: Registration, *, request=None) -> None:
+def tell_status(registration: Registration) -> None:
     """Email the registration's state, with the private link while it is live."""
     with in_language(registration):
         lines = _status_lines(registration)
         if registration.player is not None and registration.status in LIVE:
-            lines += link_lines(registration.player, request)
+            lines += link_lines(registration.player)
         send(registration, _("Registration: %(tournament)s") % {"tournament": registration.tournament.name}, lines)
 
 
@@ -67,21 +67,21 @@ def tell_staff(tournament: Tournament, email: str, language: str) -> None:
             _("Someone registered for %(tournament)s with this email address. It belongs to the tournament's staff, "
               "and referees and organizers may not play in their own tournament, so no registration was made.")
             % {"tournament": tournament.name}, "",
-            _("If you did not register, ignore this email: nothing happens.")]))
+            _("If you did not register, ignore this email: nothing happens.")]), about=[tournament])
 
 
-def tell_entered(entry: Entry, tournament: Tournament, language: str, request) -> None:
+def tell_entered(entry: Entry, tournament: Tournament, language: str) -> None:
     with translation.override(entry.player.language or language):
         queue_email(entry.player.email, _("Registration: %(tournament)s") % {"tournament": tournament.name},
                     "\n".join([_("Hello %(name)s,") % {"name": entry.player.name}, "",
                                _("You are already entered in %(tournament)s.") % {"tournament": tournament.name},
-                               *link_lines(entry.player, request)]))
+                               *link_lines(entry.player)]), about=[tournament])
 
 
-def tell_promoted(registration: Registration, player: Player, request) -> None:
+def tell_promoted(registration: Registration, player: Player) -> None:
     """A waiting registration took a freed place."""
     tournament = registration.tournament
     with in_language(registration):
         send(registration, _("A place for you: %(tournament)s") % {"tournament": tournament.name}, [
             _("A place in %(tournament)s was freed and it is yours: you are entered.") % {
-                "tournament": tournament.name}, *link_lines(player, request)])
+                "tournament": tournament.name}, *link_lines(player)])

@@ -33,10 +33,11 @@ from django.utils.translation import gettext as _
 from audit.actions import Action
 from audit.services import record_change
 from core.emails import same_email
+from core.site import absolute
 
 from .countries import country_for_code
 from .eligibility import age_on, check_birth_date, check_can_enter, staff_roles
-from .links import absolute, digest, private_link
+from .links import digest, private_link
 from .models import ACTIVE_STATUSES, FRIENDS_MAX, Entry, Player, Registration, Tournament
 from .permissions import require_organizer
 from .places import LIVE, games_published, seating_made
@@ -113,7 +114,7 @@ def _check_typed(tournament: Tournament, details: Details) -> None:
         raise ValidationError(errors)
 
 
-def register(tournament_id: int, details: Details, *, request=None, token: str | None = None) -> Registration | None:
+def register(tournament_id: int, details: Details, *, token: str | None = None) -> Registration | None:
     """A registration typed on the tournament's page: checked, stored unconfirmed, and a confirmation link emailed.
 
     An email already registered or entered here, or a staff member's, gets an email saying so instead (None is
@@ -136,10 +137,10 @@ def register(tournament_id: int, details: Details, *, request=None, token: str |
         entered = Entry.objects.select_related("player").filter(
             same_email("player__email", details.email), tournament=tournament).first()
         if known is not None and known.status != Registration.Status.UNCONFIRMED:
-            tell_status(known, request=request)
+            tell_status(known)
             return None
         if entered is not None:
-            tell_entered(entered, tournament, language, request)
+            tell_entered(entered, tournament, language)
             return None
         token = token or secrets.token_urlsafe(32)
         fields: dict[str, object] = {
@@ -163,7 +164,7 @@ def register(tournament_id: int, details: Details, *, request=None, token: str |
             send(registration, _("Confirm your registration: %(tournament)s") % {"tournament": tournament.name}, [
                 _("You registered for %(tournament)s. Open this link to confirm it (it works for %(hours)d "
                   "hours):") % {"tournament": tournament.name, "hours": CONFIRM_HOURS},
-                absolute(path, request), "",
+                absolute(path), "",
                 _("If you did not register, ignore this email: nothing happens without the confirmation.")])
     return registration
 
@@ -226,20 +227,20 @@ class Confirmed:
     """The private link of the player's page (also emailed); empty when the registration was refused."""
 
 
-def confirm(slug: str, token: str, *, request=None) -> Confirmed:
+def confirm(slug: str, token: str) -> Confirmed:
     """Confirm a registration from its emailed link (a POST); confirming again shows where it stands.
 
     Refused (ValidationError) for an unknown or expired link. When the player record may not play here the
     registration is refused, with the reason, emailed and returned."""
     with transaction.atomic():
-        confirmed = _confirm(slug, token, request)
+        confirmed = _confirm(slug, token)
         if confirmed.registration.status == Registration.Status.WAITING:  # a place may be free behind the list
-            place_freed(confirmed.registration.tournament_id, player=confirmed.registration.player, request=request)
+            place_freed(confirmed.registration.tournament_id, player=confirmed.registration.player)
             confirmed.registration.refresh_from_db()
     return confirmed
 
 
-def _confirm(slug: str, token: str, request) -> Confirmed:
+def _confirm(slug: str, token: str) -> Confirmed:
     with transaction.atomic():
         found = registration_for(slug, token)
         if found is None:
@@ -252,7 +253,7 @@ def _confirm(slug: str, token: str, request) -> Confirmed:
             if registration.player is None:
                 raise ValidationError(_("This registration was %(status)s.") % {
                     "status": registration.get_status_display()})
-            return Confirmed(registration, private_link(registration.player, request=request))
+            return Confirmed(registration, private_link(registration.player))
         if expired(registration):
             raise ValidationError(_("This confirmation link has expired (it works for %(hours)d hours). Register "
                                     "again on the tournament's page.") % {"hours": CONFIRM_HOURS})
@@ -265,7 +266,7 @@ def _confirm(slug: str, token: str, request) -> Confirmed:
             check_can_enter(player, tournament)
         except ValidationError as error:
             refuse_registration(registration, " ".join(error.messages), player=player)
-            tell_status(registration, request=request)
+            tell_status(registration)
             return Confirmed(registration, "")
         if tournament.registration_approval:
             registration.status = Registration.Status.PENDING
@@ -275,8 +276,8 @@ def _confirm(slug: str, token: str, request) -> Confirmed:
         record_change(None, tournament.pk, Action.REGISTRATION_CONFIRMED, registration, player=player,
                       after={"player": player.name, "status": registration.status,
                              "entry": registration.entry_id})
-        tell_status(registration, request=request)
-        return Confirmed(registration, private_link(player, request=request))
+        tell_status(registration)
+        return Confirmed(registration, private_link(player))
 
 
 # ---- the organizer's decisions, the player's cancellation, the waiting list -----------------------------------
@@ -290,7 +291,7 @@ def _locked(registration_id: int, tournament: Tournament) -> Registration:
     return registration
 
 
-def approve(tournament: Tournament, registration_id: int, *, user, request=None) -> Registration:
+def approve(tournament: Tournament, registration_id: int, *, user) -> Registration:
     """The organizer approves a confirmed registration: a free place → entered, else the waiting list."""
     require_organizer(user, tournament)
     with transaction.atomic():
@@ -306,14 +307,14 @@ def approve(tournament: Tournament, registration_id: int, *, user, request=None)
         record_change(user, tournament.pk, Action.REGISTRATION_APPROVED, registration,
                       after={"player": confirmed_player(registration).name, "status": registration.status,
                              "entry": registration.entry_id})
-        tell_status(registration, request=request)
+        tell_status(registration)
         if registration.status == Registration.Status.WAITING:  # a place may be free behind the list
-            place_freed(tournament.pk, user=user, request=request)
+            place_freed(tournament.pk, user=user)
             registration.refresh_from_db()
     return registration
 
 
-def refuse(tournament: Tournament, registration_id: int, *, user, reason: str = "", request=None) -> Registration:
+def refuse(tournament: Tournament, registration_id: int, *, user, reason: str = "") -> Registration:
     """The organizer refuses a registration not entered yet (unconfirmed, awaiting approval or waiting); a place
     the waiting list did not get yet goes to the next in line."""
     require_organizer(user, tournament)
@@ -328,12 +329,12 @@ def refuse(tournament: Tournament, registration_id: int, *, user, reason: str = 
             raise ValidationError(_("This registration is %(status)s: an entered player is taken out on the entries "
                                     "page.") % {"status": registration.get_status_display()})
         refuse_registration(registration, reason, user=user)
-        tell_status(registration, request=request)
-        place_freed(tournament.pk, user=user, request=request)
+        tell_status(registration)
+        place_freed(tournament.pk, user=user)
     return registration
 
 
-def cancel(registration_id: int, *, player: Player, request=None) -> Registration:
+def cancel(registration_id: int, *, player: Player) -> Registration:
     """The player cancels their registration from their page: off the waiting list, or out of the tournament while
     no seating is made (afterwards the desk withdraws them); a freed place goes to the first waiting."""
     tournament_id = (Registration.objects.filter(pk=registration_id, player=player)
@@ -365,7 +366,7 @@ def cancel(registration_id: int, *, player: Player, request=None) -> Registratio
         registration.save()
         record_change(None, tournament.pk, Action.REGISTRATION_CANCELLED, registration, player=player,
                       after={"player": player.name, "status": registration.status})
-        place_freed(tournament.pk, player=player, request=request)
+        place_freed(tournament.pk, player=player)
     return registration
 
 
@@ -379,7 +380,7 @@ class Settings:
     registration_approval: bool
 
 
-def change_settings(tournament: Tournament, new: Settings, *, user, request=None) -> Tournament:
+def change_settings(tournament: Tournament, new: Settings, *, user) -> Tournament:
     """Open or close registration by players, set the places, the closing time and approval; audited. More places
     give the waiting list its turn at once."""
     require_organizer(user, tournament)
@@ -405,7 +406,7 @@ def change_settings(tournament: Tournament, new: Settings, *, user, request=None
                    else "closed" if before["self_registration"] and not new.self_registration else "changed")
         record_change(user, tournament.pk, Action.TOURNAMENT_REGISTRATION, locked, before=before,
                       after={**after, "variant": variant})
-        place_freed(tournament.pk, user=user, request=request)
+        place_freed(tournament.pk, user=user)
     return locked
 
 

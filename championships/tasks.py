@@ -7,6 +7,6 @@ from . import links
 
 
 @shared_task(base=PrivateArguments)
-def send_private_link(email: str, site: str) -> bool:
+def send_private_link(email: str) -> bool:
     """A private link asked for again on /me/ (championships/links.py); the email is never in the logs."""
-    return links.send_again(email, site=site)
+    return links.send_again(email)

@@ -47,7 +47,7 @@ def take_place_or_wait(registration: Registration, tournament: Tournament) -> No
     registration.decided_at = timezone.now()
 
 
-def place_freed(tournament_id: int, *, user=None, player: Player | None = None, request=None) -> list[Registration]:
+def place_freed(tournament_id: int, *, user=None, player: Player | None = None) -> list[Registration]:
     """The one home of "a place freed": every way a place frees calls it inside its own transaction, so no place
     stays free while someone waits (issue 32): an entry removed (`people.remove_entries`), withdrawn, marked
     no-show (`organize.checkin`) or not admitted (`results.penalties.record_lateness`), a registration cancelled
@@ -77,7 +77,7 @@ def place_freed(tournament_id: int, *, user=None, player: Player | None = None, 
                 check_can_enter(waiter, tournament)
             except ValidationError as error:
                 refuse_registration(registration, " ".join(error.messages), user=user, player=player)
-                tell_status(registration, request=request)
+                tell_status(registration)
                 continue
             registration.entry = (Entry.objects.filter(tournament=tournament, player=waiter).first()
                                   or Entry.objects.create(tournament=tournament, player=waiter))
@@ -86,6 +86,6 @@ def place_freed(tournament_id: int, *, user=None, player: Player | None = None, 
             record_change(user, tournament.pk, Action.REGISTRATION_PROMOTED, registration, player=player,
                           after={"player": waiter.name, "status": registration.status,
                                  "entry": registration.entry_id})
-            tell_promoted(registration, waiter, request)
+            tell_promoted(registration, waiter)
             promoted.append(registration)
     return promoted

@@ -16,7 +16,7 @@ receiver that sent a header line a second hold a worker for hours); the answer's
 and `HEADER_BYTES_MAX` bytes, and only the first `KEEP_BYTES` of its body are read. Resolving the name is bounded
 by the system's resolver (its own timeout and attempts), not by the deadline.
 
-A test seam, off unless set and refused by `check --deploy` with DEBUG off (`core/checks.py`):
+A test seam, off unless set and refused by `check --deploy` with DEBUG off (`catan_tournaments/checks.py`):
 `OUTBOUND_LOCAL_ALLOWED` permits plain http and local addresses for every URL (tests, a developer's machine);
 `OUTBOUND_LOCAL_HOSTS` permits them only for the hosts it lists (`host` or `host:port`), so a stack on loopback
 reaches its own push receiver while every other address stays guarded. The PDFs have the same concern answered

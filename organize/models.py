@@ -1,4 +1,5 @@
-"""The organizer's print jobs: a whole game's record sheets or table cards laid out in the background."""
+"""The organizer's print jobs (a whole game's record sheets or table cards laid out in the background), start-time
+notices, check-in windows, API tokens, and the emails that could not be sent."""
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -23,7 +24,6 @@ class PrintJob(BackgroundJob):
     game = models.ForeignKey(Game, models.CASCADE, related_name="print_jobs")
     kind = models.CharField(_("document"), max_length=16, choices=Kind.choices)
     paper = models.CharField(max_length=8, default="a4")
-    base_url = models.CharField(max_length=300, help_text=_("The site's address the QR codes point to."))
     pdf = models.BinaryField(null=True, blank=True, editable=False)
 
     class Meta(BackgroundJob.Meta):
@@ -94,3 +94,37 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.hint}…)"
+
+
+class UndeliveredEmail(models.Model):
+    """An email the site gave up on (core.mail: after its retries), shown to the organizers of the tournament or the
+    championship it concerns (organize/undelivered.py): who it was to, what it was, why it failed. The same email
+    failing again (a notice tried on each run) adds to `failures` rather than a row. The message itself is kept
+    sealed (core.sealed: it may hold a private link) until it is sent again."""
+
+    tournament = models.ForeignKey("championships.Tournament", models.CASCADE, null=True, blank=True,
+                                   related_name="undelivered_emails")
+    championship = models.ForeignKey("championships.Championship", models.CASCADE, null=True, blank=True,
+                                     related_name="undelivered_emails")
+    """Set only when `tournament` is empty: an email about the championship as a whole (a webhook turned off)."""
+    to = models.EmailField(_("to"), max_length=254)
+    subject = models.CharField(_("subject"), max_length=300)
+    reason = models.CharField(_("why it failed"), max_length=500)
+    failed_at = models.DateTimeField(_("failed at"))
+    failures = models.PositiveIntegerField(default=1)
+    message = models.TextField(blank=True, editable=False)
+    """The whole message, sealed; emptied once it is sent again."""
+    sent_again_at = models.DateTimeField(_("sent again at"), null=True, blank=True)
+    sent_again_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True,
+                                      related_name="+")
+
+    class Meta:
+        ordering = ["-failed_at", "-pk"]
+        indexes = [models.Index(fields=["tournament", "-failed_at"], name="undelivered_tournament_idx"),
+                   models.Index(fields=["championship", "-failed_at"], name="undelivered_championship_idx")]
+        constraints = [models.CheckConstraint(
+            condition=Q(tournament__isnull=False, championship__isnull=True)
+            | Q(tournament__isnull=True, championship__isnull=False), name="undelivered_about_one_event")]
+
+    def __str__(self) -> str:
+        return f"{self.failed_at:%Y-%m-%d %H:%M} · {self.subject}"

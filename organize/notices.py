@@ -87,7 +87,7 @@ def _send(entry: Entry, start: datetime, moved: bool) -> int:
             notice = StartTimeNotice.objects.create(entry=entry, email=entry.player.email, start=start, moved=moved)
             with translation.override(entry.player.language or settings.LANGUAGE_CODE):
                 subject, body = _message(entry, start, moved, private_link(entry.player))
-            queue_email(entry.player.email, subject, body, record=notice)
+            queue_email(entry.player.email, subject, body, record=notice, about=[entry.tournament])
     except IntegrityError:  # another run sent it meanwhile
         return 0
     return 1

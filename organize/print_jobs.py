@@ -22,7 +22,7 @@ LAYOUT_SHARE = 0.9
 """Laying out the parts, as a share of a whole job; writing the PDF takes the rest."""
 
 
-def start_print_job(game, kind: str, *, user, language: str, paper: str, base_url: str) -> PrintJob:
+def start_print_job(game, kind: str, *, user, language: str, paper: str) -> PrintJob:
     """A job for the game's document, or the one already under way for it."""
     require_organizer(user, game.tournament)
     if kind not in PrintJob.Kind.values:
@@ -36,8 +36,7 @@ def start_print_job(game, kind: str, *, user, language: str, paper: str, base_ur
                    .first())
         if running is not None and not running.stalled():
             return running
-        return PrintJob.objects.create(game=game, kind=kind, requested_by=user, language=language[:16], paper=paper,
-                                       base_url=base_url[:300])
+        return PrintJob.objects.create(game=game, kind=kind, requested_by=user, language=language[:16], paper=paper)
 
 
 def retry_print_job(job_id: int, *, user) -> PrintJob:
@@ -56,7 +55,7 @@ def retry_print_job(job_id: int, *, user) -> PrintJob:
 def layout(job: PrintJob, progress) -> bytes:
     """The job's PDF, laid out a part of TABLES_PER_PART tables at a time."""
     tournament = job.game.tournament
-    tables = game_tables(tournament, job.game, job.base_url)
+    tables = game_tables(tournament, job.game)
     parts = pages_of(tables, TABLES_PER_PART)
     if not parts:
         raise ValidationError(_("Game %(n)s has no tables.") % {"n": job.game.number})

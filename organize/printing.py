@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from championships.models import ACTIVE_STATUSES, Stage, Tournament
 from core import print_columns as columns
 from core.pdf import PAPERS, qr_data_uri, render_pdf, text_area_mm
+from core.site import absolute
 from ranking.final_table import games_text
 from ranking.public.names import namesake_numbers
 from ranking.selectors import advancing_entries, finals_of_championship, qualified_players
@@ -160,12 +161,7 @@ def printable_games(tournament: Tournament) -> list[Game]:
     return list(tournament.games.filter(tables__isnull=False).distinct().order_by("number"))
 
 
-def sheet_url(base_url: str, tournament: Tournament, table_id: int) -> str:
-    """`base_url` is the site's root as the organizer reached it (`request.build_absolute_uri("/")`)."""
-    return base_url.rstrip("/") + reverse("referee-sheet", args=[tournament.slug, table_id])
-
-
-def game_tables(tournament: Tournament, game: Game, base_url: str) -> list[PrintedTable]:
+def game_tables(tournament: Tournament, game: Game) -> list[PrintedTable]:
     """Every table of the game by number, players in play order, a namesake with the number every public list gives
     them, "Ann Lee (2)" (two queries, and the numbers kept per results version). The seats are grouped here, not
     prefetched: Django's prefetch builds a queryset per table, a third of the time of 50 tables' data."""
@@ -178,7 +174,8 @@ def game_tables(tournament: Tournament, game: Game, base_url: str) -> list[Print
         number = numbers.get(seat.entry_id)
         return seat.entry.player.name if number is None else f"{seat.entry.player.name} ({number})"
 
-    return [PrintedTable(t.number, [printed(s) for s in seats[t.pk]], sheet_url(base_url, tournament, t.pk),
+    return [PrintedTable(t.number, [printed(s) for s in seats[t.pk]],
+                         absolute(reverse("referee-sheet", args=[tournament.slug, t.pk])),
                          t.board_code or game.board_code, tuple(s.entry.player.media_opt_out for s in seats[t.pk]))
             for t in Table.objects.filter(game=game).order_by("number")]
 
@@ -196,10 +193,10 @@ def game_context(kind: str, tournament: Tournament, game: Game, tables: list[Pri
     return context
 
 
-def game_pdf(kind: str, tournament: Tournament, game: Game, paper: str, base_url: str) -> bytes:
+def game_pdf(kind: str, tournament: Tournament, game: Game, paper: str) -> bytes:
     """A game's record sheets, table cards or result slips (`GAME_TEMPLATES`) as one PDF in the active language:
-    no request needed (`base_url` is the site's root, which the QR codes open)."""
-    tables = game_tables(tournament, game, base_url)
+    no request needed (the QR codes open the table's sheet on the site's address)."""
+    tables = game_tables(tournament, game)
     return render_pdf(GAME_TEMPLATES[kind], game_context(kind, tournament, game, tables), paper=paper)
 
 

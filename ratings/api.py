@@ -5,6 +5,8 @@ from urllib.parse import urlencode
 from django.http import JsonResponse
 from django.views.decorators.http import require_GET
 
+from core.site import absolute
+
 from .selectors import HISTORY_PAGE_SIZE, PAGE_SIZE, Filters, player_history, ratings_page
 
 
@@ -14,7 +16,7 @@ def _page(request) -> int:
 
 
 def _link(request, params: dict[str, str], page: int) -> str:
-    return request.build_absolute_uri(request.path + "?" + urlencode({**params, "page": page}))
+    return absolute(request.path + "?" + urlencode({**params, "page": page}))
 
 
 @require_GET

@@ -17,10 +17,10 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from championships import push
-from championships.links import absolute
 from core import webpush
 from core.ics import CONTENT_TYPE, calendar
 from core.mail import queue_email
+from core.site import absolute
 from scheduling.calendar import tournament_event
 from scheduling.models import Game, Seat
 
@@ -59,7 +59,7 @@ def send_seating_notices(game_id: int) -> int:
         attachments = ((f"{tournament.slug}.ics", calendar([event], name=tournament.name, now=timezone.now()),
                         CONTENT_TYPE),) if event is not None else ()
         queue_email(seat.entry.player.email, _("Game %(game)d: table %(table)d · %(tournament)s") % values,
-                    "\n".join(body), attachments=attachments)
+                    "\n".join(body), attachments=attachments, about=[tournament])
         sent += 1
     return sent
 
@@ -78,5 +78,5 @@ def send_seating_pushes(game_id: int) -> int:
             "body": _("%(tournament)s: you play at table %(table)d, in position %(position)d (position 1 starts).")
             % values,
             "table": seat.table.number, "game": game.number, "tag": f"game-{game.pk}",
-            "url": reverse("public-game", args=[game.tournament.slug, game.number])})
+            "url": absolute(reverse("public-game", args=[game.tournament.slug, game.number]))})
     return delivered

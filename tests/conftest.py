@@ -6,9 +6,11 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.core.cache import cache
+from django.test import override_settings
 from django.utils import translation
 
 from catan_tournaments.celery import app as celery_app
+from tests.site import SITE
 
 TESTS = Path(__file__).resolve().parent
 # Markers (registered in pyproject.toml) given by where a test lives, so a new test file there has them too;
@@ -64,6 +66,15 @@ def _plain_http_and_static(settings):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _site_address(django_test_environment):
+    """The site's address (SITE_URL) is not the test client's `testserver`, so a link built on the host a request came
+    by, instead of on the site's address, shows; `tests.site.open_link` opens a link on it, as written. For the whole
+    session, module fixtures included (a test may set another with the `settings` fixture)."""
+    with override_settings(SITE_URL=SITE, ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "catan.example"]):
+        yield
 
 
 @pytest.fixture(autouse=True)

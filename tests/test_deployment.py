@@ -97,3 +97,9 @@ def test_the_image_installs_the_locked_versions_and_holds_the_code_once():
     assert installs == ["--require-hashes -r requirements/runtime.txt"]
     copies = re.findall(r"^COPY (.*)$", dockerfile, flags=re.MULTILINE)
     assert copies == ["requirements/runtime.txt requirements/runtime.txt", ". ."]
+
+
+def test_every_app_service_is_given_the_sites_address():
+    """Every emailed link pointed at localhost:8000: compose never passed SITE_URL (issue 32)."""
+    for name in APP_SERVICES:
+        assert SERVICES[name]["environment"]["SITE_URL"] == "${SITE_URL:?set SITE_URL}", name

@@ -3,8 +3,11 @@ every other email to an address typed (core/emails.py, issue 33 item 5).
 
 Without a limit anyone could make the site send a staff member hundreds of reset emails (or use it to
 flood any address it has an account for); the limits are counted on POST only, and a refused request
-says why and when to try again.
+says why and when to try again. The email goes out from the email queue once the request's work commits (the tests
+run in transactions that commit, as requests do).
 """
+import re
+
 import pytest
 from django.core import mail
 from django.test import Client
@@ -12,8 +15,9 @@ from django.urls import reverse
 
 from tests.db_snapshot import snapshot
 from tests.factories import make_user
+from tests.site import open_link
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)
 
 PROXY = "10.0.0.2"
 
@@ -67,3 +71,16 @@ def test_opening_the_form_counts_nothing_and_writes_nothing():
                             HTTP_X_FORWARDED_FOR="198.51.100.66").status_code == 200
     assert snapshot() == before
     assert ask("ana@example.com", "198.51.100.66").status_code == 302
+
+
+def test_the_emailed_link_is_on_the_sites_address_and_opens_as_written():
+    """The link was built on the host the request came by (Django's default), not on SITE_URL."""
+    make_user("referee-ana", email="ana@example.com")
+    assert ask("ana@example.com", "198.51.100.5").status_code == 302
+    (sent,) = mail.outbox
+    link = re.search(r"https?://\S+/accounts/reset/\S+/", sent.body).group(0)
+    assert link.startswith("https://catan.example/accounts/reset/") and "catan.example" in sent.subject
+    client = Client()
+    opened = open_link(client, link)  # Django swaps the token for a session mark and redirects
+    assert opened.status_code == 302
+    assert "New password" in open_link(client, f"https://catan.example{opened['Location']}").content.decode()

@@ -26,10 +26,11 @@ from championships import links
 from championships.models import Entry, EntryInvitation, Player, PlayerLink, Registration, StaffRole, Tournament
 from championships.services import assign_staff, declare_relationship
 from core import outbound
+from core.sealed import seal
 from engines.boards.generator import generate_board
 from organize import checkin
 from organize.api_tokens import create_token
-from organize.models import PrintJob
+from organize.models import PrintJob, UndeliveredEmail
 from ranking.standings import tied_groups, tournament_standings
 from ratings.seasons import create_season
 from ratings.services import recompute_all
@@ -260,6 +261,10 @@ ACCESS: dict[str, Access] = {
     "organize-checkin-window": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"action": "open",
                                                                                      "minutes": "10"}),
     "organize-checkin-qr": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    # emails that could not be sent (issue 32): the tournament's organizers see them, send them again, export them
+    "organize-emails": Access(ORGANIZERS, ORGANIZERS, lambda w: {"send_again": w.undelivered_id}),
+    "organize-emails-csv": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "organize-emails-xlsx": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
     # the players' side: no account, a token is the key (whoever holds it, signed in or not); who may reach which
     # player's data through a token is tested in tests/players/test_player_pages.py
     "players-register": Access(ANYONE, ANYONE, lambda w: {
@@ -394,6 +399,7 @@ class World:
     relationship_id: int = 0
     other_entry_player_id: int = 0
     print_job_id: int = 0
+    undelivered_id: int = 0
     registration_id: int = 0
     own_registration_id: int = 0
     invited_entry_id: int = 0
@@ -446,7 +452,7 @@ def _build_world() -> World:
     announcement = post_announcement(tournament.pk, "Table 2 moved to the terrace.", user=admin)
     pair = declare_relationship(entries[2].player, entries[3].player, user=admin, tournament=tournament)
     print_job = PrintJob.objects.create(game=game, kind=PrintJob.Kind.RECORD_SHEETS, requested_by=admin,
-                                        base_url="http://testserver/", status=PrintJob.Status.SUCCEEDED, done=1.0,
+                                        status=PrintJob.Status.SUCCEEDED, done=1.0,
                                         pdf=b"%PDF-1.7 printed")
     Tournament.objects.filter(pk=tournament.pk).update(self_registration=True)
     confirm_token = "perm-matrix-confirmation-token-0123456789abcdef"
@@ -460,13 +466,17 @@ def _build_world() -> World:
     invited = Entry.objects.create(tournament=other, player=entries[4].player)  # by the other championship
     EntryInvitation.objects.create(entry=invited, invited_by=users["organizer_elsewhere"],
                                    email="perm-player-4@example.org")
+    undelivered = UndeliveredEmail.objects.create(  # to a player entered only here
+        tournament=tournament, to=entries[1].player.email, subject="Your private link", reason="550 no such user",
+        failed_at=timezone.now(), message=seal({"to": entries[1].player.email, "subject": "Your private link",
+                                                "body": "…", "attachments": [], "record": None, "about": []}))
     return World(tournament=tournament, other=other, stage=game.stage, game=game, open_table=open_table,
                  locked_table=locked_table, open_table_entries=[e.pk for e in entries[4:]],
                  open_sheet_version=open_table.sheet.version, locked_table_entries=[e.pk for e in entries[:4]],
                  locked_sheet_version=locked.version, entry=entries[1], users=users, draw_data=draw_data,
                  announcement_id=announcement.pk, relationship_id=pair.pk, other_entry_player_id=entries[5].player_id,
-                 print_job_id=print_job.pk, registration_id=unconfirmed.pk, own_registration_id=own.pk,
-                 invited_entry_id=invited.pk,
+                 print_job_id=print_job.pk, undelivered_id=undelivered.pk, registration_id=unconfirmed.pk,
+                 own_registration_id=own.pk, invited_entry_id=invited.pk,
                  confirm_token=confirm_token, player_token=links.issue(entries[4].player), check_in_code=window.code,
                  **_ratings_world(admin, tournament, users))
 
@@ -626,7 +636,7 @@ CROSS_READS = ["players/", "players/?only=not_entered", "players/?q=perm", "play
                "players.csv?only=not_entered", "entries/", "entries/?q=perm", "entries.csv", "relationships/",
                "relationships/?q=Player", "relationships.csv", "check-in/", "check-in.csv", "activity/",
                "activity.csv", "entries/?email=perm-player-1%40example", "entries/?name=x&born=1990-01-01",
-               "registrations/", "registrations.csv"]
+               "registrations/", "registrations.csv", "emails/", "emails.csv"]
 
 
 def test_no_write_or_personal_data_read_crosses_a_championship(world):

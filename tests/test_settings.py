@@ -17,7 +17,9 @@ PROBE = (
 
 
 CONFIGURATION = {"REDIS_URL", "REDIS_CACHE_URL", "DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS",
-                 "CONN_MAX_AGE", "SENTRY_DSN", "OUTBOUND_LOCAL_ALLOWED", "OUTBOUND_LOCAL_HOSTS",
+                 "CSRF_TRUSTED_ORIGINS", "SITE_URL", "EMAIL_URL", "WEBPUSH_VAPID_PUBLIC_KEY",
+                 "WEBPUSH_VAPID_PRIVATE_KEY", "CONN_MAX_AGE", "SENTRY_DSN", "OUTBOUND_LOCAL_ALLOWED",
+                 "OUTBOUND_LOCAL_HOSTS",
                  "DJANGO_ALLOW_ASYNC_UNSAFE"}  # the browser tests set the last one
 
 
@@ -78,7 +80,8 @@ SENTRY_PROBE = (
     "import json, django; django.setup(); import sentry_sdk; c = sentry_sdk.get_client(); "
     "print(json.dumps({'active': c.is_active(), 'dsn': c.dsn, 'integrations': sorted(c.integrations), "
     "'pii': c.options['send_default_pii'], 'body': c.options['max_request_body_size'], "
-    "'locals': c.options['include_local_variables']}))"
+    "'locals': c.options['include_local_variables'], "
+    "'before_send': getattr(c.options['before_send'], '__qualname__', None)}))"
 )
 
 
@@ -95,6 +98,7 @@ def test_errors_go_to_sentry_only_when_a_dsn_is_set_and_without_personal_data():
     assert reporting["active"] is True and reporting["dsn"] == dsn
     assert {"django", "celery", "logging"} <= set(reporting["integrations"])
     assert (reporting["pii"], reporting["body"], reporting["locals"]) == (False, "never", False)
+    assert reporting["before_send"] == "scrub_event"  # the players' tokens redacted (core/logging.py)
 
 
 def test_an_unhandled_error_in_a_request_is_reported_to_sentry():
@@ -160,7 +164,8 @@ def test_debug_off_is_secure_by_default():
 
 def test_deploy_check_is_clean_with_the_documented_variables():
     env = clean_env(DEBUG="0", SECRET_KEY="a-long-random-production-secret-" + "x9Q2" * 10,
-                    ALLOWED_HOSTS="catan.example")
+                    ALLOWED_HOSTS="catan.example", SITE_URL="https://catan.example",
+                    CSRF_TRUSTED_ORIGINS="https://catan.example")
     result = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
                             cwd=ROOT, capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr
@@ -175,10 +180,10 @@ def test_deploy_check_refuses_the_outbound_guards_test_seam_with_debug_off():
     for seam in ({"OUTBOUND_LOCAL_HOSTS": "push.catan.test:8443"}, {"OUTBOUND_LOCAL_ALLOWED": "1"}):
         result = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT, capture_output=True,
                                 text=True, env=clean_env(**production, **seam))
-        assert result.returncode == 1 and "catan.E001" in result.stderr, (seam, result.stderr)
+        assert result.returncode == 1 and "catan.E006" in result.stderr, (seam, result.stderr)
         debugging = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT, capture_output=True,
                                    text=True, env=clean_env(**{**production, **seam, "DEBUG": "1"}))
-        assert "catan.E001" not in debugging.stderr + debugging.stdout
+        assert "catan.E006" not in debugging.stderr + debugging.stdout
 
 
 def test_web_entry_point_refuses_the_development_key_when_debug_is_off():

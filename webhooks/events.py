@@ -4,8 +4,8 @@ from datetime import datetime
 
 from django.urls import reverse
 
-from championships.links import absolute
 from championships.models import Tournament
+from core.site import absolute
 
 from .models import Event
 from .services import emit

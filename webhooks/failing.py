@@ -14,9 +14,9 @@ from django.utils.translation import ngettext
 
 from audit.actions import Action
 from audit.services import record_change
-from championships.links import absolute
 from championships.models import StaffRole
 from core.mail import queue_email
+from core.site import absolute
 
 from .models import Delivery, Webhook
 
@@ -56,4 +56,4 @@ def _tell_organizers(webhook: Webhook, reason: str) -> None:
     emails = (StaffRole.objects.filter(championship=championship, role=StaffRole.Role.ORGANIZER)
               .exclude(user__email="").values_list("user__email", flat=True).distinct())
     for email in sorted(set(emails)):
-        queue_email(email, subject, body)
+        queue_email(email, subject, body, about=[championship])

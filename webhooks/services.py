@@ -20,11 +20,11 @@ from django.utils.translation import gettext as _
 
 from audit.actions import Action
 from audit.services import record_change
-from championships.links import absolute
 from championships.models import Championship, Tournament
 from championships.permissions import require_championship_organizer
 from core import jobs as core_jobs
 from core import outbound
+from core.site import absolute
 
 from .delivery import body_for
 from .models import PING, Delivery, Event, Webhook

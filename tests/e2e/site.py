@@ -29,12 +29,12 @@ MAIL_SECONDS = 30
 
 @dataclass
 class Mail:
-    """One email as a test reads it: the recipients, subject, text body and attachments' names."""
+    """One email as a test reads it: the recipients, subject, text body and attachments (name, text)."""
 
     to: list[str]
     subject: str
     body: str
-    attachments: list[str] = field(default_factory=list)
+    attachments: list[tuple[str, str]] = field(default_factory=list)
 
 
 class Outbox:
@@ -43,8 +43,9 @@ class Outbox:
     def messages(self) -> list[Mail]:
         from django.core import mail
 
-        return [Mail(list(m.to), m.subject, m.body, [a[0] if isinstance(a, tuple) else a.get_filename()
-                                                     for a in m.attachments]) for m in mail.outbox]
+        return [Mail(list(m.to), m.subject, m.body, [
+            (a[0], a[1]) if isinstance(a, tuple) else (a.get_filename(), a.get_payload(decode=True).decode())
+            for a in m.attachments]) for m in mail.outbox]
 
     def wait(self, to: str, where=lambda mail: True, seconds: float = 0) -> Mail:
         """The newest email to `to` that `where` accepts, once there is one (at most `seconds` later)."""
@@ -72,7 +73,8 @@ class Folder(Outbox):
             body = message.get_body(("plain",))
             found.append(Mail([a.strip() for a in str(message["To"]).split(",")], str(message["Subject"]),
                               body.get_content() if body is not None else "",
-                              [part.get_filename() or "" for part in message.iter_attachments()]))
+                              [(part.get_filename() or "", str(part.get_content()))
+                               for part in message.iter_attachments()]))
         return found
 
     def wait(self, to: str, where=lambda mail: True, seconds: float = MAIL_SECONDS) -> Mail:

@@ -81,9 +81,9 @@ def tournament_day():
     checkin.check_in(door, at_door[2].pk, user=organizer, minutes_late=30)
     checkin.mark_no_show(door, [at_door[3].pk], user=organizer)
     checkin.withdraw(door, at_door[4].pk, user=organizer, reason="Felt unwell")
-    printing = PrintJob.objects.create(game=game, kind="record_sheets", requested_by=organizer, base_url="http://x/",
+    printing = PrintJob.objects.create(game=game, kind="record_sheets", requested_by=organizer,
                                        status=PrintJob.Status.RUNNING, done=0.4)
-    misprint = PrintJob.objects.create(game=game, kind="table_cards", requested_by=organizer, base_url="http://x/",
+    misprint = PrintJob.objects.create(game=game, kind="table_cards", requested_by=organizer,
                                        status=PrintJob.Status.FAILED, message="The PDF could not be laid out.")
     change_board(game.pk, user=organizer)  # the board on the game page, the desk and the projector
     change_clock(game.pk, "start", user=organizer)  # and the map-study clock on the overview too

@@ -2,17 +2,24 @@
 promoted from the waiting list, checks in by the QR code's address, sees their table, confirms the result, and the
 referee signs off; every players' page passes axe-core (WCAG 2.1 AA) in English and Arabic.
 
+The server's configured address (SITE_URL) is the live server's, as on a deployment: the published registration
+address, every emailed link and the QR code are opened exactly as written (issue 32: a test that stripped their host
+could not see that they all pointed at localhost:8000).
+
 `GUIDE_SCREENSHOTS=1` also writes the guide's players' chapter pictures (docs/guide/img/players-*.png, English and
 Arabic); `PLAYER_SHOTS=<dir>` writes each page at 390, 768 and 1280 px in both languages for review.
 """
+import io
 import os
 import re
 from datetime import time
 from pathlib import Path
 
 import pytest
+import zxingcpp
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from PIL import Image
 
 from championships.models import Entry, Player, Tournament
 from organize import checkin
@@ -31,9 +38,18 @@ PHONE = {"width": 390, "height": 844}
 WIDTHS = {390: 844, 768: 1024, 1280: 800}
 
 
-def _link(pattern: str, message) -> str:
-    """The address an email gives, exactly as written (its host and port those of the site the player uses)."""
-    return re.search(pattern, message.body).group(0)
+def _link(pattern: str, message, site: str) -> str:
+    """The address an email carries, whole; it is on the site's address."""
+    link = re.search(pattern, message.body).group(0)
+    assert link.startswith(f"{site}/"), link
+    return link
+
+
+def _qr_address(page) -> str:
+    """What a phone's camera reads from the QR code on the screen."""
+    image = Image.open(io.BytesIO(page.locator("img.qr-code").screenshot()))
+    (code,) = zxingcpp.read_barcodes(image)
+    return code.text
 
 
 class Pages:
@@ -72,11 +88,15 @@ def test_a_player_on_a_phone_from_registration_to_the_signed_off_result(browser,
     prefix = "" if language == "en" else f"/{language}"
     context = browser.new_context(viewport=PHONE, base_url=site.url, has_touch=True, bypass_csp=True)
     phone = context.new_page()
+    desk = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=site.url).new_page()
+    sign_in(desk, "phone-organizer")
     pages = Pages(axe_script, language)
     try:
-        # 1. Register: the tournament is full, so a confirmed player waits.
-        assert phone.goto(f"{prefix}/t/phone-open/").status == 200
-        phone.locator("main a[href$='/t/phone-open/register/']").click()
+        # 1. Register by the address the organizers publish: the tournament is full, so a confirmed player waits.
+        desk.goto(f"{prefix}/organize/phone-open/registrations/")
+        published = desk.locator("main a[href$='/t/phone-open/register/']").get_attribute("href")
+        assert published == f"{site.url}{prefix}/t/phone-open/register/"
+        assert phone.goto(published).status == 200
         pages.check(phone, "register")
         phone.fill("#id_name", "Rania Khoury")
         phone.fill("#id_email", "rania@example.com")
@@ -90,12 +110,10 @@ def test_a_player_on_a_phone_from_registration_to_the_signed_off_result(browser,
 
         # 2. Confirm by the emailed link: the page asks, the button confirms.
         confirm = site.mail.wait("rania@example.com", lambda m: "/register/confirm/" in m.body)
-        link = _link(r"https?://\S+/register/confirm/\S+/", confirm)
-        assert link.startswith(f"{site.url}/")
-        assert phone.goto(link).status == 200
+        assert phone.goto(_link(r"https?://\S+/register/confirm/\S+/", confirm, site.url)).status == 200
         pages.check(phone, "confirm")
         phone.locator("main button[type=submit]").click()
-        phone.wait_for_url(re.compile(r".*/me/[\w-]{43}/$"))
+        phone.wait_for_url(re.compile(rf"{re.escape(site.url)}{prefix}/me/[\w-]{{43}}/$"))
         assert phone.locator("main .status-waiting").count() == 1
         pages.check(phone, "me-waiting")
         private = phone.url
@@ -104,15 +122,19 @@ def test_a_player_on_a_phone_from_registration_to_the_signed_off_result(browser,
         checkin.withdraw(tournament, entered[0].pk, user=organizer, reason="Cannot come")
         with translation.override(language):  # the email is in the language the player registered in
             place = _("A place for you: %(tournament)s") % {"tournament": "Phone Open"}
-        site.mail.wait("rania@example.com", lambda m: m.subject == place)
-        phone.goto(private)
+        promoted = site.mail.wait("rania@example.com", lambda m: m.subject == place)
         assert Entry.objects.get(tournament=tournament, player__email="rania@example.com").status == "registered"
+        assert phone.goto(_link(r"https?://\S+/me/[\w-]{43}/", promoted, site.url)).status == 200  # as written
+        assert phone.locator("main .status-waiting").count() == 0
 
         # 4. Check in with the QR code the desk shows (its address, as the phone's camera opens it).
         for entry in entered[1:]:
             checkin.check_in(tournament, entry.pk, user=organizer)
         window = checkin.open_window(tournament, user=organizer, minutes=15)
-        phone.goto(f"{prefix}/t/phone-open/check-in/{window.code}/")
+        desk.goto(f"{prefix}/organize/phone-open/check-in/qr/")
+        scanned = _qr_address(desk)
+        assert scanned == f"{site.url}{prefix}/t/phone-open/check-in/{window.code}/"
+        phone.goto(scanned)
         pages.check(phone, "check-in")
         phone.locator("main button[type=submit]").click()
         assert phone.locator("main .check-in-done").count() == 1
@@ -124,7 +146,9 @@ def test_a_player_on_a_phone_from_registration_to_the_signed_off_result(browser,
         generate_seating(tournament.stages.get().pk, user=organizer, seed=5)
         game = tournament.games.get(number=1)
         publish_game(game.pk, user=organizer)
-        site.mail.wait("rania@example.com", lambda m: bool(m.attachments))  # the table and a calendar
+        seated = site.mail.wait("rania@example.com", lambda m: bool(m.attachments))  # the table and a calendar
+        assert phone.goto(_link(r"https?://\S+/games/1/", seated, site.url)).status == 200  # every table of the game
+        assert f"URL:{site.url}{prefix}/t/phone-open/" in seated.attachments[0][1]
         phone.goto(private)
         seat = game.seats.get(entry=mine)
         assert str(seat.table.number) in phone.locator("main .seat-big").inner_text()
@@ -166,6 +190,7 @@ def test_a_player_on_a_phone_from_registration_to_the_signed_off_result(browser,
         pages.check(phone, "me-home")
     finally:
         context.close()
+        desk.context.close()
     pages.assert_clean()
     assert Tournament.objects.get(pk=tournament.pk).status in ("running", "finished")
     if target := os.environ.get("PLAYER_SHOTS"):

@@ -438,6 +438,7 @@ SAMPLES = {
     Action.WEBHOOK_SECRET_CHANGED: {"": (None, {"url": "https://example.org/hook"})},
     Action.WEBHOOK_REDELIVERED: {"": (None, {"url": "https://example.org/hook", "delivery": "x"})},
     Action.WEBHOOK_FAILING: {"": (None, {"url": "https://example.org/hook"})},
+    Action.EMAIL_SENT_AGAIN: {"": (None, {"to": "ann@example.com", "subject": "Your private link"})},
     Action.SEASON_CREATED: {"": (None, {"name": "Tour 2026", "championships": ["uae-2026"]})},
     Action.SEASON_CHANGED: {"": ({"name": "Tour"}, {"name": "Tour 2026"})},
     Action.SEASON_DELETED: {"": ({"name": "Tour 2026"}, None)},

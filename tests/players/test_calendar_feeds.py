@@ -30,7 +30,7 @@ def test_the_championship_feed_has_each_dated_tournament(client):
     first = found["Dubai qualifier"]
     assert first.decoded("DTSTART") == datetime(2022, 6, 11, 6, 30, tzinfo=UTC)  # 10:30 in Dubai (UTC+4)
     assert str(first["LOCATION"]) == "Hall 3, Expo; east, Dubai"  # escaped on the way out, read back as written
-    assert str(first["URL"]) == f"http://testserver/t/{dubai.slug}/" and str(first["UID"]).startswith("tournament-")
+    assert str(first["URL"]) == f"https://catan.example/t/{dubai.slug}/" and str(first["UID"]).startswith("tournament-")
     assert found["Abu Dhabi qualifier"].decoded("DTSTART") == date(2022, 9, 3)  # no start time: the whole day
     assert found["Abu Dhabi qualifier"].decoded("DTEND") == date(2022, 9, 4)
     assert client.get("/c/no-such/calendar.ics").status_code == 404

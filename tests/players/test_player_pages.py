@@ -19,6 +19,7 @@ from organize import checkin
 from results.models import Signature
 from results.sheets import SheetInput, save_entry
 from tests.factories import make_entries, make_game, make_official, make_tournament
+from tests.site import open_link
 from tests.test_get_never_writes import WRITE
 
 pytestmark = pytest.mark.django_db
@@ -56,16 +57,16 @@ def test_register_then_confirm_by_the_emailed_link(client, django_capture_on_com
     assert "/ar/t/reg-cup/register/confirm/" in link  # in the language they registered in
     assert Registration.objects.get().language == "ar"
 
-    path = link.split("testserver", 1)[1]
+    assert link.startswith("https://catan.example/ar/t/reg-cup/register/confirm/")  # the site's, not the request's
     with CaptureQueriesContext(connection) as queries:
-        shown = client.get(path)  # a mail scanner opening the link confirms nothing
+        shown = open_link(client, link)  # a mail scanner opening the link confirms nothing
     with translation.override("ar"):
         assert shown.status_code == 200 and _("Confirm my registration") in shown.content.decode()
     assert writes(queries) == [] and Registration.objects.get().status == "unconfirmed"
     with django_capture_on_commit_callbacks(execute=True):
-        confirmed = client.post(path)
+        confirmed = open_link(client, link, "post")
     assert confirmed.status_code == 303 and "/ar/me/" in confirmed["Location"]
-    me = client.get(confirmed["Location"].split("testserver", 1)[1])
+    me = open_link(client, confirmed["Location"])
     assert me.status_code == 200 and "Lina Haddad" in me.content.decode() and "Reg Cup" in me.content.decode()
     assert Entry.objects.filter(tournament=tournament, player__email="lina@example.com").exists()
     assert client.get("/t/reg-cup/register/confirm/" + "x" * 43 + "/").status_code == 404
@@ -99,7 +100,11 @@ def test_the_resend_page_answers_the_same_whatever_the_email(client, cup, django
                                                       response.content.decode())))
     assert answers[0] == answers[1]
     (sent,) = mail.outbox
-    assert sent.to == ["p1@example.com"] and "/me/" in sent.body
+    assert sent.to == ["p1@example.com"]
+    # asked on the test client's host, sent on the site's address: the link opens the player's page as written
+    link = re.search(r"https?://\S+/me/[\w-]{43}/", sent.body).group(0)
+    assert link.startswith("https://catan.example/me/")
+    assert open_link(client, link).status_code == 200
 
 
 @override_settings(EMAILS_PER_RECIPIENT_HOUR=2, PLAYER_LINKS_PER_ADDRESS=6)
@@ -136,7 +141,7 @@ def test_twenty_resends_leave_the_first_link_and_the_check_in_cookie_working(dja
 
     for _resend in range(20):
         with django_capture_on_commit_callbacks(execute=True):
-            assert links.send_again("maya@example.com", site="http://testserver/")
+            assert links.send_again("maya@example.com")
     assert opened(Client(), first).status_code == 200
     code = checkin.open_window(tournament, user=organizer).code
     assert "Check me in: <bdi>Maya Levi</bdi>" in phone.get(f"/t/link-cup/check-in/{code}/").content.decode()

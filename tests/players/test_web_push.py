@@ -38,6 +38,7 @@ from scheduling.models import Seat
 from scheduling.services import generate_seating
 from tests.factories import make_entries, make_official, make_tournament
 from tests.receivers import RawReceivers
+from tests.site import SITE
 from tests.ssrf import LITERAL_HOSTS, SPECIAL_NAMES, resolver
 
 pytestmark = pytest.mark.django_db
@@ -167,7 +168,7 @@ def test_publishing_pushes_each_subscribed_player_their_table(cup, vapid, push_s
         assert payload["title"] == title and "Push Cup" in payload["body"]
         assert token not in json.dumps(payload) and "/me/" not in payload["url"]
         # in the language the player registered in, as the email
-        assert payload["url"] == ("/ar" if player_id == arabic.pk else "") + "/t/push-cup/games/1/"
+        assert payload["url"] == f"{SITE}{'/ar' if player_id == arabic.pk else ''}/t/push-cup/games/1/"
         # the VAPID header: signed by the configured key, for this push service, with the site's contact
         assert headers["authorization"].endswith(f",k={vapid}")
         assert Vapid02.verify(headers["authorization"])

@@ -14,6 +14,7 @@ from PIL import Image
 from championships.models import Player, Tournament
 from organize import printing
 from tests.factories import make_championship, make_entries, make_game, make_official, make_tournament, play
+from tests.site import open_link
 
 pytestmark = pytest.mark.django_db
 
@@ -64,8 +65,8 @@ def test_record_sheets_prefilled_and_each_qr_opens_its_tables_sheet(event, text_
     response = client.get(reverse("print-record-sheets", args=[tournament.slug, 1]))
     assert response.status_code == 200
     tables = list(game.tables.order_by("number"))
-    assert encoded == [f"http://testserver/referee/{tournament.slug}/tables/{t.pk}/" for t in tables]
-    assert Client().get(encoded[0]).status_code == 302  # the referee's sheet (after signing in)
+    assert encoded == [f"https://catan.example/referee/{tournament.slug}/tables/{t.pk}/" for t in tables]
+    assert open_link(Client(), encoded[0]).status_code == 302  # the referee's sheet (after signing in)
     pages = text_of(response.content).split("\f")
     assert "Game 1 · Table 1" in pages[0] and "Start time" in pages[0] and "Referee" in pages[0]
     assert all(name in pages[0] for name in NAMES[:4]) and "Vera Eng" in pages[1]
@@ -99,7 +100,7 @@ def test_the_printed_qr_codes_decode_to_each_tables_sheet(event):
         subprocess.run(["pdftoppm", "-r", "150", "-png", "-", f"{folder}/page"], input=pdf, check=True)
         decoded = [[code.text for code in zxingcpp.read_barcodes(Image.open(page))]
                    for page in sorted(Path(folder).glob("page*.png"))]
-    assert decoded == [[f"http://testserver/referee/{tournament.slug}/tables/{t.pk}/"]
+    assert decoded == [[f"https://catan.example/referee/{tournament.slug}/tables/{t.pk}/"]
                        for t in game.tables.order_by("number")]
 
 

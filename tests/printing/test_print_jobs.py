@@ -31,7 +31,7 @@ def test_start_runs_eagerly_and_the_pdf_is_downloadable(event, text_of, monkeypa
     tournament, game, organizer, client = event
     monkeypatch.setattr(print_jobs, "TABLES_PER_PART", 4)  # six tables: two parts, progress after each
     shares = []
-    job = PrintJob(game=game, kind="record_sheets", base_url="http://testserver/", paper="letter")
+    job = PrintJob(game=game, kind="record_sheets", paper="letter")
     assert print_jobs.layout(job, shares.append).startswith(b"%PDF-") and shares == [0.5, 1.0]
     response = client.post(reverse("print-job-start", args=[tournament.slug]),
                            {"game": 1, "kind": "record_sheets", "paper": "letter"})
@@ -49,16 +49,14 @@ def test_start_runs_eagerly_and_the_pdf_is_downloadable(event, text_of, monkeypa
 
 def test_progress_is_polled_while_the_job_runs(event):
     tournament, game, organizer, client = event
-    job = start_print_job(game, "table_cards", user=organizer, language="en", paper="a4",
-                          base_url="http://testserver/")
+    job = start_print_job(game, "table_cards", user=organizer, language="en", paper="a4")
     PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.Status.RUNNING, done=0.45)
     url = reverse("print-job", args=[tournament.slug, job.pk])
     html = client.get(url, headers={"HX-Request": "true"}).content.decode()
     assert 'value="45"' in html and f'hx-get="{url}"' in html and "<html" not in html
     assert client.get(reverse("print-job-download", args=[tournament.slug, job.pk])).status_code == 404
     # the same document asked for again while it runs: the running job, not a second one
-    assert start_print_job(game, "table_cards", user=organizer, language="en", paper="a4",
-                           base_url="http://testserver/").pk == job.pk
+    assert start_print_job(game, "table_cards", user=organizer, language="en", paper="a4").pk == job.pk
 
 
 def test_a_failed_job_shows_its_error_and_runs_again(event, monkeypatch, text_of):
@@ -81,14 +79,13 @@ def test_a_failed_job_shows_its_error_and_runs_again(event, monkeypatch, text_of
 
 def test_only_failed_jobs_are_retried_and_only_by_organizers(event):
     tournament, game, organizer, client = event
-    job = start_print_job(game, "table_cards", user=organizer, language="en", paper="a4",
-                          base_url="http://testserver/")
+    job = start_print_job(game, "table_cards", user=organizer, language="en", paper="a4")
     run_print_job(job.pk)
     with pytest.raises(ValidationError, match="Only a failed print job"):
         retry_print_job(job.pk, user=organizer)
     referee = make_official(tournament, "referee")
     with pytest.raises(PermissionDenied):
-        start_print_job(game, "table_cards", user=referee, language="en", paper="a4", base_url="http://testserver/")
+        start_print_job(game, "table_cards", user=referee, language="en", paper="a4")
     other = Client()
     other.force_login(referee)
     assert other.get(reverse("print-job-download", args=[tournament.slug, job.pk])).status_code == 403

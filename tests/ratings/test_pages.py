@@ -18,6 +18,7 @@ from ratings import services
 from ratings.models import PlayerRating
 from ratings.selectors import PAGE_SIZE
 from tests.factories import make_admin, make_championship, make_official, make_player, make_user, play
+from tests.site import open_link
 
 from .helpers import running_tournament
 
@@ -188,7 +189,7 @@ def test_lists_are_paged_in_the_page_and_the_api(client):
     first = client.get(reverse("api-ratings")).json()
     assert (first["count"], first["page"], first["pages"], first["page_size"]) == (PAGE_SIZE + 6, 1, 2, PAGE_SIZE)
     assert len(first["results"]) == PAGE_SIZE and first["previous"] is None
-    second = client.get(first["next"]).json()
+    second = open_link(client, first["next"]).json()
     assert len(second["results"]) == 6 and second["next"] is None and second["previous"].endswith("page=1")
     html = client.get(reverse("ratings"), {"page": 2}).content.decode()
     assert "Page 2 of 2" in html and html.count('class="num rank-cell"') == 6

@@ -67,7 +67,6 @@ def later(monkeypatch):
 def local(settings):
     """Local receivers allowed, as in a developer's setup (never on a public site)."""
     settings.OUTBOUND_LOCAL_ALLOWED = True
-    settings.SITE_URL = "https://catan.example"
 
 
 @pytest.fixture

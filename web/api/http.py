@@ -23,6 +23,8 @@ from ninja.errors import HttpError
 from ninja.parser import Parser
 from pydantic import ConfigDict
 
+from core.site import absolute
+
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100
 """The most items one page of any list holds: an answer stays small whatever the tournament's size."""
@@ -55,7 +57,7 @@ def superseded(successor: str) -> Callable[[View], View]:
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             response = view(request, *args, **kwargs)
             response["Deprecation"] = f"@{int(DEPRECATED_SINCE.timestamp())}"
-            url = request.build_absolute_uri(reverse(f"api-v1:{successor}", kwargs=kwargs))
+            url = absolute(reverse(f"api-v1:{successor}", kwargs=kwargs))
             response["Link"] = f'<{url}>; rel="successor-version"'
             return response
         return wrapper
@@ -111,7 +113,7 @@ def page_links(request: HttpRequest, page: int, pages: int) -> dict[str, str | N
     def link(number: int) -> str:
         query = request.GET.copy()
         query["page"] = str(number)
-        return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
+        return absolute(f"{request.path}?{query.urlencode()}")
     return {"next": link(page + 1) if page < pages else None, "previous": link(page - 1) if page > 1 else None}
 
 

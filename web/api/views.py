@@ -17,6 +17,7 @@ from ninja.errors import HttpError
 
 from championships.api import tournament_json
 from championships.models import Championship, Entry, Tournament
+from core.site import absolute
 from engines.boards.generator import decode_board
 from ranking.live import cached_page, live_page
 from ranking.public.championship import championship_page
@@ -71,7 +72,7 @@ def _tournament(slug: str) -> Tournament:
 @api.get("/", response=schemas.Index, url_name="index", summary="Where everything is")
 def index(request: HttpRequest) -> dict[str, str]:
     def url(name: str) -> str:
-        return request.build_absolute_uri(reverse(f"api-v1:{name}"))
+        return absolute(reverse(f"api-v1:{name}"))
     return {"tournaments": url("tournaments"), "championships": url("championships"),
             "openapi": url("openapi-json"), "docs": url("openapi-view")}
 
@@ -101,7 +102,7 @@ def championship(request: HttpRequest, slug: str) -> dict[str, Any]:
             "finals": [{"tournament": t.slug, "podium": podium(t)}
                        for t in found.tournaments.exclude(kind=Tournament.Kind.QUALIFIER)],
             "champion": page.champion,
-            "tournaments": request.build_absolute_uri(reverse("api-v1:tournaments") + f"?championship={found.slug}")}
+            "tournaments": absolute(reverse("api-v1:tournaments") + f"?championship={found.slug}")}
 
 
 @api.get("/tournaments/", response=schemas.TournamentPage, url_name="tournaments",
@@ -148,7 +149,7 @@ def games(request: HttpRequest, slug: str, paging: Query[PageParams]) -> dict[st
         return {"number": game.number, "stage": game.stage.kind, "status": game.status,
                 "board": None if game.stage.boards_per_table else game.board_code or None,
                 "tables": game.table_count, "signed_off": game.signed_off,
-                "seating": request.build_absolute_uri(reverse("api-v1:seating", args=[slug, game.number]))}
+                "seating": absolute(reverse("api-v1:seating", args=[slug, game.number]))}
     return paged(request, found, paging, shape)
 
 

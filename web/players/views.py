@@ -31,6 +31,7 @@ from core.background import run_in_background
 from core.emails import recipient_wait, refusal
 from core.ics import CONTENT_TYPE, calendar
 from core.ratelimit import RateLimit
+from core.site import absolute
 from core.webpush import configured as push_configured
 from organize import checkin
 from ranking.own import own_page
@@ -128,7 +129,7 @@ def register(request, slug: str):
             if wait := recipient_wait(form.cleaned_data["email"]):
                 return _too_many(request, "players/register.html", context, wait, refusal(wait))
             try:
-                signup.register(tournament.pk, form.details(get_language()), request=request)
+                signup.register(tournament.pk, form.details(get_language()))
             except ValidationError as error:
                 add_service_errors(form, error)
             else:
@@ -150,7 +151,7 @@ def register_confirm(request, slug: str, token: str):
                "expired": signup.expired(registration)}
     if request.method == "POST":
         try:
-            confirmed = signup.confirm(slug, token, request=request)
+            confirmed = signup.confirm(slug, token)
         except ValidationError as error:
             return render(request, "players/register_confirm.html", {**context, "problem": " ".join(error.messages)},
                           status=422)
@@ -182,7 +183,7 @@ def me_home(request):
                 % {"n": _minutes(wait)})
         if wait := recipient_wait(email):
             return _too_many(request, "players/me_home.html", context, wait, refusal(wait))
-        run_in_background(send_private_link, email, request.build_absolute_uri("/"))
+        run_in_background(send_private_link, email)
         context.update(sent=True, form=EmailForm())
     return render(request, "players/me_home.html", context)
 
@@ -247,7 +248,7 @@ def me_calendar(request, token: str):
                .select_related("tournament"))
     events = [event for entry in entries if (event := tournament_event(
         entry.tournament, entry=entry,
-        url=request.build_absolute_uri(reverse("public-tournament", args=[entry.tournament.slug]))))]
+        url=absolute(reverse("public-tournament", args=[entry.tournament.slug]))))]
     return _ics(calendar(events, name=_("My CATAN tournaments"), now=timezone.now()), "my-tournaments.ics")
 
 
@@ -269,7 +270,7 @@ def me_cancel(request, token: str, registration_id: int):
         messages.error(request, HANDED_OVER)
         return redirect("players-me", token=token)
     try:
-        registration = signup.cancel(registration_id, player=player, request=request)
+        registration = signup.cancel(registration_id, player=player)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
@@ -411,8 +412,7 @@ def check_in(request, slug: str, code: str):
 def tournament_calendar(request, slug: str):
     """The tournament's day as a calendar file: public, like the tournament's page."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    event = tournament_event(tournament, url=request.build_absolute_uri(
-        reverse("public-tournament", args=[tournament.slug])))
+    event = tournament_event(tournament, url=absolute(reverse("public-tournament", args=[tournament.slug])))
     return _ics(calendar([event] if event else [], name=tournament.name, now=timezone.now()), f"{tournament.slug}.ics")
 
 
@@ -421,5 +421,5 @@ def championship_calendar(request, championship_slug: str):
     """The championship's days, one event per dated tournament (qualifiers and finals): public, like its page."""
     championship = get_object_or_404(Championship, slug=championship_slug)
     events = [event for tournament in championship.tournaments.all() if (event := tournament_event(
-        tournament, url=request.build_absolute_uri(reverse("public-tournament", args=[tournament.slug]))))]
+        tournament, url=absolute(reverse("public-tournament", args=[tournament.slug]))))]
     return _ics(calendar(events, name=championship.name, now=timezone.now()), f"{championship.slug}.ics")

@@ -9,6 +9,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from championships.models import Championship, Tournament
+from core.site import netloc
 from ranking.live import POLL_SECONDS, cached_fragment, cached_page, live_page, poll_answer, poll_state, request_version
 from ranking.public.championship import championship_page
 from ranking.public.game import game_page, published_game
@@ -94,7 +95,7 @@ def player(request, slug: str, player_id: int):
 def screen(request, slug: str):
     tournament = _tournament(slug)
     page = screen_page(tournament, positive_number(request.GET.get("part", "1")))
-    return render(request, "ranking/public/screen.html", _live(request, tournament, page=page))
+    return render(request, "ranking/public/screen.html", _live(request, tournament, page=page, site_host=netloc()))
 
 
 @require_GET

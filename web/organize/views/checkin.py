@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from championships.models import Entry
 from championships.permissions import organized_tournament
+from core.site import absolute
 from core.table_export import table_response
 from organize import checkin
 from results.penalties import lateness_rule
@@ -46,7 +47,7 @@ def check_in_page(request, slug: str):
     context = {
         **_desk(tournament), "entries": checkin.with_namesakes(tournament, rows),
         "query": query, "status": status, "statuses": Entry.Status.choices, "search_max": checkin.SEARCH_MAX,
-        **({} if request.htmx else window_context(request, tournament)),
+        **({} if request.htmx else window_context(tournament)),
     }
     template = "organize/_checkin_list.html" if request.htmx else "organize/checkin.html"
     return render(request, template, context)
@@ -186,19 +187,13 @@ def check_in_csv(request, slug: str, fmt: str = "csv"):
                            "checked_in_by_self"], rows)
 
 
-def _qr(request, tournament, window) -> str:
-    """The window's check-in address as a QR code (an SVG data URI), as a phone's camera reads it."""
-    url = request.build_absolute_uri(reverse("players-check-in", args=[tournament.slug, window.code]))
-    return segno.make(url, error="m").svg_data_uri(scale=8, border=2)
-
-
-def window_context(request, tournament) -> dict:
-    """The self check-in panel of the desk: the open window with its QR code, or the form to open one."""
+def window_context(tournament) -> dict:
+    """The self check-in panel of the desk: the open window with the QR code of its address (an SVG data URI, as a
+    phone's camera reads it), or the form to open one."""
     window = checkin.current_window(tournament)
+    url = absolute(reverse("players-check-in", args=[tournament.slug, window.code])) if window else ""
     return {"window": window, "window_form": WindowForm(),
-            "window_qr": _qr(request, tournament, window) if window else "",
-            "window_url": request.build_absolute_uri(reverse("players-check-in", args=[tournament.slug, window.code]))
-            if window else ""}
+            "window_qr": segno.make(url, error="m").svg_data_uri(scale=8, border=2) if window else ""}
 
 
 @login_required
@@ -228,4 +223,4 @@ def check_in_qr(request, slug: str):
     a new window's code replaces the old one."""
     tournament = organized_tournament(request.user, slug)
     return render(request, "organize/checkin_qr.html",
-                  {"tournament": tournament, **window_context(request, tournament)})
+                  {"tournament": tournament, **window_context(tournament)})

@@ -17,6 +17,7 @@ from championships.permissions import (
 from championships.setup import close_tournament, reopen_tournament
 from championships.staff import invite_staff, remove_staff
 from championships.staff_signin import lift_signin_pause, paused_roles
+from organize import undelivered
 from organize.invitations import send_set_password_link
 from organize.notices import notice_summary
 from organize.printing import printable_games
@@ -62,6 +63,7 @@ def tournament(request, slug: str):
         "stages": tournament.stages.order_by("order"), **_missing_results(tournament),
         "podium": podium(tournament), "status_form": StatusForm(), "optional_links": people_links,
         "is_organizer": True, **print_panel(request, tournament),
+        "emails_waiting": undelivered.waiting(tournament, request.user),
     })
 
 
@@ -118,7 +120,7 @@ def _staff_page(request, *, tournament: Tournament | None = None, championship: 
             else:
                 name = invitation.member.get_username()
                 if invitation.new_account:
-                    send_set_password_link(request, invitation.member, invitation.role)
+                    send_set_password_link(invitation.member, invitation.role, inviter=request.user)
                     messages.success(request, _("An account %(user)s was created and a link to set its password "
                                                 "was sent to %(email)s.")
                                      % {"user": name, "email": invitation.member.email})

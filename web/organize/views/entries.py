@@ -77,7 +77,7 @@ def _enter_found(request, tournament):
     data = form.cleaned_data
     try:
         entry, invited = people.enter_found(tournament, user=request.user, email=data["email"], name=data["name"],
-                                            born=data["born"], request=request)
+                                            born=data["born"])
     except ValidationError as error:
         messages.error(request, _("Nobody was entered: %(problems)s") % {"problems": " ".join(error.messages)})
     else:

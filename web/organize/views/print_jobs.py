@@ -33,7 +33,7 @@ def start(request, slug: str):
     try:
         job = print_jobs.start_print_job(game_of(tournament, form.cleaned_data["game"]), form.cleaned_data["kind"],
                                          user=request.user, language=request.LANGUAGE_CODE,
-                                         paper=form.cleaned_data["paper"], base_url=request.build_absolute_uri("/"))
+                                         paper=form.cleaned_data["paper"])
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
         return redirect(back)

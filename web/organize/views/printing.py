@@ -35,7 +35,7 @@ def _laid_out(request, template: str, context: dict, *, paper: str, landscape: b
 def _game_pdf(request, slug: str, number: int, kind: str, suffix: str):
     tournament = organized_tournament(request.user, slug)
     game = game_of(tournament, number)
-    tables = game_tables(tournament, game, request.build_absolute_uri("/"))
+    tables = game_tables(tournament, game)
     data = _laid_out(request, printing.GAME_TEMPLATES[kind], game_context(kind, tournament, game, tables),
                      paper=tournament_paper(request, tournament))
     return pdf_response(data, f"{tournament.slug}-game-{number}-{suffix}.pdf")

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from championships import links, places, signup
 from championships.models import Entry, Registration
 from championships.permissions import organized_tournament
+from core.site import absolute
 from core.table_export import table_response
 from web.organize.registration_forms import PrivateLinkForm, RefuseForm, RegistrationSettingsForm
 
@@ -38,8 +39,7 @@ def registration_list(request, slug: str):
     form = RegistrationSettingsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            signup.change_settings(tournament, signup.Settings(**form.cleaned_data), user=request.user,
-                                   request=request)
+            signup.change_settings(tournament, signup.Settings(**form.cleaned_data), user=request.user)
         except ValidationError as error:
             for field, problems in error.message_dict.items():
                 form.add_error(field if field in form.fields else None, problems)
@@ -57,7 +57,7 @@ def registration_list(request, slug: str):
         "tournament": tournament, "form": form, "rows": rows, "positions": positions, "status": status,
         "statuses": Registration.Status.choices, "closed": signup.why_closed(tournament),
         "places_left": places.places_left(tournament), "taken": places.places_taken(tournament),
-        "register_url": request.build_absolute_uri(reverse("players-register", args=[slug])),
+        "register_url": absolute(reverse("players-register", args=[slug])),
         "refuse_form": RefuseForm(), "entered": entered, "is_organizer": True,
     }, status=422 if form.errors else 200)
 
@@ -70,15 +70,14 @@ def registration_decide(request, slug: str, registration_id: int):
     action = request.POST.get("action")
     try:
         if action == "approve":
-            done = signup.approve(tournament, registration.pk, user=request.user, request=request)
+            done = signup.approve(tournament, registration.pk, user=request.user)
             messages.success(request, _("%(player)s: %(status)s.") % {"player": done.name,
                                                                        "status": done.get_status_display()})
         elif action == "refuse":
             form = RefuseForm(request.POST)
             if not form.is_valid():
                 raise ValidationError(" ".join(str(m) for ms in form.errors.values() for m in ms))
-            signup.refuse(tournament, registration.pk, user=request.user, reason=form.cleaned_data["reason"],
-                          request=request)
+            signup.refuse(tournament, registration.pk, user=request.user, reason=form.cleaned_data["reason"])
             messages.success(request, _("Registration of %(player)s refused.") % {"player": registration.name})
         else:
             raise ValidationError(_("Unknown action."))
@@ -115,8 +114,7 @@ def private_link(request, slug: str):
         messages.error(request, _("Choose a player."))
         return redirect("organize-registrations", slug=slug)
     try:
-        player, link = links.rotate(form.cleaned_data["player"], user=request.user, tournament=tournament,
-                                    request=request)
+        player, link = links.rotate(form.cleaned_data["player"], user=request.user, tournament=tournament)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:
