@@ -204,7 +204,7 @@ def test_the_desk_and_the_players_list_find_latin_letters_typed_plain(client, la
 def test_every_other_search_finds_latin_letters_typed_plain(client, latin, typed, found):
     """Entries, "where do I sit?", the stage page: the same fold (the ratings search compares the same column)."""
     tournament, _entries, _game, organizer = latin
-    assert [e.player.name for e in rosters.entries(tournament, typed)] == [found]
+    assert [e.player.name for e in rosters.entries(tournament, organizer, typed)] == [found]
     assert [p.name for p in stage_page(tournament.stages.get(), query=typed).found] == [found]
     page = text(client.get(reverse("public-where", args=["latin"]), {"q": typed}))
     assert [name for name in LATIN if name in page] == [found]
@@ -233,11 +233,11 @@ def test_the_migration_refolds_the_search_names_already_stored(latin):
     migration = import_module("championships.migrations.0012_refold_latin_letters")
     Player.objects.filter(name="Łukasz Kowalski").update(search_name="łukasz kowalski")
     Player.objects.filter(name="Ægir Jónsson").update(search_name="ægir jonsson")
-    assert not rosters.entries(latin[0], "lukasz")
+    assert not rosters.entries(latin[0], latin[3], "lukasz")
     with CaptureQueriesContext(connection) as queries:
         migration.refold(apps, None)
     assert dict(Player.objects.filter(name__in=["Łukasz Kowalski", "Ægir Jónsson", "Jürgen Groß"])
                 .values_list("name", "search_name")) == {
         "Łukasz Kowalski": "lukasz kowalski", "Ægir Jónsson": "aegir jonsson", "Jürgen Groß": "jurgen gross"}
-    assert [e.player.name for e in rosters.entries(latin[0], "lukasz")] == ["Łukasz Kowalski"]
+    assert [e.player.name for e in rosters.entries(latin[0], latin[3], "lukasz")] == ["Łukasz Kowalski"]
     assert sum(q["sql"].startswith("UPDATE") for q in queries) == 1  # the two changed rows, in one statement

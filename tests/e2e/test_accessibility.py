@@ -48,7 +48,8 @@ def tournament_day():
     """A running qualifier: game 1 published (table 1 signed off, table 2 being entered), games 2-3 planned,
     a penalty, and the activity log that all of this wrote; a finished finals of the same players in a season of
     the organizer's, and everyone's ratings across the two (one player hidden from the public ratings)."""
-    tournament = make_tournament(slug="a11y-cup", name="Accessibility Cup", status="running", advance_count=4)
+    tournament = make_tournament(slug="a11y-cup", name="Accessibility Cup", status="running", advance_count=4,
+                                 ruleset="cwc-2025")  # 004 §1.1.7: the map-study clock
     entries = [tournament.entries.create(player=make_player(name)) for name in NAMES]
     for entry in (entries[1], entries[6]):  # marked "no photos or videos" on the desk, the sheet, the player list
         entry.player.media_opt_out = True
@@ -61,7 +62,7 @@ def tournament_day():
     seats = list(second.seats.order_by("position"))
     save_entry(second.sheet.pk, SheetInput(dict(zip((s.entry_id for s in seats), [7, 10, 5, 9]))),
                user=organizer, base_version=0)
-    record_penalty(entries[5].pk, user=organizer, kind="lateness", vp=1, reason="Arrived 12 minutes late")
+    record_penalty(entries[5].pk, user=organizer, kind="warning", reason="Left the table during play")  # 004: no VP off
     for other, reason in ((entries[1], "Gave a free ore"), (entries[2], "Port service for a free brick")):
         record_penalty(entries[0].pk, user=organizer, kind="collusion", partner_id=other.pk, game=game, reason=reason)
     stage = tournament.stages.get()

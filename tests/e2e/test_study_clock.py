@@ -20,7 +20,8 @@ def seconds_left(page) -> int:
 
 
 def test_two_screens_agree_on_the_time_left(browser, live_server):
-    tournament = make_tournament(slug="clock-cup", name="Clock Cup", status="running")
+    tournament = make_tournament(slug="clock-cup", name="Clock Cup", status="running",
+                                 ruleset="cwc-2025")  # 004 §1.1.7: map-study time
     entries = make_entries(tournament, 4)
     referee = make_official(tournament)
     game = make_game(tournament, [entries])
