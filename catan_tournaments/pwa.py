@@ -2,10 +2,12 @@
 
 All three are served from the site root, outside the language prefixes: a service worker controls only the
 paths under its own address, and it must control `/referee/…` and `/ar/referee/…` alike. The worker's source is
-`static/js/sw.js` (its header says why it is written by hand); it is sent from here with
-`Service-Worker-Allowed: /` and without caching, so a new version reaches the tablets on their next visit.
+`static/js/sw.js` (its header says why it is written by hand); it is sent from here after the routes it acts on,
+read from the URL configuration (`worker_routes`), with `Service-Worker-Allowed: /` and without caching, so a new
+version, or a renamed route, reaches the tablets on their next visit.
 """
 import io
+import json
 from functools import cache
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from django.conf import settings
 from django.http import HttpResponse, JsonResponse
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_safe
 from PIL import Image, ImageDraw
@@ -21,10 +24,29 @@ WORKER = Path(settings.BASE_DIR) / "static" / "js" / "sw.js"
 ICON_SIZES = (192, 512)
 
 
+@cache
+def worker_routes() -> dict[str, object]:
+    """The addresses the worker recognises, as the URL configuration spells them (in the default language, which
+    has no prefix; `languages` are the prefixes of the others): a renamed route cannot silently stop the sign-out
+    wipe of a tablet's cache."""
+    with translation.override(settings.LANGUAGE_CODE):
+        before, after = reverse("players-me", args=["TOKEN"]).split("TOKEN")
+        return {
+            "languages": [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE],
+            "referee": reverse("referee-home"), "signIn": reverse("login"), "signOut": reverse("logout"),
+            "playerPage": [before, after], "static": settings.STATIC_URL, "icon": reverse("app-icon-192"),
+        }
+
+
+@cache
+def worker_source() -> bytes:
+    return f"const ROUTES = {json.dumps(worker_routes())};\n".encode() + WORKER.read_bytes()
+
+
 @require_safe
 @never_cache
 def service_worker(request):
-    response = HttpResponse(WORKER.read_bytes(), content_type="text/javascript; charset=utf-8")
+    response = HttpResponse(worker_source(), content_type="text/javascript; charset=utf-8")
     response["Service-Worker-Allowed"] = "/"
     return response
 

@@ -15,15 +15,25 @@
    Pages are always asked from the network first; the kept copy answers only when the network fails. htmx's
    partial requests are never answered from the cache. Signing out (a POST to /accounts/logout/) empties
    everything kept; signing in as another user (a session that expired without signing out) empties the
-   pages kept. */
+   pages kept.
+
+   The addresses it recognises come from the URL configuration: catan_tournaments/pwa.py sends this file after a
+   line `const ROUTES = {…}` (the referee's home, sign-in, sign-out, the player's page, the static files, the
+   icon, and the language prefixes), so nothing here spells a route. */
+/* global ROUTES */
 "use strict";
 
 const PAGES = "catan-pages";
 const STATIC = "catan-static";
-const REFEREE_PAGE = /^\/(?:[a-z]{2}(?:-[a-z]+)?\/)?referee\//;
-const SIGN_OUT = /^\/(?:[a-z]{2}(?:-[a-z]+)?\/)?accounts\/logout\/$/;
-const SIGN_IN = /^\/(?:[a-z]{2}(?:-[a-z]+)?\/)?accounts\/login\/$/;
-const STATIC_FILE = /^\/static\//;
+const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const LANGUAGE = `(?:(?:${ROUTES.languages.map(literal).join("|")})/)?`;
+// An address of the default language (it starts with "/"), under any language's prefix or none.
+const route = (path, rest = "") => new RegExp(`^/${LANGUAGE}${literal(path.slice(1))}${rest}`);
+const REFEREE_PAGE = route(ROUTES.referee);
+const SIGN_OUT = route(ROUTES.signOut, "$");
+const SIGN_IN = route(ROUTES.signIn, "$");
+const STATIC_FILE = new RegExp(`^${literal(ROUTES.static)}`);
+const STATIC_LINK = new RegExp(`(?:src|href)="(${literal(ROUTES.static)}[^"]+)"`, "g");
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
@@ -51,7 +61,7 @@ async function keep(url) {
   const html = await response.text();
   const headers = { "Content-Type": response.headers.get("content-type"), "X-Kept-At": String(Date.now()) };
   await pages.put(url, new Response(html, { status: 200, headers }));
-  const files = [...html.matchAll(/(?:src|href)="(\/static\/[^"]+)"/g)].map((match) => match[1]);
+  const files = [...html.matchAll(STATIC_LINK)].map((match) => match[1]);
   const store = await caches.open(STATIC);
   await Promise.all(files.map(async (file) => {
     if (await store.match(file)) return;
@@ -120,13 +130,13 @@ self.addEventListener("fetch", (event) => {
 /* A player's phone told their table (issue 25; web/players/static/players/push.js subscribes it, results/notices.py
    sends it): the message is JSON with a title, a body and the game's public page. A tap opens the player's own
    page when it is open already (its address is the private link, so it is never in the message), else that page. */
-const PLAYER_PAGE = /^\/(?:[a-z]{2}(?:-[a-z]+)?\/)?me\/[^/]+\/$/;
+const PLAYER_PAGE = route(ROUTES.playerPage[0], `[^/]+${literal(ROUTES.playerPage[1])}$`);
 
 self.addEventListener("push", (event) => {
   let data = {};
   try { data = event.data ? event.data.json() : {}; } catch (error) { /* not ours: shown with the site's name */ }
   event.waitUntil(self.registration.showNotification(data.title || "CATAN", {
-    body: data.body || "", tag: data.tag, data: { url: data.url || "/" }, icon: "/app-icon-192.png" }));
+    body: data.body || "", tag: data.tag, data: { url: data.url || "/" }, icon: ROUTES.icon }));
 });
 
 self.addEventListener("notificationclick", (event) => {

@@ -1,6 +1,10 @@
 """The tablet's offline queue on the server (issue 28): each queued action applied once, conflicts answered with the
 server's sheet, sign-out empties what the tablet kept, and the worker, manifest and icons served at the root."""
 import io
+import json
+import re
+import shutil
+import subprocess
 
 import pytest
 from django.test import Client
@@ -151,3 +155,26 @@ def test_the_desk_marks_tables_waiting_on_another_referees_tablet(client, table,
     desk = client.get(reverse("referee-desk", args=["dubai"])).content.decode()
     assert desk.count("Result waiting on the tablet of") == 1  # this tablet marks its own tables itself
     assert "Result waiting on the tablet of second-referee, not yet sent" in desk
+
+
+@pytest.mark.skipif(not shutil.which("node"), reason="needs Node.js to run the worker's script")
+def test_the_worker_knows_the_routes_from_the_url_configuration():
+    """sw.js spells no route: it is sent after the routes reverse() gives, so a renamed sign-out still wipes the
+    tablet. Its patterns, run in Node, match those addresses under every language prefix, and nothing else."""
+    from catan_tournaments import pwa
+    source = Client().get("/sw.js").content.decode()
+    code = re.sub(r"/\*.*?\*/|//[^\n]*", "", pwa.WORKER.read_text(), flags=re.S)
+    for spelled in ("referee/", "accounts/", "/me/", "/static/", "app-icon"):
+        assert spelled not in code, spelled
+    addresses = [reverse("referee-home"), f"/ar{reverse('referee-home')}dubai/", reverse("logout"),
+                 f"/ar{reverse('login')}", reverse("players-me", args=["a" * 43]), "/static/css/site.css",
+                 "/t/dubai/", f"{reverse('logout')}x/", "/me/a/b/", "/xx/referee/"]
+    probe = ("const self = {addEventListener() {}, location: {origin: 'https://catan.example'}};\n" + source
+             + f"\nconsole.log(JSON.stringify({json.dumps(addresses)}.map((path) => "
+               "[REFEREE_PAGE, SIGN_OUT, SIGN_IN, PLAYER_PAGE, STATIC_FILE].map((pattern) => pattern.test(path)))));")
+    matched = json.loads(subprocess.run(["node", "-e", probe], capture_output=True, text=True, check=True).stdout)
+    assert matched == [[True, False, False, False, False], [True, False, False, False, False],
+                       [False, True, False, False, False], [False, False, True, False, False],
+                       [False, False, False, True, False], [False, False, False, False, True],
+                       [False] * 5, [False] * 5, [False] * 5, [False] * 5]
+    assert source.startswith("const ROUTES = ") and json.dumps(reverse("app-icon-192")) in source
