@@ -79,13 +79,6 @@ def player_for(token: str) -> Player | None:
     return link.player if link else None
 
 
-def link_id_for(token: str) -> int | None:
-    """The stored link a token opens (its id), or None."""
-    if not isinstance(token, str) or not _TOKEN_SHAPE.fullmatch(token):
-        return None
-    return PlayerLink.objects.filter(digest=digest(token)).values_list("pk", flat=True).first()
-
-
 def private_link(player: Player) -> str:
     """The link to the player's page (`issue`), in the language they registered in, for an email."""
     with translation.override(player.language or settings.LANGUAGE_CODE):

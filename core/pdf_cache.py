@@ -67,6 +67,3 @@ def cached_pdf(key: str, layout: Callable[[], bytes]) -> bytes:
                 logger.warning("Could not release a PDF layout claim (%r).", error)
     return data
 
-
-def is_cached(key: str) -> bool:
-    return _get(key) is not None

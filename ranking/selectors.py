@@ -4,7 +4,6 @@ from dataclasses import dataclass, field
 from championships.models import ACTIVE_STATUSES, Entry, Stage, Tournament
 from scheduling.models import Game
 
-from .columns import Column, standings_columns
 from .standings import straddles_cutoff, tied_groups, tournament_standings
 
 SHOWN_BELOW_CUTOFF = 4
@@ -86,22 +85,6 @@ def advancing_entries(tournament: Tournament, rows: list[dict]) -> set[int]:
     eligible = [row for row in rows if row["status"] in ACTIVE_STATUSES
                 and not row["disqualified"] and row["player_id"] not in qualified]
     return {row["entry"] for row in eligible[: tournament.advance_count]}
-
-
-@dataclass(frozen=True)
-class StandingsPage:
-    columns: list[Column]
-    rows: list[tuple[dict, list[str]]]
-    """Each standing row with its columns' values as shown."""
-    advancing: set[int]
-    """Entries marked as going on to the finals."""
-
-
-def standings_page(tournament: Tournament) -> StandingsPage:
-    rows = tournament_standings(tournament)
-    columns = standings_columns(tournament.ruleset)
-    return StandingsPage(columns, [(row, [c.show(row[c.key]) for c in columns]) for row in rows],
-                         advancing_entries(tournament, rows))
 
 
 PODIUM_PLACES = 3

@@ -24,10 +24,6 @@ def table_key(day: date | None, tournament_id: int, game: int, table: int) -> st
     return f"{day.isoformat() if day else UNDATED}/{tournament_id:010d}/{game:05d}/{table:05d}"
 
 
-def tournament_of(key: str) -> int:
-    return int(key.split("/")[1])
-
-
 def result_text(table: Table) -> str:
     """What a rated table's result is stored as, to tell later whether it changed."""
     return ",".join(f"{player}:{place}" for player, place in table.places)
