@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from championships.models import Championship
 from championships.permissions import organized_championship
 from core.table_export import table_response
+from web.forms import add_service_errors
 from web.organize.webhook_forms import WebhookForm
 from webhooks import services
 
@@ -64,11 +65,7 @@ def webhooks(request, championship_slug: str):
                 services.add_webhook(championship, form.cleaned_data["url"], form.cleaned_data["events"],
                                      user=request.user)
             except ValidationError as error:
-                if hasattr(error, "error_dict"):
-                    for field, problems in error.message_dict.items():
-                        form.add_error(field if field in form.fields else None, problems)
-                else:
-                    form.add_error(None, error.messages)
+                add_service_errors(form, error)
             else:
                 messages.success(request, _("The webhook is added. Give its signing secret to the receiver."))
                 return redirect("organize-webhooks", championship_slug=championship.slug)
