@@ -28,7 +28,7 @@ from championships.services import assign_staff, declare_relationship
 from core import outbound
 from core.sealed import seal
 from engines.boards.generator import generate_board
-from organize import checkin
+from organize import self_checkin
 from organize.api_tokens import create_token
 from organize.models import PrintJob, UndeliveredEmail
 from ranking.standings import tied_groups, tournament_standings
@@ -462,7 +462,7 @@ def _build_world() -> World:
     own = Registration.objects.create(tournament=other, name=entries[4].player.name, email="perm-player-4@example.org",
                                       player=entries[4].player, status="waiting", confirmed_at=timezone.now(),
                                       confirm_digest=links.digest("perm-matrix-own"))
-    window = checkin.open_window(tournament, user=admin, minutes=60)
+    window = self_checkin.open_window(tournament, user=admin, minutes=60)
     invited = Entry.objects.create(tournament=other, player=entries[4].player)  # by the other championship
     EntryInvitation.objects.create(entry=invited, invited_by=users["organizer_elsewhere"],
                                    email="perm-player-4@example.org")

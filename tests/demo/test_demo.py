@@ -18,7 +18,7 @@ from championships.models import Entry, Player, Registration, Relationship, Staf
 from championships.services import assign_staff, create_championship_from_preset, enter_player
 from demo.seed import OPEN_ROSTER, _settle_ties
 from engines.ranking.timing import game_minutes
-from organize import checkin
+from organize import self_checkin
 from ranking.standings import compute_standings
 from results.draws import record_draw
 from results.models import RecordSheet, Score, TiebreakDraw
@@ -309,4 +309,4 @@ def test_the_players_side_a_tournament_to_come_open_to_registration_with_a_waiti
     assert re.search(r"Places taken</dt>\s*<dd>8 / 8</dd>",
                      desk.get("/organize/demo-amman-finals/registrations/").content.decode())
     assert "Open self check-in" in desk.get("/organize/demo-amman-finals/check-in/").content.decode()
-    assert checkin.current_window(finals) is None  # ready to open, as the README says
+    assert self_checkin.current_window(finals) is None  # ready to open, as the README says

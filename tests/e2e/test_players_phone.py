@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from PIL import Image
 
 from championships.models import Entry, Player, Tournament
-from organize import checkin
+from organize import checkin, self_checkin
 from results.publishing import publish_game
 from results.sheets import SheetInput, save_entry, sign
 from scheduling.services import generate_seating
@@ -130,7 +130,7 @@ def test_a_player_on_a_phone_from_registration_to_the_signed_off_result(browser,
         # 4. Check in with the QR code the desk shows (its address, as the phone's camera opens it).
         for entry in entered[1:]:
             checkin.check_in(tournament, entry.pk, user=organizer)
-        window = checkin.open_window(tournament, user=organizer, minutes=15)
+        window = self_checkin.open_window(tournament, user=organizer, minutes=15)
         desk.goto(f"{prefix}/organize/phone-open/check-in/qr/")
         scanned = _qr_address(desk)
         assert scanned == f"{site.url}{prefix}/t/phone-open/check-in/{window.code}/"
@@ -194,7 +194,7 @@ def test_a_player_on_a_phone_from_registration_to_the_signed_off_result(browser,
     pages.assert_clean()
     assert Tournament.objects.get(pk=tournament.pk).status in ("running", "finished")
     if target := os.environ.get("PLAYER_SHOTS"):
-        checkin.open_window(tournament, user=organizer)  # the desk and the projector show a code
+        self_checkin.open_window(tournament, user=organizer)  # the desk and the projector show a code
         _review_shots(browser, site, Path(target), language, pages.seen, organizer_pages(tournament))
 
 
@@ -246,7 +246,7 @@ def checked(page, axe_script, failing: dict, name: str) -> None:
 
 def test_the_organizers_pages_pass_axe(browser, live_server, axe_script):
     tournament, entered, organizer, referee = _tournament()
-    checkin.open_window(tournament, user=organizer)
+    self_checkin.open_window(tournament, user=organizer)
     failing: dict[str, str] = {}
     for page, language, prefix, width in every_width(browser, live_server):
         sign_in(page, "phone-organizer")
@@ -259,7 +259,7 @@ def test_the_organizers_pages_pass_axe(browser, live_server, axe_script):
 def test_the_qr_screen_shows_a_new_windows_code_by_itself(browser, live_server):
     """The projector's QR screen asks for itself every 30 s (no meta refresh): a new window's code replaces the old."""
     tournament, _entered, organizer, _referee = _tournament()
-    checkin.open_window(tournament, user=organizer)
+    self_checkin.open_window(tournament, user=organizer)
     context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=live_server.url)
     page = context.new_page()
     try:
@@ -267,12 +267,12 @@ def test_the_qr_screen_shows_a_new_windows_code_by_itself(browser, live_server):
         page.clock.install()
         page.goto(f"/organize/{tournament.slug}/check-in/qr/")
         old = page.locator("img.qr-code").get_attribute("src")
-        checkin.open_window(tournament, user=organizer)
+        self_checkin.open_window(tournament, user=organizer)
         page.clock.run_for("00:29")
         assert page.locator("img.qr-code").get_attribute("src") == old
         page.clock.run_for("00:02")
         page.wait_for_function("old => document.querySelector('img.qr-code').src !== old", arg=old)
-        checkin.close_window(tournament, user=organizer)
+        self_checkin.close_window(tournament, user=organizer)
         page.clock.run_for("00:31")
         page.locator(".qr-screen .message.warning").wait_for()
     finally:

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from championships import links
 from championships.models import Entry, Player, Registration
-from organize import checkin
+from organize import self_checkin
 from results.models import Signature
 from results.sheets import SheetInput, save_entry
 from tests.factories import make_entries, make_game, make_official, make_tournament
@@ -143,7 +143,7 @@ def test_twenty_resends_leave_the_first_link_and_the_check_in_cookie_working(dja
         with django_capture_on_commit_callbacks(execute=True):
             assert links.send_again("maya@example.com")
     assert opened(Client(), first).status_code == 200
-    code = checkin.open_window(tournament, user=organizer).code
+    code = self_checkin.open_window(tournament, user=organizer).code
     assert "Check me in: <bdi>Maya Levi</bdi>" in phone.get(f"/t/link-cup/check-in/{code}/").content.decode()
     assert phone.post(f"/t/link-cup/check-in/{code}/").status_code == 200
     assert Entry.objects.get(tournament=tournament, player__email="maya@example.com").status == "checked_in"
@@ -196,7 +196,7 @@ def test_a_token_opens_only_its_players_table(client, cup, django_capture_on_com
 
 def test_checking_in_from_the_qr_code_on_the_phone_that_opened_the_link(cup):
     tournament, entries, organizer = cup
-    window = checkin.open_window(tournament, user=organizer)
+    window = self_checkin.open_window(tournament, user=organizer)
     url = f"/t/{tournament.slug}/check-in/{window.code}/"
     phone = Client()
     assert "Open the private link from your email" in phone.get(url).content.decode()
@@ -212,7 +212,7 @@ def test_checking_in_from_the_qr_code_on_the_phone_that_opened_the_link(cup):
     assert entry.status == "checked_in" and entry.checked_in_by_self
     expired = Client()
     expired.cookies = phone.cookies
-    checkin.open_window(tournament, user=organizer)  # a new window: the photographed code is dead
+    self_checkin.open_window(tournament, user=organizer)  # a new window: the photographed code is dead
     assert expired.post(url).status_code == 410
     desk = Client()
     desk.force_login(organizer)
@@ -249,7 +249,7 @@ def test_tokens_that_open_nothing_are_limited_per_address(cup, monkeypatch):
     tournament, entries, organizer = cup
     monkeypatch.setattr(views, "TOKEN_MISSES", RateLimit("player-token-miss", 3, 3600))
     good = links.issue(entries[0].player)
-    window = checkin.open_window(tournament, user=organizer)
+    window = self_checkin.open_window(tournament, user=organizer)
     guesser = Client(REMOTE_ADDR="203.0.113.9")
     assert [guesser.get(f"/me/{good}/").status_code for _ in range(5)] == [200] * 5
     misses = [guesser.get("/me/" + "x" * 43 + "/").status_code,
