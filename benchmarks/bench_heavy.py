@@ -193,7 +193,7 @@ def _pages_run() -> dict | Exception:
         if child.returncode:
             raise RuntimeError(f"heavy_pages.py exited {child.returncode}: {child.stderr}")
         return json.loads(child.stdout.strip().splitlines()[-1])
-    except Exception as error:  # noqa: BLE001 - each row built on these figures reports it
+    except Exception as error:  # each row built on these figures reports it
         return RuntimeError(" ".join(str(error).split())[-300:])
     finally:
         stack.stop_all()
@@ -307,7 +307,7 @@ def main() -> int:
         for measure in ROWS:
             try:
                 row = measure(Path(tmp))
-            except Exception as error:  # noqa: BLE001 - a row that cannot be measured is reported, the others still run
+            except Exception as error:  # a row that cannot be measured is reported, the others still run
                 print(f"{measure.__name__}: could not be measured ({error}): MISSED")
                 missed += 1
                 continue

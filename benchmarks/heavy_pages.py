@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from django_setup import setup  # noqa: E402
+from django_setup import setup
 
 setup("pages", database=os.environ["BENCH_DATABASE_URL"], redis=True)
 

@@ -291,7 +291,7 @@ def _get(path: str, version: str, host: str, htmx: bool = False) -> int:
     request.from_refresh = True  # type: ignore[attr-defined]
     try:
         response = _handler.get_response(request)
-    except Exception:  # noqa: BLE001 - one page failing must not keep the others (and the announcement) back
+    except Exception:  # one page failing must not keep the others (and the announcement) back
         logger.exception("Refreshing %s failed", path)
         return 500
     if response.status_code != 200:

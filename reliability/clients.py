@@ -164,7 +164,7 @@ class Browser:
             started = time.monotonic()
             try:
                 response = await self.client.get(path, headers=headers)
-            except Exception as error:  # noqa: BLE001 - a timeout, a refused connection, anything: counted
+            except Exception as error:  # a timeout, a refused connection, anything: counted
                 self.stats.error(name, started, failure(error))
                 return None
             if response.status_code == 429 and is_pdf(path):
@@ -215,7 +215,7 @@ async def spectator(client: Clients, pages, stats: Stats, stop: asyncio.Event, d
     """
     try:
         await _read(Browser(client, stats, address, stop), pages, stop, dwell, rng, seen)
-    except Exception as error:  # noqa: BLE001 - counted, reported; the other readers go on
+    except Exception as error:  # counted, reported; the other readers go on
         stats.error("reader (harness)", time.monotonic(), f"{type(error).__name__}: {error}")
 
 
@@ -321,7 +321,7 @@ class Tablet:
         try:
             response = await self.client.request(method, path, data=data, headers=self._headers(data is not None))
             self._keep(response)
-        except Exception as error:  # noqa: BLE001 - a timeout, a refused connection, anything: counted
+        except Exception as error:  # a timeout, a refused connection, anything: counted
             self.stats.error(page, started, failure(error))
             raise RequestFailed(failure(error)) from error
         if response.status_code >= 400:
@@ -414,7 +414,7 @@ async def play_game(tablets: list[Tablet], game: dict, results: dict[int, list[i
                              barrier, think, rng, signed_off)
         except RequestFailed:  # counted in the stats already
             await barrier.abort()
-        except Exception as error:  # noqa: BLE001 - a fault of the harness: counted, the other tables go on
+        except Exception as error:  # a fault of the harness: counted, the other tables go on
             tablet.stats.error("referee (harness)", time.monotonic(), f"{type(error).__name__}: {error}")
             await barrier.abort()
 

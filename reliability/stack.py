@@ -308,7 +308,7 @@ class Stack:
         for process in self.started():
             try:
                 processes.stop(process)
-            except Exception as error:  # noqa: BLE001 - said in the report
+            except Exception as error:  # said in the report
                 problems.append(f"stopping process {process.pid}: {type(error).__name__}: {error}")
         self.nginx = self.beat = self.celery = self.redis = self.cache_redis = None
         self.replicas, self.helpers = {}, []
@@ -316,7 +316,7 @@ class Stack:
 
     def _log(self, name: str):
         """An append-only log file for a child process (the child keeps it open; ours is closed at exit)."""
-        return open(self.dir / name, "ab")  # noqa: SIM115
+        return open(self.dir / name, "ab")
 
     @staticmethod
     def _wait(ready, seconds: float, what: str) -> None:
@@ -381,7 +381,7 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)
         print(f"stack env: {stack.write_env()}", flush=True)
         stop.wait()
-    except Exception as error:  # noqa: BLE001 - said, then everything stopped
+    except Exception as error:  # said, then everything stopped
         log(f"the stack did not start: {type(error).__name__}: {error}")
         code = 1
     finally:

@@ -26,7 +26,7 @@ def receiver():
     received = []
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802 - http.server's name
+        def do_POST(self):  # http.server's name
             received.append(self.rfile.read(int(self.headers.get("Content-Length", 0))))
             self.send_response(200)
             self.send_header("Content-Length", "11")

@@ -168,7 +168,7 @@ def test_redirects_are_not_followed(local, cup, later, django_capture_on_commit_
     hits = []
 
     class Redirect(BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802
+        def do_POST(self):
             hits.append(self.path)
             self.rfile.read(int(self.headers.get("Content-Length", 0)))
             self.send_response(302)
