@@ -67,6 +67,7 @@ bench: $(BENCH_STAMP)
 lint: install $(NODE)
 	$(VENV)/bin/ruff check .
 	node_modules/.bin/eslint .
+	$(VENV)/bin/djlint templates web --lint --quiet
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache --no-logo
 
