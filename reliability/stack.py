@@ -32,7 +32,6 @@ BIN = Path(PYTHON).parent
 PG_SERVER = "postgres://postgres@127.0.0.1:5432"
 HOST = "127.0.0.1"
 SITE = "catan.test"
-PUSH_HOST = "push.catan.test"
 
 
 def log(message: str) -> None:
@@ -65,6 +64,8 @@ class Stack:
         self.base_url = f"https://{HOST}:{port}"
         """Where clients connect (nginx, by address); they send `site_host` as Host."""
         self.site_host = f"{SITE}:{port}"
+        self.push_url = f"https://{HOST}:{self.push_port}/"
+        """The push receiver, as a browser's subscription names its push service (by address: no DNS here)."""
         self.redis: subprocess.Popen | None = None
         self.cache_redis: subprocess.Popen | None = None
         self.replicas: dict[int, subprocess.Popen] = {}
@@ -91,6 +92,9 @@ class Stack:
             "EMAIL_URL": f"smtp://{HOST}:{self.smtp_port}",
             "DEFAULT_FROM_EMAIL": f"tournaments@{SITE}",
             "METRICS_TOKEN": self.metrics_token,
+            # the outbound guard's seam opens for the stack's own push receiver only (core/outbound.py); the guard
+            # trusts its certificate through SSL_CERT_FILE (set by `prepare`: the system's CAs and the stack's)
+            "OUTBOUND_LOCAL_HOSTS": f"{HOST}:{self.push_port}",
             "PROMETHEUS_MULTIPROC_DIR": str(self.dir / "metrics"),
             "LOG_LEVEL": "WARNING",
             "PYTHONUNBUFFERED": "1",
@@ -143,7 +147,8 @@ class Stack:
         with ThreadPoolExecutor(3) as pool:
             database, static, keys = (pool.submit(self.reset_database), pool.submit(self._static_root),
                                       pool.submit(self.manage, "make_vapid_keys"))
-            self.certificates = tls.make(self.dir / "tls", [SITE, PUSH_HOST])
+            self.certificates = tls.make(self.dir / "tls", [SITE])
+            self.env["SSL_CERT_FILE"] = str(self.certificates.trusted)
             self.prepared = {"database": database.result(), "static files": static.result()}
             for line in keys.result().splitlines():
                 name, _, value = line.partition("=")
@@ -277,9 +282,9 @@ class Stack:
         path.touch(mode=0o600)
         path.write_text(json.dumps({
             "env": {name: self.env[name] for name in STACK_ENV}, "site_url": self.site_url, "mail": str(self.mail_dir),
-            "push": str(self.push_dir), "push_url": f"https://{PUSH_HOST}:{self.push_port}/",
+            "push": str(self.push_dir), "push_url": self.push_url,
             "smtp_port": self.smtp_port, "ca": str(self.certificates.ca), "spki": self.certificates.spki,
-            "chromium": [f"--host-resolver-rules=MAP {SITE} {HOST},MAP {PUSH_HOST} {HOST}",
+            "chromium": [f"--host-resolver-rules=MAP {SITE} {HOST}",
                          f"--ignore-certificate-errors-spki-list={self.certificates.spki}"]}))
         return path
 
@@ -422,9 +427,9 @@ def main(argv: list[str] | None = None) -> int:
         assert stack.certificates is not None
         print(f"stack ready: {stack.site_url}/", flush=True)
         print(f"stack mail: {stack.mail_dir}", flush=True)
-        print(f"stack push: https://{PUSH_HOST}:{stack.push_port}/ (messages into {stack.push_dir})", flush=True)
+        print(f"stack push: {stack.push_url} (messages into {stack.push_dir})", flush=True)
         print(f"stack ca: {stack.certificates.ca} (Chromium: --ignore-certificate-errors-spki-list="
-              f"{stack.certificates.spki} --host-resolver-rules=\"MAP {SITE} {HOST},MAP {PUSH_HOST} {HOST}\")",
+              f"{stack.certificates.spki} --host-resolver-rules=\"MAP {SITE} {HOST}\")",
               flush=True)
         print(f"stack env: {stack.write_env()}", flush=True)
         stop.wait()
