@@ -394,6 +394,14 @@ def _no_control_socket() -> list[str]:
     return ["--no-control-socket"] if "--no-control-socket" in help_text.stdout else []
 
 
+def _orphaned(parent: int, stop: threading.Event) -> None:
+    """`stop` set once whoever started the stack is gone (a test run killed by SIGKILL cannot stop it itself)."""
+    while not stop.wait(1):
+        if os.getppid() != parent:
+            log("the process that started the stack is gone")
+            stop.set()
+
+
 def machine_note() -> str:
     load1, load5, _load15 = os.getloadavg()
     at = time.strftime("%H:%M UTC", time.gmtime())
@@ -415,6 +423,7 @@ def main(argv: list[str] | None = None) -> int:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
+    threading.Thread(target=_orphaned, args=(os.getppid(), stop), daemon=True).start()
     code = 0
     try:
         started = time.monotonic()
