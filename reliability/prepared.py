@@ -8,6 +8,7 @@ Each is built under a temporary name and then renamed, so a run interrupted half
 """
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sysconfig
@@ -32,10 +33,25 @@ def state(folder_name: str) -> str:
         for name in sorted(files):
             path = Path(top) / name
             digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+            for module in _project_imports(path):  # a data migration's helpers (core.names) shape its rows
+                digest.update(module.read_bytes())
     packages = Path(sysconfig.get_paths()["purelib"])
     digest.update("\n".join(sorted(p.name for p in packages.glob("*.dist-info"))).encode())
     digest.update((ROOT / "catan_tournaments" / "settings.py").read_bytes())
     return digest.hexdigest()[:16]
+
+
+def _project_imports(path: Path) -> list[Path]:
+    """The project's modules a Python file imports (`from core.names import fold`: core/names.py)."""
+    if path.suffix != ".py":
+        return []
+    found = []
+    for dotted in re.findall(r"^\s*(?:from|import)\s+([\w.]+)", path.read_text(), re.M):
+        module = ROOT.joinpath(*dotted.split("."))
+        for candidate in (module.with_suffix(".py"), module / "__init__.py"):
+            if candidate.is_file() and candidate != path:
+                found.append(candidate)
+    return found
 
 
 def template_database(psql: Callable[..., str], migrate: Callable[[str], None]) -> tuple[str, bool]:

@@ -112,3 +112,12 @@ def test_static_files_are_collected_once_per_state_and_a_failed_collection_leave
     finally:
         for left in Path("/tmp").glob(f"{prepared.STATIC_PREFIX}*"):
             subprocess.run(["rm", "-rf", str(left)], check=True)
+
+
+def test_the_project_modules_a_migration_imports_are_part_of_its_state(project):
+    (project / "core").mkdir()
+    (project / "core" / "names.py").write_text("def fold(name): return name.lower()\n")
+    (project / "app" / "migrations" / "0002_fold.py").write_text("from core.names import fold\n")
+    before = prepared.state("migrations")
+    (project / "core" / "names.py").write_text("def fold(name): return name.casefold()\n")
+    assert prepared.state("migrations") != before
