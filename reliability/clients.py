@@ -27,7 +27,7 @@ CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 RETRY_PAUSE = 0.5
 """Seconds before a referee taps again after an error (and between sign-in attempts)."""
 BUSY_TRIES = 4
-"""A PDF refused with 429 (too many renders at once) is asked for again after its Retry-After, as a reader
+"""A PDF or XLSX refused with 429 (too many renders at once) is asked for again after its Retry-After, as a reader
 reloads it when the page says "try again in a few seconds": this many requests in all, then an error."""
 BUSY_WAIT_MAX = 30.0
 """The longest Retry-After a reader waits; a missing or unreadable one counts as BUSY_WAIT_DEFAULT."""
@@ -56,6 +56,12 @@ def retry_after(response: httpx.Response) -> float:
 
 def is_pdf(path: str) -> bool:
     return urlsplit(path).path.endswith(".pdf")
+
+
+def is_rendered(path: str) -> bool:
+    """A PDF or an XLSX: both are made in the same few render slots, so either may be refused with 429 while they
+    are busy, and is asked for again after its Retry-After."""
+    return urlsplit(path).path.endswith((".pdf", ".xlsx"))
 
 
 NaN = float("nan")
@@ -167,7 +173,7 @@ class Browser:
             except Exception as error:  # a timeout, a refused connection, anything: counted
                 self.stats.error(name, started, failure(error))
                 return None
-            if response.status_code == 429 and is_pdf(path):
+            if response.status_code == 429 and is_rendered(path):
                 self.stats.refused(name, started)
                 if attempt == BUSY_TRIES:
                     self.stats.error(name, started, f"HTTP 429 {BUSY_TRIES} times in a row")
@@ -184,7 +190,7 @@ class Browser:
             self.stats.ok(name, started, time.monotonic() - started)
             if attempt > 1:  # what the reader waited for the PDF in all, 429s and pauses included
                 self.stats.ok(f"{name} (after 429: until served)", first, time.monotonic() - first)
-            text = "" if is_pdf(path) else response.text
+            text = "" if is_rendered(path) else response.text
             if etag := response.headers.get("etag"):
                 self.etags[(path, htmx)] = etag
                 self.bodies[(path, htmx)] = text
