@@ -67,6 +67,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "core.language.FirstVisitLanguageMiddleware",  # an unprefixed address from outside: the visitor's language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -221,7 +222,15 @@ LOGIN_REDIRECT_URL = "referee-home"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("ar", "العربية"), ("he", "עברית"), ("fa", "فارسی")]
+# Each named in itself (the language menu shows these); Arabic, Hebrew and Persian right to left (Django's
+# LANGUAGES_BIDI). pt-br and zh-hans are the catalogs locale/pt_BR and locale/zh_Hans. Dates and numbers follow
+# each language's Django formats, country names django-countries' catalogs (docs/translations.md).
+LANGUAGES = [
+    ("en", "English"), ("ar", "العربية"), ("he", "עברית"), ("fa", "فارسی"),
+    ("de", "Deutsch"), ("fr", "Français"), ("es", "Español"), ("it", "Italiano"), ("pt-br", "Português (Brasil)"),
+    ("nl", "Nederlands"), ("pl", "Polski"), ("tr", "Türkçe"), ("el", "Ελληνικά"), ("ja", "日本語"),
+    ("zh-hans", "简体中文"), ("ko", "한국어"),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env.str("TIME_ZONE", default="Asia/Dubai")
 USE_I18N = True
