@@ -44,6 +44,9 @@ def test_the_players_page_in_each_new_language_from_the_menu(browser, live_serve
             menu.locator("summary").click()
             link = menu.locator(f'a[hreflang="{code}"]')
             assert link.is_visible() and link.get_attribute("lang") == code
+            outside = page.evaluate("""() => [...document.querySelectorAll('.language-menu a')].map(a =>
+                a.getBoundingClientRect()).filter(r => r.left < 0 || r.right > window.innerWidth).length""")
+            assert outside == 0, f"{code}: {outside} of the menu's languages off the screen"
             if page.evaluate("document.documentElement.scrollWidth > window.innerWidth"):  # the open menu too
                 overflowing.append(f"{code} (menu open)")
             link.click()
