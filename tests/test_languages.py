@@ -7,6 +7,7 @@ import pytest
 from django.conf import settings
 from django.core import mail
 from django.test import Client
+from django.utils.formats import date_format
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.utils.translation import override
@@ -46,7 +47,7 @@ def test_sixteen_languages_each_named_in_itself_in_a_menu_that_needs_no_script(c
 
 
 @pytest.mark.parametrize("code", NEW)
-def test_each_new_language_has_its_pages_formats_and_country_names(client, cup, code):
+def test_each_new_language_has_its_pages_dates_and_country_names(client, cup, code):
     tournament, entry = cup
     page = client.get(f"/{code}/t/lang-cup/players/{entry.player_id}/").content.decode()
     assert f'<html lang="{code}" dir="ltr">' in page
@@ -54,7 +55,11 @@ def test_each_new_language_has_its_pages_formats_and_country_names(client, cup, 
         assert escape(_("CATAN tournaments")) != "CATAN tournaments"
         assert escape(_("CATAN tournaments")) in page
         assert escape(str(entry.player.country.local_name)) in page  # django-countries' name in the language
-        assert str(entry.player.country.local_name) != "United Arab Emirates" or code == "en"
+        assert str(entry.player.country.local_name) != "United Arab Emirates"
+        day = date_format(tournament.date, "DATE_FORMAT")  # 11 June 2022 as the language writes a date
+    with override("en"):
+        assert day != date_format(tournament.date, "DATE_FORMAT")
+    assert escape(day) in client.get(f"/{code}/").content.decode()
 
 
 def test_a_first_visit_follows_the_browsers_accept_language(cup):
