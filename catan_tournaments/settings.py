@@ -232,6 +232,10 @@ LANGUAGES = [
     ("zh-hans", "简体中文"), ("ko", "한국어"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language staff signed in with, for their next visit from outside (core/language.py); Django's set_language too.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = env.str("TIME_ZONE", default="Asia/Dubai")
 USE_I18N = True
 USE_TZ = True
@@ -303,6 +307,7 @@ SECURE_HSTS_PRELOAD = not DEBUG and env.bool("HSTS_PRELOAD", default=False)
 # Not preloading is the deliberate default, so `check --deploy` need not warn about it.
 SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 SESSION_COOKIE_SECURE = not DEBUG
+LANGUAGE_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

@@ -16,8 +16,6 @@ from django.urls import translate_url
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language, get_language_from_path, get_language_from_request, override
 
-YEAR = 365 * 24 * 3600
-
 
 def _within_site(request: HttpRequest) -> bool:
     """The request follows a link, form or redirect of this site (the browser's Sec-Fetch-Site, else the referrer,
@@ -71,5 +69,7 @@ def keep_language(request: HttpRequest, response: HttpResponse) -> None:
     get it: a page for anyone is cached whole and so never sets a cookie."""
     language = get_language()
     if language and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != language:
-        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=YEAR, path="/",
-                            secure=settings.SESSION_COOKIE_SECURE, httponly=True, samesite="Lax")
+        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=settings.LANGUAGE_COOKIE_AGE,
+                            path=settings.LANGUAGE_COOKIE_PATH, domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                            secure=settings.LANGUAGE_COOKIE_SECURE, httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+                            samesite=settings.LANGUAGE_COOKIE_SAMESITE)  # type: ignore[arg-type]  # a str setting
