@@ -75,6 +75,14 @@ def test_the_menu_is_reached_and_used_by_keyboard(browser, live_server, player_p
         page.locator("details.language-menu summary").focus()
         page.keyboard.press("Enter")
         assert page.locator("details.language-menu").get_attribute("open") is not None
+        page.keyboard.press("Escape")  # with JavaScript, Escape (or a tap outside) closes it again
+        assert page.locator("details.language-menu").get_attribute("open") is None
+        assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
+        page.keyboard.press("Enter")
+        page.mouse.click(5, 830)  # below the open list, outside the menu
+        assert page.locator("details.language-menu").get_attribute("open") is None
+        page.locator("details.language-menu summary").focus()
+        page.keyboard.press("Enter")
         page.locator('details.language-menu a[hreflang="el"]').focus()
         page.keyboard.press("Enter")
         page.wait_for_url(f"**/el{player_page}")
