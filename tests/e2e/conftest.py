@@ -66,7 +66,7 @@ else:
 def _plain_http_live_server():
     """The live server builds its middleware once, before function-scoped settings apply: plain HTTP here."""
     with override_settings(SECURE_SSL_REDIRECT=False, SESSION_COOKIE_SECURE=False, CSRF_COOKIE_SECURE=False,
-                           SECURE_HSTS_SECONDS=0):
+                           LANGUAGE_COOKIE_SECURE=False, SECURE_HSTS_SECONDS=0):
         yield
 
 

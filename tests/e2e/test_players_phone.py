@@ -237,11 +237,14 @@ def every_width(browser, live_server):
 
 
 def checked(page, axe_script, failing: dict, name: str) -> None:
-    """No wider than the screen (asserted), and axe-core's violations noted under `name`."""
+    """No wider than the screen (asserted), and axe-core's violations noted under `name`, every disclosure open;
+    they are closed again after, as the player had them (an open language menu would cover the page)."""
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), name
-    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    opened = page.evaluate("""() => [...document.querySelectorAll('details')].map(d => {
+        const was = d.open; d.open = true; return was; })""")
     if violations := axe_violations(page, axe_script):
         failing[name] = described(violations)
+    page.evaluate("(was) => document.querySelectorAll('details').forEach((d, i) => { d.open = was[i]; })", opened)
 
 
 def test_the_organizers_pages_pass_axe(browser, live_server, axe_script):

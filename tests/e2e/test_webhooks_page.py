@@ -81,11 +81,14 @@ def test_the_webhooks_page_adds_pings_and_passes_axe(browser, live_server, axe_s
     found, overflowing = {}, []
 
     def check(name: str) -> None:
-        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")  # check inside
+        opened = page.evaluate("""() => [...document.querySelectorAll('details')].map(d => {
+            const was = d.open; d.open = true; return was; })""")  # check inside
         found[name] = axe_violations(page, axe_script)
         if page.evaluate("document.documentElement.scrollWidth > window.innerWidth"):
             overflowing.append(name)
         shot(page, f"{name.replace(' ', '-')}-{language}-{width}")
+        # closed again as they were: an open language menu would cover the page's own controls
+        page.evaluate("(was) => document.querySelectorAll('details').forEach((d, i) => { d.open = was[i]; })", opened)
 
     try:
         sign_in(page, "hooks-organizer")

@@ -1,6 +1,7 @@
 """The form that registers a championship's webhook (web/organize/views/webhooks.py)."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from core.outbound import URL_MAX
 from webhooks.models import Event
@@ -10,5 +11,5 @@ class WebhookForm(forms.Form):
     url = forms.CharField(label=_("Address that receives the events"), max_length=URL_MAX, strip=True,
                           widget=forms.URLInput(attrs={"dir": "ltr", "placeholder": "https://", "inputmode": "url"}),
                           help_text=_("An https:// address on the internet; the site posts JSON to it."))
-    events = forms.MultipleChoiceField(label=_("Events"), choices=Event.choices, widget=forms.CheckboxSelectMultiple,
-                                       initial=Event.values)
+    events = forms.MultipleChoiceField(label=pgettext_lazy("webhook", "Events"), choices=Event.choices,
+                                       widget=forms.CheckboxSelectMultiple, initial=Event.values)
