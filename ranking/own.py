@@ -156,7 +156,9 @@ def _next_steps(row: OwnTournament) -> list[str]:
     elif entry.status == Entry.Status.REGISTERED:
         steps.append(_("Check in at the desk, or with the QR code it shows."))
     if row.to_confirm is not None and row.to_confirm.signed is None and not row.to_confirm.everyone_signed:
-        steps.append(_("Check your table's result below and confirm it, or say what is wrong."))
+        steps.append(_("You said the result of your table is wrong: the referee decides, and this page shows the "
+                       "result they sign off.") if row.to_confirm.objected is not None
+                     else _("Check your table's result below and confirm it, or say what is wrong."))
     elif row.seat_now is not None:
         steps.append(_("Game %(game)d: table %(table)d, you play in position %(position)d.") % {
             "game": row.seat_now.game, "table": row.seat_now.table, "position": row.seat_now.position})

@@ -51,6 +51,12 @@ class PlayerPage:
     namesake: int | None = None
     """The player's number among namesakes, as every public list shows it."""
 
+    @property
+    def ranked(self) -> bool:
+        """Whether the rank means anything yet: before the player's first signed-off game everyone is "1 =" (issue
+        32 item 5), so the pages say there is no rank yet."""
+        return self.row is not None and any(game.signed_off for game in self.games)
+
 
 def rank_history(tournament: Tournament) -> dict[int, dict[int, int]]:
     """Each entry's rank after each game (game number → rank), cached with the standings' generation."""
