@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from championships.models import Entry, Player, Registration, Tournament
 from championships.places import LIVE, waiting_position
 from ranking.public.player import PlayerPage, player_page
+from results.deductions import deduction_name
 from results.models import Objection, Penalty, RecordSheet, Score, Signature
 from scheduling.calendar import official_start
 from scheduling.models import Game, Seat
@@ -96,6 +97,8 @@ def _own(tournament: Tournament, entry: Entry | None, registration: Registration
         row.page = player_page(tournament, entry.player_id)
         row.penalties = list(Penalty.objects.filter(entry=entry, withdrawn_at__isnull=True)
                              .select_related("game").order_by("recorded_at"))
+        for penalty in row.penalties:
+            penalty.deduction_name = deduction_name(tournament.ruleset, penalty.deduction)
         seat = (Seat.objects.filter(entry=entry, game__status=Game.Status.PUBLISHED)
                 .select_related("game__stage", "table__sheet").order_by("game__number").first())
         if seat is not None:

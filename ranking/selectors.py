@@ -99,7 +99,7 @@ class StandingsPage:
 
 def standings_page(tournament: Tournament) -> StandingsPage:
     rows = tournament_standings(tournament)
-    columns = standings_columns(tournament.ruleset)
+    columns = standings_columns(tournament.ruleset, rows)
     return StandingsPage(columns, [(row, [c.show(row[c.key]) for c in columns]) for row in rows],
                          advancing_entries(tournament, rows))
 

@@ -1,7 +1,7 @@
 """A player's public page: their standing and every game."""
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 
 from championships.models import Entry, Tournament
@@ -17,6 +17,7 @@ from ranking.standings import (
     ranked_standings,
     tournament_standings,
 )
+from results.selectors import CountedDeduction, counted_deductions
 from scheduling.models import Game, Seat
 
 
@@ -50,6 +51,8 @@ class PlayerPage:
     """Qualification: "sent", "advancing", "qualified" (a finalist from a qualifier), "waiting" or ""."""
     namesake: int | None = None
     """The player's number among namesakes, as every public list shows it."""
+    deductions: list[CountedDeduction] = field(default_factory=list)
+    """The VP taken off their total VP, each with what for (issue 32 item 6)."""
 
     @property
     def ranked(self) -> bool:
@@ -107,7 +110,8 @@ def player_page(tournament: Tournament, player_id: int) -> PlayerPage | None:
                                 history.get(seat.game.number) if signed_off else None))
     rows = tournament_standings(tournament)
     row = next((r for r in rows if r["entry"] == entry.pk), None)
-    return PlayerPage(entry, row, games, _qualification_status(tournament, entry, rows), namesakes.get(entry.pk))
+    return PlayerPage(entry, row, games, _qualification_status(tournament, entry, rows), namesakes.get(entry.pk),
+                      counted_deductions(tournament, entry.pk).get(entry.pk, []) if row and row["vp_deducted"] else [])
 
 
 def _qualification_status(tournament: Tournament, entry: Entry, rows: list[dict]) -> str:
