@@ -71,7 +71,7 @@ def own_page(player: Player) -> list[OwnTournament]:
     """Every tournament the player is entered in or has a live registration for: the one being played first, then
     the coming ones by date, then the finished ones, latest first."""
     entries = {e.tournament_id: e for e in Entry.objects.filter(player=player).select_related(
-        "tournament__championship")}
+        "tournament__championship", "player__country", "source_tournament")}
     registrations = {r.tournament_id: r for r in Registration.objects.filter(player=player).filter(
         Q(status__in=LIVE) | Q(entry__isnull=False)).select_related("tournament__championship", "entry")
         .order_by("created_at")}
@@ -94,16 +94,15 @@ def _own(tournament: Tournament, entry: Entry | None, registration: Registration
         row.waiting_position = waiting_position(registration)
         row.can_cancel = _may_cancel(tournament, entry, registration)
     if entry is not None:
-        row.page = player_page(tournament, entry.player_id)
+        row.page = page = player_page(tournament, entry.player_id, entry)
         row.penalties = list(Penalty.objects.filter(entry=entry, withdrawn_at__isnull=True)
                              .select_related("game").order_by("recorded_at"))
         for penalty in row.penalties:
             penalty.deduction_name = deduction_name(tournament.ruleset, penalty.deduction)
-        seat = (Seat.objects.filter(entry=entry, game__status=Game.Status.PUBLISHED)
-                .select_related("game__stage", "table__sheet").order_by("game__number").first())
-        if seat is not None:
-            mates = list(Seat.objects.filter(table_id=seat.table_id).exclude(pk=seat.pk).order_by("position")
-                         .values_list("position", "entry__player__name"))
+        seat = next((s for s in page.seats if s.game.status == Game.Status.PUBLISHED), None) if page else None
+        if page is not None and seat is not None:
+            mates = [(s.position, s.entry.player.name) for s in page.table_seats.get(seat.table_id, [])
+                     if s.pk != seat.pk]
             row.seat_now = SeatNow(seat.game.number, seat.table.number, seat.position,
                                    seat.table.board_code or seat.game.board_code, seat.game.stage.name, seat.seed,
                                    mates)

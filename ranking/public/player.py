@@ -58,6 +58,11 @@ class PlayerPage:
     """The player's number among namesakes, as every public list shows it."""
     deductions: list[CountedDeduction] = field(default_factory=list)
     """The VP taken off their total VP, each with what for (issue 32 item 6)."""
+    seats: list[Seat] = field(default_factory=list)
+    """The player's seats in games published or played, by game (with game, stage, table, sheet and score)."""
+    table_seats: dict[int, list[Seat]] = field(default_factory=dict)
+    """Table id → every seat of the player's tables, in play order (with the players' names): the private page's
+    table-mates come from here, not from queries of their own."""
 
     @property
     def ranked(self) -> bool:
@@ -172,14 +177,16 @@ def _quietly(call):
         return None
 
 
-def player_page(tournament: Tournament, player_id: int) -> PlayerPage | None:
-    entry = (tournament.entries.select_related("player__country", "source_tournament")
-             .filter(player_id=player_id).first())
+def player_page(tournament: Tournament, player_id: int, entry: Entry | None = None) -> PlayerPage | None:
+    """`entry`: the player's entry when the caller has it (with player__country and source_tournament)."""
+    if entry is None:
+        entry = (tournament.entries.select_related("player__country", "source_tournament")
+                 .filter(player_id=player_id).first())
     if entry is None:
         return None
     rules = ruleset_for(tournament.ruleset)
     own = list(Seat.objects.filter(entry=entry).exclude(game__status=Game.Status.PLANNED)
-               .select_related("game", "table__sheet", "score").order_by("game__number"))
+               .select_related("game__stage", "table__sheet", "score").order_by("game__number"))
     others: dict[int, list[Seat]] = defaultdict(list)
     for seat in (Seat.objects.filter(table__in=[s.table_id for s in own]).select_related("entry__player", "score")
                  .order_by("position")):
@@ -206,7 +213,7 @@ def player_page(tournament: Tournament, player_id: int) -> PlayerPage | None:
     row = summary.row
     return PlayerPage(entry, row, games, "qualified" if entry.source_tournament_id is not None else summary.status,
                       summary.namesake, counted_deductions(tournament, entry.pk).get(entry.pk, [])
-                      if row and row.get("vp_deducted") else [])
+                      if row and row.get("vp_deducted") else [], own, dict(others))
 
 
 def _qualification_statuses(tournament: Tournament, rows: list[dict], entry: Entry | None = None) -> dict[int, str]:
