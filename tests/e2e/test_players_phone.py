@@ -21,6 +21,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from PIL import Image
 
+from championships import links
 from championships.models import Entry, Player, Tournament
 from organize import checkin, self_checkin
 from results.publishing import publish_game
@@ -298,3 +299,34 @@ def test_the_wait_page_after_too_many_links_that_open_nothing(browser, live_serv
             Path(target).mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(Path(target) / f"wait-{language}-{width}.png"), full_page=True)
     assert not failing, "\n".join(f"{name}: {text}" for name, text in failing.items())
+
+
+LINE_STARTS = """selector => [...document.querySelectorAll(selector)].flatMap(list => {
+  // Each line's first item: an item lower than the one before starts a line (in either direction of writing).
+  const items = [...list.children];
+  const top = item => item.getBoundingClientRect().top;
+  const before = item => getComputedStyle(item, '::before').content.replaceAll('"', '').replace('none', '');
+  return items.filter((item, i) => i === 0 || top(item) > top(items[i - 1]) + 1)
+    .map(item => (before(item) + item.textContent).trim());
+})"""
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_no_line_of_the_status_starts_with_a_separator_at_390_px(browser, live_server, language):
+    """Issue 32 item 5: on a 390-px phone the status line under a tournament's name wrapped with "·" first."""
+    tournament = make_tournament(slug="long-cup", name="Long Cup", date=timezone.localdate(), official_start=time(9),
+                                 city="Ras Al Khaimah", venue="The Grand Harbour Exhibition and Convention Hall")
+    (entry,) = make_entries(tournament, 1)
+    Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.CHECKED_IN, checked_in_by_self=True, minutes_late=12)
+    token = links.issue(entry.player)
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+    try:
+        page = context.new_page()
+        prefix = "" if language == "en" else f"/{language}"
+        for url in (f"{prefix}/me/{token}/", f"{prefix}/t/long-cup/"):
+            assert page.goto(url).status == 200
+            starts = page.evaluate(LINE_STARTS, ".subtitle")
+            assert len(starts) > 1, (url, starts)  # it does wrap at this width
+            assert not [start for start in starts if start.startswith("·")], (url, starts)
+    finally:
+        context.close()

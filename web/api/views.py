@@ -191,6 +191,8 @@ def player(request: HttpRequest, slug: str, player_id: int) -> dict[str, Any]:
     if page is None:
         raise HttpError(404, "No such player in this tournament.")
     return {**_entry(page.entry), "tournament": slug, "qualification": page.status, "standing": page.row,
+            "deductions": [{"vp": d.vp, "kind": d.kind, "deduction": d.deduction, "reason": d.reason, "game": d.game}
+                           for d in page.deductions],
             "games": [{"game": g.game, "table": g.table, "position": g.position,
                        "opponents": [{"player": name, "player_id": pk, "namesake": namesake}
                                      for name, pk, namesake in g.opponents],
