@@ -13,8 +13,9 @@ from championships.permissions import organized_championship
 from core.table_export import table_response
 from web.organize.webhook_forms import WebhookForm
 from webhooks import services
+from webhooks.delivery import standard_secret
 
-ACTIONS = ("turn_off", "turn_on", "remove", "ping", "new_secret", "send_again")
+ACTIONS = ("turn_off", "turn_on", "remove", "ping", "send_again")
 
 
 def _chosen(request) -> int:
@@ -32,9 +33,6 @@ def _act(request, championship: Championship) -> None:
             messages.error(request, " ".join(error.messages))
         else:
             messages.success(request, _("The delivery is sent again; its answer appears below."))
-    elif "new_secret" in request.POST:
-        services.new_secret(championship, webhook_id, user=user)
-        messages.success(request, _("The webhook has a new signing secret: give it to the receiver."))
     elif "remove" in request.POST:
         services.remove_webhook(championship, webhook_id, user=user)
         messages.success(request, _("The webhook is removed."))
@@ -50,19 +48,24 @@ def _act(request, championship: Championship) -> None:
 @login_required
 @require_http_methods(["GET", "POST"])
 def webhooks(request, championship_slug: str):
-    """POST `url` and `events`: a new webhook; POST `turn_off`, `turn_on`, `remove`, `ping` or `new_secret` (a
+    """POST `url` and `events`: a new webhook, its signing secret shown on the answer and never again; POST
+    `new_secret` (a webhook's id): a new one, shown the same way; POST `turn_off`, `turn_on`, `remove` or `ping` (a
     webhook's id), or `send_again` (a failed delivery's id)."""
     championship = organized_championship(request.user, championship_slug)
-    form = WebhookForm()
+    form, made = WebhookForm(), None
     if request.method == "POST":
-        if any(name in request.POST for name in ACTIONS):
+        if "new_secret" in request.POST:
+            value = request.POST["new_secret"]
+            made = services.new_secret(championship, int(value) if value.isdigit() else 0, user=request.user)
+        elif any(name in request.POST for name in ACTIONS):
             _act(request, championship)
             return redirect("organize-webhooks", championship_slug=championship.slug)
-        form = WebhookForm(request.POST)
-        if form.is_valid():
+        else:
+            form = WebhookForm(request.POST)
+        if made is None and form.is_valid():
             try:
-                services.add_webhook(championship, form.cleaned_data["url"], form.cleaned_data["events"],
-                                     user=request.user)
+                made = services.add_webhook(championship, form.cleaned_data["url"], form.cleaned_data["events"],
+                                            user=request.user)
             except ValidationError as error:
                 if hasattr(error, "error_dict"):
                     for field, problems in error.message_dict.items():
@@ -70,10 +73,10 @@ def webhooks(request, championship_slug: str):
                 else:
                     form.add_error(None, error.messages)
             else:
-                messages.success(request, _("The webhook is added. Give its signing secret to the receiver."))
-                return redirect("organize-webhooks", championship_slug=championship.slug)
+                form = WebhookForm()
     return render(request, "organize/webhooks.html", {
         "championship": championship, "webhooks": services.webhooks_of(championship), "form": form,
+        "made": made, "made_secret": standard_secret(made.secret) if made else "",
         "deliveries": services.recent_deliveries(championship),
     }, status=422 if form.errors else 200)
 
