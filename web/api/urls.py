@@ -11,6 +11,9 @@ from django.urls import URLPattern, re_path
 
 from .views import api
 
+JSON = "application/json; charset=utf-8"
+"""As ninja answers."""
+
 
 def _json_refusals(view: Any) -> Any:
     """ninja's 405 (plain text) as JSON, its `Allow` kept."""
@@ -18,7 +21,8 @@ def _json_refusals(view: Any) -> Any:
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         response = view(request, *args, **kwargs)
         if response.status_code == 405:
-            refused = JsonResponse({"detail": f"This address does not take {request.method}."}, status=405)
+            refused = JsonResponse({"detail": f"This address does not take {request.method}."}, status=405,
+                                   content_type=JSON)
             refused["Allow"] = response["Allow"]
             return refused
         return response
@@ -26,7 +30,8 @@ def _json_refusals(view: Any) -> Any:
 
 
 def _no_operation(request: HttpRequest) -> HttpResponse:
-    return JsonResponse({"detail": "No operation of API v1 has this address (see /api/v1/docs)."}, status=404)
+    return JsonResponse({"detail": "No operation of API v1 has this address (see /api/v1/docs)."}, status=404,
+                        content_type=JSON)
 
 
 _patterns, _app, app_name = api.urls  # reversed as `api-v1:…`, ninja's namespace
