@@ -14,8 +14,9 @@ from core.table_export import table_response
 from web.organize.webhook_forms import WebhookForm
 from webhooks import services
 from webhooks.delivery import standard_secret
+from webhooks.models import Format
 
-ACTIONS = ("turn_off", "turn_on", "remove", "ping", "send_again")
+ACTIONS = ("turn_off", "turn_on", "remove", "ping", "send_again", "set_format")
 
 
 def _chosen(request) -> int:
@@ -33,6 +34,13 @@ def _act(request, championship: Championship) -> None:
             messages.error(request, " ".join(error.messages))
         else:
             messages.success(request, _("The delivery is sent again; its answer appears below."))
+    elif "set_format" in request.POST:
+        try:
+            services.set_format(championship, webhook_id, request.POST.get("format", ""), user=user)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, _("The webhook's format is changed: the next events are posted in it."))
     elif "remove" in request.POST:
         services.remove_webhook(championship, webhook_id, user=user)
         messages.success(request, _("The webhook is removed."))
@@ -50,7 +58,7 @@ def _act(request, championship: Championship) -> None:
 def webhooks(request, championship_slug: str):
     """POST `url` and `events`: a new webhook, its signing secret shown on the answer and never again; POST
     `new_secret` (a webhook's id): a new one, shown the same way; POST `turn_off`, `turn_on`, `remove` or `ping` (a
-    webhook's id), or `send_again` (a failed delivery's id)."""
+    webhook's id), `set_format` (a webhook's id, with `format`), or `send_again` (a failed delivery's id)."""
     championship = organized_championship(request.user, championship_slug)
     form, made = WebhookForm(), None
     if request.method == "POST":
@@ -65,7 +73,7 @@ def webhooks(request, championship_slug: str):
         if made is None and form.is_valid():
             try:
                 made = services.add_webhook(championship, form.cleaned_data["url"], form.cleaned_data["events"],
-                                            user=request.user)
+                                            user=request.user, format_=form.cleaned_data["format"] or Format.JSON)
             except ValidationError as error:
                 if hasattr(error, "error_dict"):
                     for field, problems in error.message_dict.items():
@@ -76,7 +84,7 @@ def webhooks(request, championship_slug: str):
                 form = WebhookForm()
     return render(request, "organize/webhooks.html", {
         "championship": championship, "webhooks": services.webhooks_of(championship), "form": form,
-        "made": made, "made_secret": standard_secret(made.secret) if made else "",
+        "made": made, "formats": Format.choices, "made_secret": standard_secret(made.secret) if made else "",
         "deliveries": services.recent_deliveries(championship),
     }, status=422 if form.errors else 200)
 
