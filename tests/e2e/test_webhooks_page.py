@@ -97,9 +97,12 @@ def test_the_webhooks_page_adds_pings_and_passes_axe(browser, live_server, axe_s
         assert page.locator(".webhook-list .status").count() == 1  # the one turned off, told why
         page.locator("input[name=url]").fill(url)
         page.locator("input[name=events][value='announcement.posted']").uncheck()
+        page.locator("select[name=format]").first.select_option("discord")
         page.locator("form.stacked button[type=submit]").click()
-        page.wait_for_selector(".messages")
+        page.wait_for_selector("#made-secret")  # the signing secret, shown this once
+        check("webhooks with the new secret")
         hook = Webhook.objects.get(url=url)
+        assert page.locator("#made-secret").input_value().startswith("whsec_") and hook.format == "discord"
         assert hook.events == ["game.published", "sheet.signed_off", "standings.changed"]
         page.locator(f"button[name=ping][value='{hook.pk}']").click()
         page.wait_for_selector(".messages")

@@ -9,7 +9,7 @@ from pydantic import create_model
 
 from engines.metrics import DRAW, METRICS
 
-from .http import Page
+from .http import FieldProblem, Page
 
 
 class TournamentOut(Schema):
@@ -221,8 +221,21 @@ class Index(Schema):
     docs: str
 
 
+class Problem(Schema):
+    """One problem of a list of players that cannot be imported."""
+    line: int | None = Field(description="The line of the list (1 is the header), or null for the whole list.")
+    column: str | None
+    message: str
+
+
 class Error(Schema):
-    detail: str
+    """API v1's one shape of a refusal, whatever its status (401, 403, 404, 405, 422): `detail` says why in a
+    sentence, or, for a request whose path, query or body is not valid for the operation, lists its problems as
+    pydantic words them."""
+    detail: str | list[FieldProblem] = Field(description="Why, in a sentence; or the request's problems, each "
+                                                         "with where it is (path, query or body) and why.")
+    problems: list[Problem] = Field([], description="Only for a list of players that cannot be imported: the "
+                                                    "problems of its lines.")
 
 
 TournamentPage = Page[TournamentOut]

@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from core.outbound import URL_MAX
-from webhooks.models import Event
+from webhooks.models import Event, Format
 
 
 class WebhookForm(forms.Form):
@@ -13,3 +13,6 @@ class WebhookForm(forms.Form):
                           help_text=_("An https:// address on the internet; the site posts JSON to it."))
     events = forms.MultipleChoiceField(label=pgettext_lazy("webhook", "Events"), choices=Event.choices,
                                        widget=forms.CheckboxSelectMultiple, initial=Event.values)
+    format = forms.ChoiceField(label=_("Format"), choices=Format.choices, initial=Format.JSON, required=False,
+                               help_text=_("For a Discord or Slack channel, paste the channel's incoming webhook "
+                                           "address and choose its format: each event arrives as a message."))
