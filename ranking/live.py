@@ -6,6 +6,7 @@ A reader who is not signed in is shown the version whose pages the background re
 (`ranking.refresh.reader_version`); signed-in staff the newest one, rendered for them."""
 import contextlib
 import hashlib
+import re
 import time
 from collections.abc import Callable
 from functools import wraps
@@ -42,8 +43,16 @@ def forget_tournament_ids() -> None:
     _tournament_ids.clear()
 
 
+SLUG_SHAPE = r"[-a-zA-Z0-9_]{1,50}"
+"""A tournament's short name in an address, as its SlugField keeps them."""
+_SLUG = re.compile(SLUG_SHAPE)
+
+
 def tournament_id(slug: str) -> int | None:
-    """The id of the tournament with this slug, remembered for a while: a poll then asks only the cache."""
+    """The id of the tournament with this slug, remembered for a while: a poll then asks only the cache. A slug of
+    another shape (the API's paths admit any text, a NUL byte included, which PostgreSQL refuses) names none."""
+    if not _SLUG.fullmatch(slug):
+        return None
     found = _tournament_ids.get(slug)
     if found and found[1] > time.monotonic():
         return found[0]

@@ -69,6 +69,7 @@ SIGNED_IN_WRONG_METHOD = _rule(LOGIN, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED, NOT
 CREATORS = _rule(LOGIN, FORBIDDEN, FORBIDDEN, FORBIDDEN)                        # superusers and add_championship
 CHAMPIONSHIP_ORGANIZERS = {**ORGANIZERS, "organizer": FORBIDDEN}               # a tournament's organizer is not one
 TOKEN_ONLY = _rule(UNAUTHORIZED, UNAUTHORIZED, UNAUTHORIZED, UNAUTHORIZED, UNAUTHORIZED)  # a session is not a token
+NOWHERE = _rule(NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND, NOT_FOUND)  # an address no operation has, for all
 
 
 @dataclass
@@ -119,6 +120,7 @@ ACCESS: dict[str, Access] = {
     "api-v1:entries": Access(NOBODY, TOKEN_ONLY, lambda w: {"player_ids": [w.entry.player_id]}),
     "api-v1:import": Access(NOBODY, TOKEN_ONLY, lambda w: {"csv": "name\nMallory"}),
     "api-v1:results": Access(TOKEN_ONLY, NOBODY),
+    "api-v1:no-operation": Access(NOWHERE, NOWHERE),  # any other address under /api/v1/: a JSON 404
     "organize-api-tokens": Access(CHAMPIONSHIP_ORGANIZERS, CHAMPIONSHIP_ORGANIZERS, lambda w: {"name": "Perm token"}),
     "organize-webhooks": Access(CHAMPIONSHIP_ORGANIZERS, CHAMPIONSHIP_ORGANIZERS,
                                 lambda w: {"url": "https://example.org/hook", "events": ["game.published"]}),
@@ -317,6 +319,7 @@ ADMIN_OPEN = {"admin:login", "admin:logout"}  # Django's own sign-in and sign-ou
 
 # The objects a URL's keyword arguments name, by argument.
 KWARG_SOURCES = {
+    "address": lambda w: "no-such-operation/",  # under /api/v1/
     "slug": lambda w: w.tournament.slug,
     "stage_id": lambda w: w.stage.pk,
     "game_id": lambda w: w.game.pk,

@@ -216,6 +216,8 @@ def test_every_refusal_under_api_v1_is_json(client, world):
     for address, status in [(f"/api/v1/tournaments/{slug}/players/abc/", 422),
                             (f"/api/v1/tournaments/{slug}/games/0/seating/", 422),
                             (f"/api/v1/tournaments/{slug}/players/?page_size=null", 422),
+                            ("/api/v1/tournaments/?championship=%25%1E%00", 422),  # PostgreSQL refuses a NUL: a 500
+                            ("/api/v1/tournaments/?status=over", 422), (f"/api/v1/tournaments/{slug}%00/", 422),
                             ("/api/v1/no-such-thing/", 404), ("/api/v1/tournaments/a/b/c/", 404)]:
         response = client.get(address)
         assert (response.status_code, response["Content-Type"]) == (status, "application/json; charset=utf-8"), address

@@ -437,6 +437,7 @@ SAMPLES = {
     Action.WEBHOOK_PINGED: {"": (None, {"url": "https://example.org/hook"})},
     Action.WEBHOOK_SECRET_CHANGED: {"": (None, {"url": "https://example.org/hook"})},
     Action.WEBHOOK_REDELIVERED: {"": (None, {"url": "https://example.org/hook", "delivery": "x"})},
+    Action.WEBHOOK_FORMAT_CHANGED: {"": ({"format": "json"}, {"url": "https://example.org/hook", "format": "discord"})},
     Action.WEBHOOK_FAILING: {"": (None, {"url": "https://example.org/hook"})},
     Action.EMAIL_SENT_AGAIN: {"": (None, {"to": "ann@example.com", "subject": "Your private link"})},
     Action.SEASON_CREATED: {"": (None, {"name": "Tour 2026", "championships": ["uae-2026"]})},

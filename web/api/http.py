@@ -18,13 +18,14 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.http import ConditionalGetMiddleware
 from django.urls import reverse
 from django.utils.decorators import decorator_from_middleware
-from ninja import Field, Schema
+from ninja import Field, P, PathEx, Schema
 from ninja.errors import HttpError
 from ninja.parser import Parser
 from pydantic import BeforeValidator, ConfigDict
 from pydantic import Field as PydanticField
 
 from core.site import absolute
+from ranking.live import SLUG_SHAPE
 
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100
@@ -32,6 +33,11 @@ MAX_PAGE_SIZE = 100
 
 MAX_ID = 2**31 - 1
 """The largest id or number a path or body may name (a database integer): past it, the request is refused (422)."""
+
+SLUG = f"^{SLUG_SHAPE}$"
+"""A short name in an address (`ranking.live.SLUG_SHAPE`): anything else, a NUL byte that PostgreSQL cannot even
+compare included, is refused (422) before any query."""
+Slug = PathEx[str, P(pattern=SLUG, description="A short name in an address; anything else answers 422.")]
 
 T = TypeVar("T")
 View = Callable[..., HttpResponse]

@@ -29,7 +29,7 @@ from results.models import RecordSheet
 from scheduling.models import Seat, Table
 
 from . import schemas
-from .http import Body, Id, PageParams, paged
+from .http import Body, Id, PageParams, Slug, paged
 
 MAX_ENTRIES = 500
 """Players one request may enter: a big open event's whole list."""
@@ -83,7 +83,7 @@ def _refused(error: ValidationError) -> Status[dict[str, Any]]:
 
 @router.post("/tournaments/{slug}/entries/", response=WRITES, url_name="entries", exclude_unset=True,
              summary="Enter registered players in a tournament")
-def entries(request: HttpRequest, slug: str, body: EntriesIn) -> Any:
+def entries(request: HttpRequest, slug: Slug, body: EntriesIn) -> Any:
     """The players are entered in the order given (an error names the n-th id as "line n"); one refused refuses
     all. Players already entered stay as they are."""
     tournament = _scoped(request, slug)
@@ -103,7 +103,7 @@ def entries(request: HttpRequest, slug: str, body: EntriesIn) -> Any:
 
 @router.post("/tournaments/{slug}/players/import/", response=WRITES, url_name="import", exclude_unset=True,
              summary="Register and enter a list of players (the players import page's CSV)")
-def import_players(request: HttpRequest, slug: str, body: PlayersIn) -> Any:
+def import_players(request: HttpRequest, slug: Slug, body: PlayersIn) -> Any:
     """A registered player (same email, or same name and date of birth) is linked, not made again; friends and
     family named must be in the same list. Any problem refuses the whole list, each named with its line. A row
     naming a player of another championship is a lookup, counted against the owner's hourly allowance (the whole
@@ -160,7 +160,7 @@ class ResultOut(Schema):
 
 @router.get("/tournaments/{slug}/results/", response={200: schemas.Page[ResultOut], **REFUSED}, url_name="results",
             summary="Every signed-off table's result, by game and table")
-def results(request: HttpRequest, slug: str, paging: Query[PageParams]) -> Any:
+def results(request: HttpRequest, slug: Slug, paging: Query[PageParams]) -> Any:
     tables = (Table.objects.filter(game__tournament=_scoped(request, slug), sheet__status=RecordSheet.Status.SIGNED_OFF)
               .select_related("game", "sheet").order_by("game__number", "number")
               .prefetch_related(Prefetch("seats", Seat.objects.select_related("entry__player", "score")

@@ -29,7 +29,7 @@ def _json_refusals(view: Any) -> Any:
     return wrapper
 
 
-def _no_operation(request: HttpRequest) -> HttpResponse:
+def _no_operation(request: HttpRequest, address: str = "") -> HttpResponse:
     return JsonResponse({"detail": "No operation of API v1 has this address (see /api/v1/docs)."}, status=404,
                         content_type=JSON)
 
@@ -39,4 +39,4 @@ _patterns, _app, app_name = api.urls  # reversed as `api-v1:…`, ninja's namesp
 # GET /players/{player_id}/ (an id that is not a number answers 422, so that pattern takes any segment).
 urlpatterns = [URLPattern(p.pattern, _json_refusals(p.callback), p.default_args, p.name)
                for p in sorted(_patterns, key=lambda p: str(p.pattern).count("<")) if isinstance(p, URLPattern)]
-urlpatterns.append(re_path(r"^(?:.*/)?$", _no_operation))
+urlpatterns.append(re_path(r"^(?P<address>(?:.*/)?)$", _no_operation, name="no-operation"))

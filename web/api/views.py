@@ -31,8 +31,10 @@ from scheduling.models import Game
 from . import organizer, schemas
 from .http import (
     MAX_ID,
+    SLUG,
     JsonBodies,
     PageParams,
+    Slug,
     conditional,
     cors,
     http_error,
@@ -105,7 +107,7 @@ def _championship(championship: Championship) -> dict[str, Any]:
 
 @api.get("/championships/{slug}/", response={200: schemas.ChampionshipDetail, **NOT_FOUND}, url_name="championship",
          summary="A championship: who its qualifiers sent on, the podiums, the champion")
-def championship(request: HttpRequest, slug: str) -> dict[str, Any]:
+def championship(request: HttpRequest, slug: Slug) -> dict[str, Any]:
     found = Championship.objects.select_related("country").filter(slug=slug).first()
     if found is None:
         raise HttpError(404, "No championship with that slug.")
@@ -122,8 +124,9 @@ def championship(request: HttpRequest, slug: str) -> dict[str, Any]:
 
 @api.get("/tournaments/", response={200: schemas.TournamentPage, **INVALID}, url_name="tournaments",
          summary="Tournaments in the order they happen (the objects of /api/tournaments/)")
-def tournaments(request: HttpRequest, paging: Query[PageParams], championship: str | None = None,
-                status: str | None = None) -> dict[str, Any]:
+def tournaments(request: HttpRequest, paging: Query[PageParams],
+                championship: str | None = Query(None, pattern=SLUG),
+                status: Tournament.Status | None = None) -> dict[str, Any]:
     """`championship`: only that championship's (its slug); `status`: only those in that state."""
     found = Tournament.objects.select_related("championship")
     if championship is not None:
@@ -136,7 +139,7 @@ def tournaments(request: HttpRequest, paging: Query[PageParams], championship: s
 @api.get("/tournaments/{slug}/", response={200: schemas.TournamentDetail, **NOT_FOUND}, url_name="tournament",
          summary="A tournament, its stages and venue")
 @live
-def tournament(request: HttpRequest, slug: str) -> dict[str, Any]:
+def tournament(request: HttpRequest, slug: Slug) -> dict[str, Any]:
     found = _tournament(slug)
     return {**tournament_json(found), "championship_slug": found.championship.slug if found.championship else None,
             "venue": found.venue, "official_start": found.official_start, "players": found.entries.count(),
@@ -147,14 +150,14 @@ def tournament(request: HttpRequest, slug: str) -> dict[str, Any]:
          url_name="standings", exclude_unset=True,
          summary="The standings, best first (the objects of /api/tournaments/<slug>/standings/)")
 @live
-def standings(request: HttpRequest, slug: str, paging: Query[PageParams]) -> dict[str, Any]:
+def standings(request: HttpRequest, slug: Slug, paging: Query[PageParams]) -> dict[str, Any]:
     return paged(request, tournament_standings(_tournament(slug)), paging)
 
 
 @api.get("/tournaments/{slug}/games/", response={200: schemas.GamePage, **NOT_FOUND}, url_name="games",
          summary="Its published games, with their boards and how many tables are signed off")
 @live
-def games(request: HttpRequest, slug: str, paging: Query[PageParams]) -> dict[str, Any]:
+def games(request: HttpRequest, slug: Slug, paging: Query[PageParams]) -> dict[str, Any]:
     found = (_tournament(slug).games.exclude(status=Game.Status.PLANNED).select_related("stage").order_by("number")
              .annotate(table_count=Count("tables", distinct=True),
                        signed_off=Count("tables", distinct=True,
@@ -172,7 +175,7 @@ def games(request: HttpRequest, slug: str, paging: Query[PageParams]) -> dict[st
          url_name="seating", exclude_unset=True,
          summary="A published game's tables and seats (the object of /api/tournaments/<slug>/games/<n>/seating/)")
 @live
-def seating(request: HttpRequest, slug: str, number: Number, paging: Query[PageParams]) -> dict[str, Any]:
+def seating(request: HttpRequest, slug: Slug, number: Number, paging: Query[PageParams]) -> dict[str, Any]:
     """Tables in number order, a page at a time; seats in play order, with VP and the winner once signed off."""
     game = (Game.objects.select_related("stage", "tournament").exclude(status=Game.Status.PLANNED)
             .filter(tournament__slug=slug, number=number).first())
@@ -188,7 +191,7 @@ def seating(request: HttpRequest, slug: str, number: Number, paging: Query[PageP
 @api.get("/tournaments/{slug}/players/", response={200: schemas.EntryPage, **NOT_FOUND}, url_name="players",
          summary="Its players by name")
 @live
-def players(request: HttpRequest, slug: str, paging: Query[PageParams]) -> dict[str, Any]:
+def players(request: HttpRequest, slug: Slug, paging: Query[PageParams]) -> dict[str, Any]:
     found = _tournament(slug).entries.select_related("player__country").order_by("player__sort_key", "pk")
     return paged(request, found, paging, _entry)
 
@@ -201,7 +204,7 @@ def _entry(entry: Entry) -> dict[str, Any]:
 @api.get("/tournaments/{slug}/players/{player_id}/", response={200: schemas.PlayerOut, **NOT_FOUND},
          url_name="player", summary="A player's public page: standing and every game")
 @live
-def player(request: HttpRequest, slug: str, player_id: Number) -> dict[str, Any]:
+def player(request: HttpRequest, slug: Slug, player_id: Number) -> dict[str, Any]:
     page = player_page(_tournament(slug), player_id)
     if page is None:
         raise HttpError(404, "No such player in this tournament.")
@@ -218,7 +221,7 @@ def player(request: HttpRequest, slug: str, player_id: Number) -> dict[str, Any]
 @api.get("/tournaments/{slug}/announcements/", response={200: schemas.AnnouncementPage, **NOT_FOUND},
          url_name="announcements", summary="What its officials announced, newest first")
 @live
-def announcements(request: HttpRequest, slug: str, paging: Query[PageParams]) -> dict[str, Any]:
+def announcements(request: HttpRequest, slug: Slug, paging: Query[PageParams]) -> dict[str, Any]:
     found = Announcement.objects.filter(tournament=_tournament(slug)).only("pk", "text", "created")
     return paged(request, found, paging, lambda a: {"id": a.pk, "text": a.text, "created": a.created})
 
