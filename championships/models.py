@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
 from core.names import FOLD_MAX, SORT_KEY_MAX, fold, sort_key
+from core.personal_data import BLANK, PSEUDONYM, holds, not_personal
 from core.text import NameField, no_hidden_characters
 from engines.rulesets import RULESETS
 
@@ -87,6 +88,8 @@ NAME_KEYS = ("search_name", "sort_key")
 """Player fields derived from the name (core/names.py)."""
 
 
+@holds(about="pk", why="the player's record: name in every list, email to write to them, date of birth for age limits",
+       erase={"name": PSEUDONYM, "email": BLANK, "date_of_birth": BLANK, "user": BLANK})
 class Player(models.Model):
     name = NameField(_("name"), max_length=200)
     search_name = models.CharField(max_length=FOLD_MAX, db_index=True, editable=False, default="")
@@ -141,6 +144,8 @@ class Player(models.Model):
         return super().save_base(*args, **kwargs)
 
 
+@holds(rows=lambda player: Relationship.objects.filter(Q(player_a=player.pk) | Q(player_b=player.pk)).order_by("pk"),
+       why="a declared friend or family pair, kept apart at the tables")
 class Relationship(models.Model):
     """A declared friend or family pair; stored once, with the lower player id first."""
 
@@ -162,6 +167,9 @@ class Relationship(models.Model):
         return f"{self.player_a} – {self.player_b} ({self.get_kind_display()})"
 
 
+@holds(rows=lambda player: Declaration.objects.filter(
+    Q(relationship__player_a=player.pk) | Q(relationship__player_b=player.pk)).order_by("pk"),
+    why="who declared a pair")
 class Declaration(models.Model):
     """A championship's declaration of a pair (a tournament's, outside any championship): only its organizers remove it.
 
@@ -228,6 +236,7 @@ class Championship(models.Model):
         return self.name
 
 
+@not_personal("the venue's city, not a player's")
 class Tournament(models.Model):
     class Kind(models.TextChoices):
         QUALIFIER = "qualifier", _("qualifier")
@@ -338,6 +347,7 @@ class Stage(models.Model):
         return f"{self.tournament} · {self.name}"
 
 
+@holds(about="player", why="the player's place in a tournament: results and ranks hang on it")
 class Entry(models.Model):
     """A player's place in one tournament, from registration to the end."""
 
@@ -393,6 +403,8 @@ GONE_STATUSES = (Entry.Status.WITHDRAWN, Entry.Status.NOT_ADMITTED, Entry.Status
 """Entries that take no further part and are not ranked unless they played (disqualified ones are listed last)."""
 
 
+@holds(about="entry__player", erase={"email": BLANK, "date_of_birth": BLANK},
+       why="what an organizer of another championship typed to find the player")
 class EntryInvitation(models.Model):
     """An entry made by an organizer who could not see the player's record (a player of another championship, found
     by what the organizer typed): until the player confirms it, the tournament's organizers see of the record only
@@ -438,6 +450,7 @@ class StaffRole(models.Model):
         return f"{self.user} · {self.get_role_display()} · {self.tournament or self.championship}"
 
 
+@holds(about="player", delete=True, why="the private link's digest, to open the player's own page")
 class PlayerLink(models.Model):
     """One private link of a player (`/me/<token>/`, championships/links.py). Only a digest of its token is stored,
     so a copy of the database opens nobody's page. The link emails carry is made once per player from `secret` and
@@ -463,6 +476,7 @@ class PlayerLink(models.Model):
         return f"{self.player} · {self.created_at:%Y-%m-%d %H:%M}"
 
 
+@holds(about="player", delete=True, why="a browser the player asked to be notified on")
 class PushSubscription(models.Model):
     """One browser that asked, from the player's private page, to be told when their table is published (Web Push,
     championships/push.py). The endpoint is the push service's address for that browser; the two keys encrypt
@@ -484,6 +498,12 @@ class PushSubscription(models.Model):
         return f"{self.player} · {self.created_at:%Y-%m-%d %H:%M}"
 
 
+@holds(rows=lambda player: Registration.objects.filter(
+    Q(player=player.pk) | (Q(player=None, email__iexact=player.email) if player.email else Q(pk__in=[]))
+).order_by("pk"), erase={"name": PSEUDONYM, "email": lambda row: f"registration-{row.pk}@erased.invalid",
+                         "date_of_birth": BLANK, "city": BLANK, "friends": BLANK,
+                         "confirm_digest": lambda row: f"erased-{row.pk}"},
+    why="the details the player typed to register, as typed")
 class Registration(models.Model):
     """A player's own registration for a tournament (championships/signup.py): typed on the tournament's page,
     confirmed by the emailed link, then entered, waiting for a place, awaiting the organizer, refused or cancelled.

@@ -7,12 +7,14 @@ from django.db.models.lookups import LessThanOrEqual
 from django.utils.translation import gettext_lazy as _
 
 from championships.models import Entry, Stage, Tournament
+from core.personal_data import BLANK, holds
 from engines.rulesets import NATIONAL_LATENESS
 from scheduling.models import Game, Seat, Table
 
 from .limits import OBJECTION_MAX, SIGNATURE_IMAGE_MAX, TEXT_MAX
 
 
+@holds(about="banker__player", why="a table's sheet where the player was the banker")
 class RecordSheet(models.Model):
     """One sheet per table and game; locked once the referee signs it off."""
 
@@ -57,6 +59,7 @@ class RecordSheet(models.Model):
         return self.status == self.Status.SIGNED_OFF
 
 
+@holds(about="seat__entry__player", why="the player's score at a table")
 class Score(models.Model):
     """The VP one seated player scored, as written on the sheet (penalties never change it)."""
 
@@ -77,6 +80,7 @@ class Score(models.Model):
         return f"{self.seat.entry.player}: {self.vp}"
 
 
+@holds(about="entry__player", erase={"image": BLANK}, why="the player's confirmation of a result")
 class Signature(models.Model):
     """A player's confirmation of the sheet, or the referee's recorded decision overruling a refusal."""
 
@@ -115,6 +119,7 @@ class Signature(models.Model):
         return f"{self.entry.player} · {self.get_method_display()}"
 
 
+@holds(about="entry__player", erase={"note": BLANK}, why="the player's word that a result was wrong")
 class Objection(models.Model):
     """A player's word, from their phone, that the entered result of their table is wrong: shown to the referee on
     the tablet, who decides (the sign-off stays the control). It is about one version of the sheet."""
@@ -168,6 +173,7 @@ class SheetRevision(models.Model):
         return f"{self.sheet} · v{self.number}"
 
 
+@holds(about="entry__player", why="a penalty given to the player")
 class Penalty(models.Model):
     """A penalty a referee gave (docs/rules.md §4, Penalties; seeds 001 §6 and 004 §1.2.4, §1.2.5, §3.0.13)."""
 
@@ -262,6 +268,7 @@ class Penalty(models.Model):
         return f"{self.entry.player}: {self.get_kind_display()}"
 
 
+@holds(about="warning__entry__player", why="the referee's ruling on a collusion warning")
 class CollusionRuling(models.Model):
     """The referee's decision, either way, on disqualifying a player warned for collusion again (seed 001 §6)."""
 
@@ -310,6 +317,7 @@ class TiebreakDraw(models.Model):
         return f"{self.get_method_display()} · {self.tournament}"
 
 
+@holds(about="entry__player", why="the player's place in a tiebreak draw")
 class TiebreakDrawPlace(models.Model):
     draw = models.ForeignKey(TiebreakDraw, models.CASCADE, related_name="places")
     entry = models.ForeignKey(Entry, models.PROTECT, related_name="+")

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.jobs import BackgroundJob
 from core.outbound import URL_MAX
+from core.personal_data import not_personal
 
 
 class Event(models.TextChoices):
@@ -24,6 +25,7 @@ PING = "ping"
 """The event of a test delivery the organizer asks for; every webhook receives it, whatever its events."""
 
 
+@not_personal("an organizer's webhook secret, not a player's")
 class Webhook(models.Model):
     """An address that receives the championship's events as signed JSON. The secret is kept as it is (it signs
     each delivery) and shown to the championship's organizers, who give it to the receiver to check signatures."""
