@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "results",
     "ranking",
     "ratings",
+    "privacy",
     "organize",
     "webhooks",
     "web.organize",

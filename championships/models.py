@@ -89,7 +89,8 @@ NAME_KEYS = ("search_name", "sort_key")
 
 
 @holds(about="pk", why="the player's record: name in every list, email to write to them, date of birth for age limits",
-       erase={"name": PSEUDONYM, "email": BLANK, "date_of_birth": BLANK, "user": BLANK})
+       erase={"name": PSEUDONYM, "email": BLANK, "date_of_birth": BLANK, "user": BLANK},
+       hidden=("search_name", "sort_key"))
 class Player(models.Model):
     name = NameField(_("name"), max_length=200)
     search_name = models.CharField(max_length=FOLD_MAX, db_index=True, editable=False, default="")
@@ -196,6 +197,7 @@ class Declaration(models.Model):
         return f"{self.relationship} · {self.championship_id or self.tournament_id}"
 
 
+@not_personal("the championship's board limits")
 class Championship(models.Model):
     class Scope(models.TextChoices):
         COUNTRY = "country", _("national")
@@ -450,7 +452,8 @@ class StaffRole(models.Model):
         return f"{self.user} · {self.get_role_display()} · {self.tournament or self.championship}"
 
 
-@holds(about="player", delete=True, why="the private link's digest, to open the player's own page")
+@holds(about="player", delete=True, why="the private link's digest, to open the player's own page",
+       hidden=("digest", "secret"))
 class PlayerLink(models.Model):
     """One private link of a player (`/me/<token>/`, championships/links.py). Only a digest of its token is stored,
     so a copy of the database opens nobody's page. The link emails carry is made once per player from `secret` and
@@ -476,7 +479,7 @@ class PlayerLink(models.Model):
         return f"{self.player} · {self.created_at:%Y-%m-%d %H:%M}"
 
 
-@holds(about="player", delete=True, why="a browser the player asked to be notified on")
+@holds(about="player", delete=True, why="a browser the player asked to be notified on", hidden=("p256dh", "auth"))
 class PushSubscription(models.Model):
     """One browser that asked, from the player's private page, to be told when their table is published (Web Push,
     championships/push.py). The endpoint is the push service's address for that browser; the two keys encrypt
@@ -502,7 +505,7 @@ class PushSubscription(models.Model):
     Q(player=player.pk) | (Q(player=None, email__iexact=player.email) if player.email else Q(pk__in=[]))
 ).order_by("pk"), erase={"name": PSEUDONYM, "email": lambda row: f"registration-{row.pk}@erased.invalid",
                          "date_of_birth": BLANK, "city": BLANK, "friends": BLANK,
-                         "confirm_digest": lambda row: f"erased-{row.pk}"},
+                         "confirm_digest": lambda row: f"erased-{row.pk}"}, hidden=("confirm_digest",),
     why="the details the player typed to register, as typed")
 class Registration(models.Model):
     """A player's own registration for a tournament (championships/signup.py): typed on the tournament's page,

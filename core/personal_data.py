@@ -27,7 +27,8 @@ class Holding:
 
     `about`: the lookup from the model to the player a row is about ("pk" for the player itself, "entry__player"…);
     `rows`: instead of `about`, a function giving a player's rows (the activity log's entries about them);
-    `erase`: on erasure, field → PSEUDONYM, BLANK or a function of the row; `delete`: the rows go altogether.
+    `erase`: on erasure, field → PSEUDONYM, BLANK or a function of the row; `delete`: the rows go altogether;
+    `hidden`: left out of the player's copy.
     Rows neither erased nor deleted keep what results and ranks need (they name the player only through the
     pseudonymised record)."""
 
@@ -37,6 +38,8 @@ class Holding:
     rows: Callable[[Any], Any] | None = None
     erase: Mapping[str, Any] = field(default_factory=dict)
     delete: bool = False
+    hidden: tuple[str, ...] = ()
+    """Fields the player's copy leaves out: digests and keys that open or encrypt something, derived sort keys."""
 
     def of(self, player: Any) -> Any:
         """The queryset of this model's rows about `player`."""
@@ -57,13 +60,14 @@ EXEMPT: dict[str, str] = {
 
 
 def holds(*, why: str, about: str = "", rows: Callable[[Any], Any] | None = None,
-          erase: Mapping[str, Any] | None = None, delete: bool = False) -> Callable[[M], M]:
+          erase: Mapping[str, Any] | None = None, delete: bool = False, hidden: tuple[str, ...] = ()
+          ) -> Callable[[M], M]:
     """Class decorator: the model joins the registry."""
     if bool(about) == (rows is not None):
         raise TypeError("A holding names its player by `about` or by `rows`, one of the two.")
 
     def register(model: M) -> M:
-        holding = Holding(model, why, about, rows, erase or {}, delete)
+        holding = Holding(model, why, about, rows, erase or {}, delete, hidden)
         REGISTRY[holding.label] = holding
         return model
     return register

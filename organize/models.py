@@ -101,7 +101,7 @@ class ApiToken(models.Model):
 
 @holds(rows=lambda player: UndeliveredEmail.objects.filter(to__iexact=player.email).order_by("pk")
        if player.email else UndeliveredEmail.objects.none(), delete=True,
-       why="an email to the player the site could not send")
+       why="an email to the player the site could not send", hidden=("message",))
 class UndeliveredEmail(models.Model):
     """An email the site gave up on (core.mail: after its retries), shown to the organizers of the tournament or the
     championship it concerns (organize/undelivered.py): who it was to, what it was, why it failed. The same email

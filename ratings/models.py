@@ -9,7 +9,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from championships.models import Championship, Player, Tournament
-from core.personal_data import holds
+from core.personal_data import holds, not_personal
 from core.text import NameField, no_hidden_characters
 
 KEY_LENGTH = 40
@@ -100,6 +100,7 @@ class RatingState(models.Model):
         return f"ratings updated {self.updated_at or 'never'}"
 
 
+@not_personal("a season's points per place and tiebreaks")
 class Season(models.Model):
     """An organizer's season over several of their championships: points per place in each event (a table per kind
     of event) and the tiebreaks they chose (`ratings.seasons`)."""

@@ -7,7 +7,7 @@ from django.db.models.lookups import LessThanOrEqual
 from django.utils.translation import gettext_lazy as _
 
 from championships.models import Entry, Stage, Tournament
-from core.personal_data import BLANK, holds
+from core.personal_data import BLANK, SCRUB, holds, not_personal
 from engines.rulesets import NATIONAL_LATENESS
 from scheduling.models import Game, Seat, Table
 
@@ -142,6 +142,9 @@ class Objection(models.Model):
         return f"{self.entry.player} · {self.sheet} · v{self.sheet_version}"
 
 
+@holds(rows=lambda player: SheetRevision.objects.filter(sheet__table__seats__entry__player=player.pk).distinct()
+       .order_by("pk"), erase={"data": SCRUB, "reason": SCRUB},
+       why="each version of a table's sheet the player sat at: the scores as entered, with the names")
 class SheetRevision(models.Model):
     """An immutable snapshot of a sheet after each change; corrections keep the old ones visible."""
 
@@ -357,6 +360,7 @@ class Announcement(models.Model):
         return self.text[:60]
 
 
+@not_personal("the ids of a referee's tables waiting on their tablet")
 class TabletReport(models.Model):
     """What one referee's tablet last said waits on it (issue 28): tables whose actions were typed without a network
     and have not reached the server. One row per tournament and user, replaced by each report; the organizer's

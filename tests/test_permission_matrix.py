@@ -276,6 +276,8 @@ ACCESS: dict[str, Access] = {
     "players-me-home": Access(ANYONE, ANYONE, lambda w: {"email": "perm-player-4@example.org"}),
     "players-me": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),
     "players-me-calendar": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),
+    "players-me-data": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),
+    "players-me-data-json": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),
     "players-me-cancel": Access(NOBODY, ANYONE, kwargs=lambda w: {"token": w.player_token,
                                                                   "registration_id": w.own_registration_id}),
     "players-me-sheet": Access(NOBODY, ANYONE, lambda w: {"action": "confirm", "version": w.open_sheet_version},

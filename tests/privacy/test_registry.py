@@ -6,8 +6,9 @@ from django.db import models
 from core.personal_data import EXEMPT, REGISTRY
 
 PERSONAL_NAMES = {"email", "date_of_birth", "city", "friends", "endpoint", "p256dh", "auth", "digest", "secret",
-                  "token", "confirm_digest", "to"}
-"""Field names that hold a personal detail, a token or a link (besides every EmailField)."""
+                  "token", "confirm_digest", "to", "body"}
+"""Field names that hold a personal detail, a token or a link (besides every EmailField), or a payload that may
+name a player (as every JSONField may)."""
 HUBS = {"championships.player", "championships.entry", "scheduling.seat", "results.penalty",
         "championships.registration", "championships.relationship"}
 """Models each row of which is one player's: a model that refers to one of them holds rows about a player."""
@@ -18,7 +19,7 @@ def _personal_fields(model) -> list[str]:
     for f in model._meta.get_fields():
         if f.auto_created and not f.concrete:
             continue  # reverse relations: the other model's fields
-        personal = isinstance(f, models.EmailField) or f.name in PERSONAL_NAMES
+        personal = isinstance(f, models.EmailField | models.JSONField) or f.name in PERSONAL_NAMES
         if personal or (f.is_relation and f.concrete and f.related_model._meta.label_lower in HUBS):
             found.append(f.name)
     return found

@@ -18,4 +18,6 @@ urlpatterns = [
     path("me/<str:token>/entries/<int:entry_id>/confirm/", views.me_confirm_entry, name="players-me-entry-confirm"),
     path("me/<str:token>/push/subscribe/", views.me_push_subscribe, name="players-me-push-subscribe"),
     path("me/<str:token>/push/unsubscribe/", views.me_push_unsubscribe, name="players-me-push-unsubscribe"),
+    path("me/<str:token>/data/", views.me_data, name="players-me-data"),
+    path("me/<str:token>/data.json", views.me_data_json, name="players-me-data-json"),
 ]

@@ -34,6 +34,7 @@ from core.ratelimit import RateLimit
 from core.site import absolute
 from core.webpush import configured as push_configured
 from organize import checkin
+from privacy.export import player_copy_json, sections
 from ranking.own import own_page
 from results.limits import OBJECTION_MAX
 from results.models import RecordSheet
@@ -373,6 +374,32 @@ def _push_change(request, token: str, *, subscribing: bool):
     except ValidationError as error:
         return JsonResponse({"error": " ".join(error.messages)}, status=422)
     return HttpResponse(status=204)
+
+
+# ---- the player's data ----------------------------------------------------------------------------------------
+
+@private_page
+@require_GET
+@tokens_checked
+def me_data(request, token: str):
+    """Everything the site keeps about the player, readable (privacy/export.py), with the JSON to download."""
+    player = _player(token)
+    if player is None:
+        return _invalid_link(request)
+    return render(request, "players/me_data.html", {"player": player, "token": token, "sections": sections(player)})
+
+
+@private_page
+@require_GET
+@tokens_checked
+def me_data_json(request, token: str):
+    """The same as one JSON file, downloaded."""
+    player = _player(token)
+    if player is None:
+        return _invalid_link(request)
+    response = HttpResponse(player_copy_json(player), content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="my-data-{player.pk}.json"'
+    return response
 
 
 # ---- self check-in --------------------------------------------------------------------------------------------
