@@ -223,6 +223,11 @@ class Action(StrEnum):
         details=False)
     PLAYER_PUSH_OFF = "player.push_off", told(
         _("Phone notifications off"), _("%(player)s stopped the notifications on a phone"), details=False)
+    PLAYER_ERASED = "player.erased", told(
+        _("Player's personal data erased"), usual=False, details=False,
+        player=_("%(player)s: personal data erased, asked by the player from their own page"),
+        organizer=_("%(player)s: personal data erased by an organizer, on the player's written request"),
+        retention=_("%(player)s: personal data erased, no tournament played for the retention period"))
 
     REGISTRATION_SUBMITTED = "registration.submitted", told(
         _("Registration received"), _("%(player)s registered on the tournament's page (email not yet confirmed)"))

@@ -334,6 +334,7 @@ _TELLERS: dict[Action, Callable[[_Facts], _Telling]] = {
     Action.PLAYER_LINK_SENT: _player,
     Action.PLAYER_PUSH_ON: _player,
     Action.PLAYER_PUSH_OFF: _player,
+    Action.PLAYER_ERASED: lambda f: _tell(str(f.after.get("by", "organizer")), player=f.after.get("player", "?")),
     Action.REGISTRATION_SUBMITTED: _player,
     Action.REGISTRATION_CONFIRMED: lambda f: _tell(str(f.after.get("status", "")), player=f.after.get("player", "?")),
     Action.REGISTRATION_APPROVED: lambda f: _tell(str(f.after.get("status", "")), player=f.after.get("player", "?")),

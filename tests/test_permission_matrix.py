@@ -13,6 +13,7 @@ from datetime import date
 from urllib.parse import urlsplit
 
 import pytest
+from django.core import signing
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
@@ -31,6 +32,7 @@ from engines.boards.generator import generate_board
 from organize import checkin
 from organize.api_tokens import create_token
 from organize.models import PrintJob, UndeliveredEmail
+from privacy.erasure import ASK_SALT
 from ranking.standings import tied_groups, tournament_standings
 from ratings.seasons import create_season
 from ratings.services import recompute_all
@@ -278,6 +280,9 @@ ACCESS: dict[str, Access] = {
     "players-me-calendar": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),
     "players-me-data": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),
     "players-me-data-json": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),
+    "players-me-erase": Access(NOBODY, ANYONE, kwargs=lambda w: {"token": w.player_token}),
+    "players-erase-confirm": Access(ANYONE, ANYONE, kwargs=lambda w: {"token": signing.dumps(
+        links.player_for(w.player_token).pk, salt=ASK_SALT)}),
     "players-me-cancel": Access(NOBODY, ANYONE, kwargs=lambda w: {"token": w.player_token,
                                                                   "registration_id": w.own_registration_id}),
     "players-me-sheet": Access(NOBODY, ANYONE, lambda w: {"action": "confirm", "version": w.open_sheet_version},
@@ -311,6 +316,8 @@ ACCESS: dict[str, Access] = {
     "organize-season-xlsx": Access(CHAMPIONSHIP_ORGANIZERS, SIGNED_IN_WRONG_METHOD),
     "organize-season-pdf": Access(CHAMPIONSHIP_ORGANIZERS, SIGNED_IN_WRONG_METHOD),
     "organize-player-listing": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"listed": "0"}),
+    "organize-player-erase": Access(ORGANIZERS, ORGANIZERS, lambda w: {"request": "Email of 30 November",
+                                                                        "confirm": "on"}),
 }
 
 # The Django admin, all of it: superusers only (no account here is staff without being a superuser).

@@ -94,6 +94,7 @@ urlpatterns = [
     path("<slug:slug>/players.xlsx", players.player_csv, XLSX, name="organize-players-xlsx"),
     path("<slug:slug>/players/add/", players.player_add, name="organize-player-add"),
     path("<slug:slug>/players/<int:player_id>/listing/", players.player_listing, name="organize-player-listing"),
+    path("<slug:slug>/players/<int:player_id>/erase/", players.player_erase, name="organize-player-erase"),
     path("<slug:slug>/players/import/", players.player_import, name="organize-player-import"),
     path("<slug:slug>/relationships/", players.relationship_list, name="organize-relationships"),
     path("<slug:slug>/relationships.csv", players.relationship_csv, name="organize-relationships-csv"),

@@ -405,6 +405,7 @@ SAMPLES = {
     Action.PLAYER_LINK_SENT: {"": (None, P)},
     Action.PLAYER_PUSH_ON: {"": (None, P)},
     Action.PLAYER_PUSH_OFF: {"": (None, P)},
+    Action.PLAYER_ERASED: {by: (None, {"player": "Player 7", "by": by}) for by in ("player", "organizer", "retention")},
     Action.REGISTRATION_SUBMITTED: {"": (None, {**P, "email": "ann@example.com"})},
     Action.REGISTRATION_CONFIRMED: {status: (None, {**P, "status": status}) for status in ("entered", "waiting",
                                                                                           "pending")},

@@ -28,13 +28,16 @@ def played(db) -> Played:
     tournament = make_tournament(slug="malta-cup", name="Malta Cup", games=2, city="Valletta")
     entries = make_entries(tournament, 8)
     for n, entry in enumerate(entries):
-        Player.objects.filter(pk=entry.player_id).update(email=f"p{n}@example.com", date_of_birth=date(1980 + n, 2, 3))
+        Player.objects.filter(pk=entry.player_id).update(name=f"Entrant {'ABCDEFGH'[n]}", email=f"p{n}@example.com",
+                                                         date_of_birth=date(1980 + n, 2, 3))
     organizer = make_official(tournament, "organizer")
     referee = make_official(tournament, "referee")
-    for number, order in ((1, entries), (2, entries[::-1])):
+    # the player erased (entries[0]) is tied with nobody: 10 + 1 VP (tied players are listed by name)
+    for number, order, vps in ((1, entries, ([10, 7, 5, 3], [10, 8, 6, 2])),
+                               (2, entries[::-1], ([10, 6, 5, 4], [10, 8, 6, 1]))):
         game = make_game(tournament, [order[:4], order[4:]], number=number)
-        for table, vps in zip(game.tables.order_by("number"), ([10, 7, 5, 3], [10, 8, 6, 2])):
-            play(table, vps, referee)
+        for table, table_vps in zip(game.tables.order_by("number"), vps):
+            play(table, table_vps, referee)
     record_penalty(entries[0].pk, user=referee, kind="warning", reason="Slow play, told twice")
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
     recompute_all()

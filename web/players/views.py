@@ -34,7 +34,9 @@ from core.ratelimit import RateLimit
 from core.site import absolute
 from core.webpush import configured as push_configured
 from organize import checkin
+from privacy import erasure
 from privacy.export import player_copy_json, sections
+from privacy.models import Erasure
 from ranking.own import own_page
 from results.limits import OBJECTION_MAX
 from results.models import RecordSheet
@@ -400,6 +402,45 @@ def me_data_json(request, token: str):
     response = HttpResponse(player_copy_json(player), content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="my-data-{player.pk}.json"'
     return response
+
+
+ERASE_ASKS = RateLimit("player-erase-ask", 3, HOUR)
+"""Erasure links emailed per player and hour: one tap asks once."""
+
+
+@private_page
+@require_POST
+@tokens_checked
+def me_erase(request, token: str):
+    """Ask to erase one's data: the emailed link confirms it (`privacy.erasure.ask`), so a phone left open does not."""
+    player = _player(token)
+    if player is None:
+        return _invalid_link(request)
+    if (wait := ERASE_ASKS.hit(str(player.pk))) or (player.email and (wait := recipient_wait(player.email))):
+        messages.error(request, refusal(wait))
+    elif erasure.ask(player):
+        messages.success(request, _("We emailed you a link: open it within %(hours)d hours to confirm the erasure.")
+                         % {"hours": erasure.ASK_HOURS})
+    else:
+        messages.error(request, _("No email is registered for you: ask the organizers of your tournaments, in "
+                                  "writing, to erase your data."))
+    return redirect("players-me-data", token=token)
+
+
+@private_page
+@require_http_methods(["GET", "POST"])
+@tokens_checked
+def erase_confirm(request, token: str):
+    """The emailed link: GET says what erasing does and shows the button (mail scanners open links too), the POST
+    erases."""
+    player = erasure.asked_by(token)
+    if player is None:
+        return _invalid_link(request, _("This link does not erase anything: it has expired or was used. Ask again "
+                                        "from your own page."))
+    if request.method == "POST":
+        erasure.erase(player.pk, by=Erasure.By.PLAYER)
+        return render(request, "players/erase_confirm.html", {"done": True})
+    return render(request, "players/erase_confirm.html", {"player": player, "hours": erasure.ASK_HOURS})
 
 
 # ---- self check-in --------------------------------------------------------------------------------------------

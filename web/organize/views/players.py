@@ -24,8 +24,17 @@ from championships.services import change_player
 from core.table_export import table_response
 from engines.csv_input import InputError
 from organize import rosters
+from privacy import erasure
+from privacy.models import Erasure
 from web.forms import add_service_errors
-from web.organize.people_forms import ImportConfirmForm, ImportUploadForm, PlayerForm, RelationshipForm, search_query
+from web.organize.people_forms import (
+    ErasureForm,
+    ImportConfirmForm,
+    ImportUploadForm,
+    PlayerForm,
+    RelationshipForm,
+    search_query,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -102,6 +111,31 @@ def player_listing(request, slug: str, player_id: int):
         messages.success(request, (_("%(player)s is listed in the public ratings.") if listed else
                                    _("%(player)s is hidden from the public ratings.")) % {"player": player.name})
     return redirect(f"{reverse('organize-players', args=[slug])}?{urlencode({'q': player.name, 'only': 'all'})}")
+
+
+@login_required
+def player_erase(request, slug: str, player_id: int):
+    """Erase a player's personal data on their written request (privacy/erasure.py): GET shows what it does, the POST
+    erases, for an organizer of every tournament the player played; audited."""
+    tournament = organized_tournament(request.user, slug)
+    player = get_object_or_404(visible_players(request.user), pk=player_id)
+    if not erasure.may_erase(request.user, player):
+        raise PermissionDenied(_("Only an organizer of every tournament %(player)s played may erase them.")
+                               % {"player": player.name})
+    form = ErasureForm(request.POST or None)
+    context = {"tournament": tournament, "player": player, "form": form, "erased": erasure.is_erased(player)}
+    if request.method == "POST":
+        if not form.is_valid():
+            return render(request, "organize/player_erase.html", context, status=422)
+        try:
+            erased = erasure.erase(player.pk, by=Erasure.By.ORGANIZER, user=request.user,
+                                   reason=form.cleaned_data["request"])
+        except PermissionDenied:
+            raise PermissionDenied(_("Only an organizer of every tournament %(player)s played may erase them.")
+                                   % {"player": player.name}) from None
+        messages.success(request, _("Erased: the player is now %(pseudonym)s everywhere.") % {"pseudonym": erased.name})
+        return redirect(f"{reverse('organize-players', args=[slug])}?{urlencode({'q': erased.name, 'only': 'all'})}")
+    return render(request, "organize/player_erase.html", context)
 
 
 @login_required
