@@ -280,6 +280,12 @@ class Action(StrEnum):
 
     CHAMPIONSHIP_CREATED = "championship.created", told(
         _("Championship created"), _("Championship %(name)s created"))
+    PRIVACY_NOTICE_CHANGED = "championship.privacy_notice", told(
+        _("Privacy notice changed"), _("Privacy notice changed: version %(version)s"), details=False)
+    CONSENT_COLLECTED = "championship.consent_collected", told(
+        _("Consent collected by the organizers"),
+        _("The organizers collected the consent of %(players)s players to the privacy notice, version %(version)s"),
+        details=False)
 
     TOKEN_CREATED = "token.created", told(_("API token created"))
     TOKEN_REVOKED = "token.revoked", told(_("API token revoked"))

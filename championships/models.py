@@ -542,6 +542,10 @@ class Registration(models.Model):
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, null=True, blank=True, related_name="+")
     reason = models.CharField(_("reason"), max_length=500, blank=True)
+    privacy_notice = models.ForeignKey(
+        "PrivacyNotice", models.PROTECT, null=True, blank=True, related_name="+",
+        verbose_name=_("privacy notice accepted"),
+        help_text=_("The version of the championship's privacy notice the player accepted when registering."))
 
     class Meta:
         ordering = ["tournament", "confirmed_at", "pk"]
@@ -562,3 +566,28 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} · {self.tournament} · {self.get_status_display()}"
+
+
+class PrivacyNotice(models.Model):
+    """One version of a championship's privacy notice (championships/privacy_notice.py): what is kept about its
+    players, why and for how long. Never changed: a change is a new version, so each registration says which text
+    the player accepted."""
+
+    TEXT_MAX = 20000
+    championship = models.ForeignKey(Championship, models.CASCADE, related_name="privacy_notices")
+    version = models.PositiveIntegerField(_("version"))
+    text = models.TextField(_("text"))
+    created_at = models.DateTimeField(_("written at"), auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+
+    class Meta:
+        ordering = ["championship", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["championship", "version"], name="privacy_notice_version_once"),
+            models.CheckConstraint(condition=LessThanOrEqual(Length("text"), 20000), name="privacy_notice_length"),
+            models.CheckConstraint(condition=~Q(text=""), name="privacy_notice_has_text"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.championship} · v{self.version}"

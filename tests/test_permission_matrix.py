@@ -121,6 +121,8 @@ ACCESS: dict[str, Access] = {
     "api-v1:entries": Access(NOBODY, TOKEN_ONLY, lambda w: {"player_ids": [w.entry.player_id]}),
     "api-v1:import": Access(NOBODY, TOKEN_ONLY, lambda w: {"csv": "name\nMallory"}),
     "api-v1:results": Access(TOKEN_ONLY, NOBODY),
+    "organize-privacy-notice": Access(CHAMPIONSHIP_ORGANIZERS, CHAMPIONSHIP_ORGANIZERS,
+                                      lambda w: {"text": "We keep your name and email for the tournaments."}),
     "organize-api-tokens": Access(CHAMPIONSHIP_ORGANIZERS, CHAMPIONSHIP_ORGANIZERS, lambda w: {"name": "Perm token"}),
     "organize-webhooks": Access(CHAMPIONSHIP_ORGANIZERS, CHAMPIONSHIP_ORGANIZERS,
                                 lambda w: {"url": "https://example.org/hook", "events": ["game.published"]}),

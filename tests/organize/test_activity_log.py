@@ -429,6 +429,8 @@ SAMPLES = {
     Action.TOURNAMENT_REGISTRATION: {variant: ({}, {"variant": variant})
                                      for variant in ("opened", "closed", "changed")},
     Action.CHAMPIONSHIP_CREATED: {"": (None, {"name": "UAE 2026", "preset": "uae"})},
+    Action.PRIVACY_NOTICE_CHANGED: {"": (None, {"version": 2})},
+    Action.CONSENT_COLLECTED: {"": (None, {"version": 1, "players": 12})},
     Action.TOKEN_CREATED: {"": (None, {"name": "Website", "championship": "uae-2026"})},
     Action.TOKEN_REVOKED: {"": (None, {"name": "Website"})},
     Action.WEBHOOK_ADDED: {"": (None, {"url": "https://example.org/hook", "events": ["game.published"]})},

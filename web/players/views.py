@@ -24,7 +24,7 @@ from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from championships import foreign_players, links, places, push, signup
+from championships import foreign_players, links, places, privacy_notice, push, signup
 from championships.models import Championship, Entry, Tournament
 from championships.tasks import send_private_link
 from core.background import run_in_background
@@ -115,8 +115,10 @@ def _needs_birth_date(tournament: Tournament) -> bool:
 def register(request, slug: str):
     tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
     closed = signup.why_closed(tournament)
-    form = RegistrationForm(request.POST or None, needs_birth_date=_needs_birth_date(tournament))
+    form = RegistrationForm(request.POST or None, needs_birth_date=_needs_birth_date(tournament),
+                            needs_consent=tournament.championship is not None)
     context = {"tournament": tournament, "form": form, "closed": closed, "places_left": places.places_left(tournament),
+               "privacy_notice": privacy_notice.text_of(tournament.championship) if tournament.championship else "",
                "waiting": places.waiting(tournament).count(), "confirm_hours": signup.CONFIRM_HOURS,
                "sent": request.GET.get("sent") == "1"}
     if request.method == "POST" and closed:

@@ -8,13 +8,14 @@ from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
-from championships import people
+from championships import people, privacy_notice
 from championships.list_dates import FORMAT_LABELS, FORMATS, ISO
 from championships.permissions import organized_tournament, visible_players
 from championships.registration import DECISIONS, KEEP, date_guess, preview_roster
@@ -179,7 +180,7 @@ def _preview_context(tournament, records, *, filename: str, user, columns: Colum
             "summary": _summary(preview.counts, tournament) if preview.ok else "",
             "confirm_form": form if can_import else None, "dates_form": form, "guess": guess,
             "guess_label": FORMAT_LABELS[guess.format], "guess_country": country.local_name if country else "",
-            "columns": columns,
+            "columns": columns, "privacy_notice_version": privacy_notice.version_shown(tournament.championship),
             "columns_read": [(COLUMN_LABELS[c], _joined(c, h, columns)) for c, h in columns.used.items()]}
 
 
@@ -283,8 +284,14 @@ def _confirm(request, tournament, context):
         status = 200 if context["preview"].ok and not form.errors else 422
         return render(request, "organize/player_import.html", context, status=status)
     try:
-        result = people.import_registration_list(tournament, records, user=request.user, decisions=decisions,
-                                                 expected=matched, date_format=date_format)
+        if tournament.championship and request.POST.get("consent") != "1":
+            raise ValidationError(_("Tick that the players on the list agreed to the championship's privacy notice: "
+                                    "the import records that you collected their consent."))
+        with transaction.atomic():
+            result = people.import_registration_list(tournament, records, user=request.user, decisions=decisions,
+                                                     expected=matched, date_format=date_format)
+            if tournament.championship:
+                privacy_notice.consent_collected(tournament, players=len(records), user=request.user)
     except ValidationError as error:
         context.update(again())
         context.update(form=ImportUploadForm(), import_errors=error.messages)
