@@ -24,3 +24,14 @@ class Erasure(models.Model):
 
     def __str__(self) -> str:
         return f"player {self.player_id} · {self.at:%Y-%m-%d %H:%M}"
+
+
+class RetentionNotice(models.Model):
+    """The organizers of a player's tournaments were told that the player's personal data is erased a month later
+    for want of a tournament (privacy/retention.py); a new entry meanwhile makes the notice void."""
+
+    player_id = models.PositiveBigIntegerField(unique=True)
+    notified_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"player {self.player_id} · told {self.notified_at:%Y-%m-%d}"
