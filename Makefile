@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
-AXE := node_modules/axe-core/axe.min.js
+NODE := node_modules/.installed
 
 .PHONY: install run test test-fast bench smoke lint lock migrate demo load chaos stack test-stack
 
@@ -43,12 +43,13 @@ PORT ?= 8000
 run: demo
 	DEBUG=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-# axe-core for the browser accessibility checks (skipped without it unless REQUIRE_BROWSER is set).
-$(AXE): package.json package-lock.json
-	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent && touch $(AXE); \
+# From package-lock.json: axe-core for the browser accessibility checks (skipped without it unless REQUIRE_BROWSER is
+# set) and ESLint for `make lint`.
+$(NODE): package.json package-lock.json
+	@if command -v npm >/dev/null; then npm ci --no-audit --no-fund --silent && touch $(NODE); \
 	else echo "npm is missing: the accessibility checks will be skipped"; fi
 
-test: install $(AXE)
+test: install $(NODE)
 	$(PY) -m pytest
 
 # The inner loop while changing code: all but the browser, fuzz and slow tests (markers: pyproject.toml, applied in
@@ -63,8 +64,10 @@ bench: $(BENCH_STAMP)
 	done; if [ -n "$$missed" ]; then echo "bench: a target was missed or a script failed in:$$missed"; exit 1; fi
 
 # mypy keeps its cache in .mypy_cache: a run after a small change takes seconds.
-lint: install
+lint: install $(NODE)
 	$(VENV)/bin/ruff check .
+	node_modules/.bin/eslint .
+	$(VENV)/bin/djlint templates web --lint --quiet
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-cache --no-logo
 
@@ -87,5 +90,5 @@ stack: install
 	$(PY) -m reliability.stack $(ARGS)
 
 # The browser journeys (organizer, referee's tablet offline and online, player's phone) through the stack, one start.
-test-stack: install $(AXE)
+test-stack: install $(NODE)
 	$(PY) -m reliability.journeys $(ARGS)

@@ -298,6 +298,8 @@ class Action(StrEnum):
                                             _("Test delivery sent to %(url)s"))
     WEBHOOK_SECRET_CHANGED = "webhook.secret_changed", told(_("Webhook signing secret changed"),
                                                             _("New signing secret for %(url)s"))
+    WEBHOOK_FORMAT_CHANGED = "webhook.format_changed", told(_("Webhook format changed"),
+                                                           _("Webhook format changed: %(url)s"))
     WEBHOOK_REDELIVERED = "webhook.redelivered", told(_("Failed delivery sent again"),
                                                       _("A failed delivery sent again to %(url)s"))
     WEBHOOK_FAILING = "webhook.failing_turned_off", told(_("Webhook turned off: its deliveries kept failing"),

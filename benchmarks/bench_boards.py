@@ -10,8 +10,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engines.boards.fairness import LIMITS, generate_fair_board  # noqa: E402
-from engines.boards.generator import generate_board  # noqa: E402
+from engines.boards.fairness import LIMITS, generate_fair_board
+from engines.boards.generator import generate_board
 
 BOARDS, RUNS, FLOOR = 2_000, 3, 1_000
 

@@ -26,6 +26,10 @@ medians, each divided by a `/healthz` request's measured in the same process:
 * the first reader after a sign-off at 3,000 players, once the background refresh has run (as the Celery
   worker runs it): the standings, the projector and the own page of a player of the table just signed off.
   Target: at most 25× /healthz. Another player's page, rendered when asked from the cached standings, is shown.
+* the first reader of a player's page after a sign-off at 3,000 players (issue 32 item 9), once the refresh has
+  stored each player's summary: the public page of a player of the table just signed off, another player's (rendered
+  when asked), the private page `/me/<token>/` of a player of that table (never cached whole: it holds a form) and
+  the projector. Target: at most 5× /healthz each; the row shows each page's own ratio.
 * the live update after a sign-off at 3,000 players: the refresh job's wall seconds from the sign-off to the
   announcement of the new version (on a quiet worker; `make load` measures it under load), the ratio being
   its CPU in /healthz requests. Target: at most 5 s.
@@ -62,6 +66,7 @@ sys.path.insert(0, str(ROOT))
 RANK_PLAYERS, RANK_GAMES, RANK_TARGET = 100_000, 4, 3.0
 SEAT_PLAYERS, SEAT_GAMES, SEAT_TARGET, SEAT_RUNS = 13, 4, 0.3, 5
 PDF_AGAIN_TARGET, FIRST_READER_TARGET, LIVE_UPDATE_TARGET, PROJECTOR_TARGET_KB = 2.0, 25.0, 5.0, 60
+PLAYER_PAGE_TARGET = 5.0
 HEAVY_PDFS = Path(__file__).with_name("heavy_pdfs.py")
 PDF_DOCUMENTS = {"sheets": ("record sheets PDF, 50 tables (200 players, QR codes)", 15.0, 120.0),
                  "standings": ("standings PDF, 1,000 players", 20.0, 150.0),
@@ -180,7 +185,7 @@ def _pages_run() -> dict | Exception:
     """heavy_pages.py on a scratch database and Redis of its own: its JSON figures, or why there are none."""
     from reliability.stack import PG_SERVER, PYTHON, Stack, psql
 
-    stack = Stack("h_heavy_bench", http_port=8864, redis_port=8865, workers=1)
+    stack = Stack("h_heavy_bench", port=8864, redis_port=8865, workers=1)
     try:
         psql("SELECT 1")
         if not shutil.which("redis-server"):
@@ -193,7 +198,7 @@ def _pages_run() -> dict | Exception:
         if child.returncode:
             raise RuntimeError(f"heavy_pages.py exited {child.returncode}: {child.stderr}")
         return json.loads(child.stdout.strip().splitlines()[-1])
-    except Exception as error:  # noqa: BLE001 - each row built on these figures reports it
+    except Exception as error:  # each row built on these figures reports it
         return RuntimeError(" ".join(str(error).split())[-300:])
     finally:
         stack.stop_all()
@@ -227,6 +232,22 @@ def first_reader(tmp: Path) -> Row:
         + f" ms CPU (another player's page, rendered when asked: {1000 * pages['other player']:.1f} ms"
         f" = {pages['other player'] / figures['healthz']:.0f}×)",
         ratio, _healthz(figures), f"≤ {FIRST_READER_TARGET:g}× /healthz", ratio <= FIRST_READER_TARGET,
+    )
+
+
+PLAYER_PAGES = ("player", "other player", "private page", "projector")
+
+
+def player_pages(tmp: Path) -> Row:
+    figures = pages_figures()
+    pages = figures["first_reader"]
+    ratio = max(pages[name] for name in PLAYER_PAGES) / figures["healthz"]
+    return Row(
+        "first reader of a player's page after a sign-off, 3,000 players (public page of a player of the table / "
+        "another player's / the private page / projector)",
+        " / ".join(f"{1000 * pages[name]:.1f}" for name in PLAYER_PAGES) + " ms CPU ("
+        + " / ".join(f"{pages[name] / figures['healthz']:.0f}×" for name in PLAYER_PAGES) + ")",
+        ratio, _healthz(figures), f"≤ {PLAYER_PAGE_TARGET:g}× /healthz", ratio <= PLAYER_PAGE_TARGET,
     )
 
 
@@ -298,7 +319,7 @@ def pdf_row(document: str) -> Callable[[Path], Row]:
 
 
 ROWS: list[Callable[[Path], Row]] = [rank_memory, seat_cpu, *map(pdf_row, PDF_DOCUMENTS), pdf_again,
-                                     first_reader, live_update, projector_wire, compression]
+                                     first_reader, player_pages, live_update, projector_wire, compression]
 
 
 def main() -> int:
@@ -307,7 +328,7 @@ def main() -> int:
         for measure in ROWS:
             try:
                 row = measure(Path(tmp))
-            except Exception as error:  # noqa: BLE001 - a row that cannot be measured is reported, the others still run
+            except Exception as error:  # a row that cannot be measured is reported, the others still run
                 print(f"{measure.__name__}: could not be measured ({error}): MISSED")
                 missed += 1
                 continue

@@ -21,7 +21,7 @@ os.environ["SITE_URL"] = "https://catan.example.org"  # the QR codes' address
 os.environ.pop("REDIS_URL", None)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "catan_tournaments.settings")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 

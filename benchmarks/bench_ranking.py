@@ -15,9 +15,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engines.ranking.csv_files import read_results  # noqa: E402
-from engines.ranking.engine import rank  # noqa: E402
-from engines.rulesets import RULESETS  # noqa: E402
+from engines.ranking.csv_files import read_results
+from engines.ranking.engine import rank
+from engines.rulesets import RULESETS
 
 PLAYERS, GAMES, RUNS = 10_000, 4, 3
 

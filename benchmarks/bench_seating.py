@@ -22,8 +22,8 @@ from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engines.seating import search as seating_search  # noqa: E402
-from engines.seating.engine import SeatingProblem, SeatingResult, assess, seat  # noqa: E402
+from engines.seating import search as seating_search
+from engines.seating.engine import SeatingProblem, SeatingResult, assess, seat
 
 # 30 countries, uneven, the largest 32: every table of every game needs exactly one of its players.
 COUNTRY_SIZES = [32, 15, 9, 7, 6, 5, 5, 4, 4, 4, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1]

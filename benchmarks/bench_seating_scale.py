@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engines.seating.engine import SeatingProblem, assess, seat  # noqa: E402
+from engines.seating.engine import SeatingProblem, assess, seat
 
 SIZES = (64, 128, 256, 512, 1024, 2048, 4096)
 COUNTRIES = 20

@@ -18,13 +18,15 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from django_setup import setup  # noqa: E402
+from django_setup import setup
 
 setup("pages", database=os.environ["BENCH_DATABASE_URL"], redis=True)
 
 import bench_public_pages as pages  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402
 
+from championships import links  # noqa: E402
+from championships.models import Player, Tournament  # noqa: E402
 from ranking import refresh  # noqa: E402
 from results.models import Score  # noqa: E402
 from tests.factories import make_admin, make_official, play  # noqa: E402
@@ -84,7 +86,8 @@ def main() -> None:
     small, big = pages.build(200, admin), pages.build(3000, admin)
     small_slug, big_slug = small["standings"].split("/")[2], big["standings"].split("/")[2]
     client = Client()  # one handler (its middleware loaded once, as in a server process), never signed in
-    for path in [*small.values(), *big.values(), "/healthz"]:
+    warm = f"/me/{links.issue(Player.objects.order_by('pk').first())}/"  # a private page, as a player opens it
+    for path in [*small.values(), *big.values(), "/healthz", warm]:
         client.get(path, secure=True)  # templates compiled, fonts and modules loaded
     healthz = median_cpu(client, "/healthz", HEALTHZ_RUNS)
 
@@ -94,20 +97,19 @@ def main() -> None:
         first, _ = cpu(client, path)
         pdfs[name] = {"first": first, "again": median_cpu(client, path, AGAIN_RUNS)}
 
-    from championships.models import Tournament
-
     tournament = Tournament.objects.get(slug=big_slug)
     referee = make_official(tournament)
     first_reader, jobs = {}, []
-    for name in ("standings", "projector", "player", "other player"):
+    for name in ("standings", "projector", "player", "other player", "private page"):
         spent = []
         for _ in range(FIRST_RUNS):
             played = sign_off_next(tournament, referee, 3)
+            token = links.issue(Player.objects.get(pk=played[1]))  # the link they were emailed
             jobs.append(run_refresh(tournament))
             other = tournament.entries.exclude(player_id__in=played).order_by("?").first().player_id
             path = {"standings": big["standings"], "projector": f"/t/{big_slug}/screen/",
                     "player": f"/t/{big_slug}/players/{played[0]}/",
-                    "other player": f"/t/{big_slug}/players/{other}/"}[name]
+                    "other player": f"/t/{big_slug}/players/{other}/", "private page": f"/me/{token}/"}[name]
             spent.append(cpu(client, path, **ENCODINGS)[0])
         first_reader[name] = statistics.median(spent)
 

@@ -32,7 +32,7 @@ os.environ.pop("REDIS_URL", None)
 os.environ.pop("REDIS_CACHE_URL", None)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "catan_tournaments.settings")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 

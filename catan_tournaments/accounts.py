@@ -12,10 +12,11 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordResetForm
 from django.shortcuts import render
 from django.template import loader
-from django.utils.translation import ngettext
+from django.utils.translation import get_language, ngettext
 
 from core import site
 from core.emails import recipient_wait, refusal
+from core.language import address_in, keep_language
 from core.mail import queue_email
 from core.ratelimit import RateLimit
 from core.signin import remember_browser, request_pause
@@ -28,9 +29,16 @@ def _minutes(seconds: float) -> int:
 
 
 class SignInView(auth_views.LoginView):
+    """Signing in keeps the sign-in page's language: the page it goes on to is that page in this language, and the
+    language cookie remembers it for the next visit from outside (core/language.py)."""
+
+    def get_success_url(self):
+        return address_in(super().get_success_url(), get_language())
+
     def form_valid(self, form):
         response = super().form_valid(form)
         remember_browser(self.request, response, form.get_user().get_username())
+        keep_language(self.request, response)
         return response
 
 

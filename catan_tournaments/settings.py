@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "core.language.FirstVisitLanguageMiddleware",  # an unprefixed address from outside: the visitor's language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -226,8 +227,20 @@ LOGIN_REDIRECT_URL = "referee-home"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("ar", "العربية"), ("he", "עברית"), ("fa", "فارسی")]
+# Each named in itself (the language menu shows these); Arabic, Hebrew and Persian right to left (Django's
+# LANGUAGES_BIDI). pt-br and zh-hans are the catalogs locale/pt_BR and locale/zh_Hans. Dates and numbers follow
+# each language's Django formats, country names django-countries' catalogs (docs/translations.md).
+LANGUAGES = [
+    ("en", "English"), ("ar", "العربية"), ("he", "עברית"), ("fa", "فارسی"),
+    ("de", "Deutsch"), ("fr", "Français"), ("es", "Español"), ("it", "Italiano"), ("pt-br", "Português (Brasil)"),
+    ("nl", "Nederlands"), ("pl", "Polski"), ("tr", "Türkçe"), ("el", "Ελληνικά"), ("ja", "日本語"),
+    ("zh-hans", "简体中文"), ("ko", "한국어"),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language staff signed in with, for their next visit from outside (core/language.py); Django's set_language too.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = env.str("TIME_ZONE", default="Asia/Dubai")
 USE_I18N = True
 USE_TZ = True
@@ -299,6 +312,7 @@ SECURE_HSTS_PRELOAD = not DEBUG and env.bool("HSTS_PRELOAD", default=False)
 # Not preloading is the deliberate default, so `check --deploy` need not warn about it.
 SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
 SESSION_COOKIE_SECURE = not DEBUG
+LANGUAGE_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

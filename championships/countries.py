@@ -1,6 +1,7 @@
 """Countries are created on first use from the ISO 3166 list, so no fixture has to be kept."""
 from functools import lru_cache
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -21,7 +22,7 @@ def country_for_code(code: str) -> Country:
     return country
 
 
-LANGUAGE_CODES = ("en", "ar", "he", "fa")
+LANGUAGE_CODES = tuple(code for code, _name in settings.LANGUAGES)
 """The site's languages: a country may be written in any of them in a registration list."""
 SHORT_NAMES = {"United States": "US", "UK": "GB", "Great Britain": "GB"}
 """Names people type in a form's free-text answer that ISO 3166 spells otherwise ("United States of America")."""

@@ -66,7 +66,7 @@ def run_on_thread(task: Task[..., Any], *args: object) -> None:
     the request). A failure is logged, never lost silently."""
     try:
         task(*args)
-    except Exception:  # noqa: BLE001 - nobody waits on this thread's result: the log is where a failure is seen
+    except Exception:  # nobody waits on this thread's result: the log is where a failure is seen
         logger.exception("Background task %s failed", task.name)
     finally:
         if not connection.in_atomic_block:  # only a caller's own transaction (a test's) keeps it open

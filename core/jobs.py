@@ -146,7 +146,7 @@ def run(model: type[J], job_id: int, work: Callable[[J], tuple[str, dict[str, An
             finish(model, job_id, BackgroundJob.Status.FAILED, " ".join(error.messages))
         except PermissionDenied:
             finish(model, job_id, BackgroundJob.Status.FAILED, str(denied))
-        except Exception as error:  # noqa: BLE001 - a runner must record any failure, not lose the job silently
+        except Exception as error:  # a runner must record any failure, not lose the job silently
             logger.exception("%s %s failed", model.__name__, job_id)
             finish(model, job_id, BackgroundJob.Status.FAILED, unexpected(error))
         else:

@@ -83,7 +83,7 @@ def measured(texts: list[str], *, language: str, bold: bool = False) -> list[flo
     along a line; `em` if WeasyPrint's Pango bindings are not what this expects."""
     try:
         return _pango_widths(tuple(texts), language[:2], bold)
-    except Exception:  # noqa: BLE001 - WeasyPrint's own bindings changed: the fonts' advance widths will do
+    except Exception:  # WeasyPrint's own bindings changed: the fonts' advance widths will do
         return [em(text, bold=bold) for text in texts]
 
 

@@ -43,7 +43,7 @@ class RateLimit:
         try:
             cache.add(cache_key, 0, timeout=self.window + 1)
             count = cache.incr(cache_key)
-        except Exception:  # noqa: BLE001 - any cache failure: let the request through rather than refuse staff
+        except Exception:  # any cache failure: let the request through rather than refuse staff
             logger.warning("Rate limit %s not counted: the cache is unavailable", self.name)
             return 0
         return 0 if count <= self.limit else max(1, math.ceil(ends - now))
@@ -53,7 +53,7 @@ class RateLimit:
         now = time.time() if now is None else now
         try:
             return int(cache.get(self._key(key, now)[0], 0))
-        except Exception:  # noqa: BLE001 - as in hit()
+        except Exception:  # as in hit()
             return 0
 
     def _network(self) -> "RateLimit":
@@ -84,11 +84,11 @@ class RateLimit:
         now = time.time() if now is None else now
         try:
             cache.delete(self._key(key, now)[0])
-        except Exception:  # noqa: BLE001 - as in hit()
+        except Exception:  # as in hit()
             logger.warning("Rate limit %s not cleared: the cache is unavailable", self.name)
 
 
-class Busy(Exception):  # noqa: N818 - what the caller is told: the limit's slots are all taken
+class Busy(Exception):  # what the caller is told: the limit's slots are all taken
     """Every slot of a concurrency limit is taken; try again in `retry_after` seconds."""
 
     def __init__(self, limit: "ConcurrencyLimit", retry_after: int):
@@ -123,7 +123,7 @@ class ConcurrencyLimit:
             if taken is not None:
                 try:
                     cache.delete(taken)
-                except Exception:  # noqa: BLE001 - the slot expires after `hold` seconds anyway
+                except Exception:  # the slot expires after `hold` seconds anyway
                     logger.warning("Concurrency limit %s: a slot could not be freed", self.name)
 
     def _take(self, key: str) -> str | None:
@@ -133,7 +133,7 @@ class ConcurrencyLimit:
             for n in range(self.limit):
                 if cache.add(self._slot(key, n), token, timeout=self.hold):
                     return self._slot(key, n)
-        except Exception:  # noqa: BLE001 - as in RateLimit.hit(): a cache outage must not stop the work
+        except Exception:  # as in RateLimit.hit(): a cache outage must not stop the work
             logger.warning("Concurrency limit %s not held: the cache is unavailable", self.name)
             return None
         raise Busy(self, self.retry_after)

@@ -22,7 +22,7 @@ class RefusedUpload(UploadedFile):
     def __init__(self, name: str | None, size: int, content_type: str | None) -> None:
         super().__init__(file=None, name=name, content_type=content_type, size=size)
 
-    def open(self, *args: Any, **kwargs: Any) -> Self:  # noqa: ARG002 - nothing was kept to read
+    def open(self, *args: Any, **kwargs: Any) -> Self:  # nothing was kept to read
         raise ValueError("A refused upload has no content.")
 
 

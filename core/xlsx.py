@@ -134,7 +134,7 @@ class _Workbook:
             raise stop.error from None
         except InputError:
             raise
-        except Exception:  # noqa: BLE001 - damage to an untrusted file (zip, XML, numbers) is one answer
+        except Exception:  # damage to an untrusted file (zip, XML, numbers) is one answer
             raise _unreadable(self.filename) from None
         return True
 

@@ -366,6 +366,7 @@ _TELLERS: dict[Action, Callable[[_Facts], _Telling]] = {
     Action.WEBHOOK_PINGED: _webhook,
     Action.WEBHOOK_SECRET_CHANGED: _webhook,
     Action.WEBHOOK_REDELIVERED: _webhook,
+    Action.WEBHOOK_FORMAT_CHANGED: _webhook,
     Action.WEBHOOK_FAILING: _webhook,
     Action.EMAIL_SENT_AGAIN: lambda f: _tell(to=f.after.get("to", "?"), subject=f.after.get("subject", "?")),
     Action.ADMIN_ADDED: _admin,

@@ -1,10 +1,10 @@
 """How the activity log names detail fields and objects, in the reader's language (kinds of change and their
 sentences are in the registry, audit/actions.py)."""
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 DETAIL_LABELS = {
     "games": gettext_lazy("Games"),
-    "seed": gettext_lazy("Seed"),
+    "seed": pgettext_lazy("random seed", "Seed"),
     "friend_conflicts": gettext_lazy("Friend/family conflicts"),
     "repeat_pairings": gettext_lazy("Repeat pairings"),
     "position_repeats": gettext_lazy("Repeated positions"),

@@ -4,16 +4,14 @@
 seed 001 §6) and goes through `results.penalties.record_lateness`: the organizer types the minutes and
 confirms them (`late_step`, then `check_in`), so at the desk nothing derived from the clock becomes a penalty and
 moving the official start changes nothing already decided. A player who checks themselves in with the QR code of
-an open check-in window (`self_check_in`) arrives when they do: late by the clock, never "not admitted" (the desk
-decides that). Every state the desk sets can be undone by an
+an open check-in window (`self_checkin.self_check_in`) arrives when they do: late by the clock, never "not
+admitted" (the desk decides that). Every state the desk sets can be undone by an
 organizer with a reason, audited (`undo`). Once anyone is checked in, seating is generated from checked-in
 players only (`scheduling.selectors.seatable_entries`). A withdrawal after the seating was generated
 re-plans the games not yet published (published and finished games are history and stay as they are);
 undoing it plans them again with the player.
 """
-import secrets
 from dataclasses import dataclass, field
-from datetime import timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -25,7 +23,7 @@ from django.utils.translation import ngettext
 from audit.actions import Action
 from audit.services import record_change
 from championships.models import Entry, Stage, Tournament
-from championships.permissions import awaiting_player, is_organizer, require_organizer
+from championships.permissions import awaiting_player, require_organizer
 from championships.waiting_list import place_freed
 from core.names import fold
 from ranking.public.names import namesake_numbers
@@ -34,12 +32,9 @@ from results.models import Penalty
 from results.penalties import MAX_MINUTES_LATE, admission_closed, lateness_rule, record_lateness, withdraw_penalty
 from results.selectors import games_played, played_seats
 from results.signals import announce_after_commit
-from scheduling.calendar import official_start
 from scheduling.models import Game, Seat
 from scheduling.selectors import seatable_entries
 from scheduling.services import generate_seating
-
-from .models import CheckInWindow
 
 SEARCH_MAX = 100
 
@@ -85,13 +80,13 @@ def check_in(tournament: Tournament, entry_id: int, *, user, minutes_late: int =
     if not 0 <= minutes_late <= MAX_MINUTES_LATE:
         raise ValidationError({"minutes_late": _("Give the minutes late as a number from 0 to %(max)d.")
                                % {"max": MAX_MINUTES_LATE}})
-    return _check_in(tournament, entry_id, minutes_late, user=user)
+    return admit(tournament, entry_id, minutes_late, user=user)
 
 
-def _check_in(tournament: Tournament, entry_id: int, minutes_late: int, *, user, player=None,
-              reason: str = "") -> CheckIn:
-    """`check_in` once allowed. `player`: they checked themselves in (`self_check_in`), the audit's actor; `user` is
-    then the organizer whose check-in window applied the late-arrival rule, who records its penalty."""
+def admit(tournament: Tournament, entry_id: int, minutes_late: int, *, user, player=None, reason: str = "") -> CheckIn:
+    """`check_in` once allowed, by the desk or the player. `player`: they checked themselves in
+    (`self_checkin.self_check_in`), the audit's actor; `user` is then the organizer whose check-in window applied the
+    late-arrival rule, who records its penalty."""
     with transaction.atomic():
         entry = _locked(entry_id, tournament)
         if entry.status == Entry.Status.CHECKED_IN:
@@ -114,96 +109,6 @@ def _check_in(tournament: Tournament, entry_id: int, minutes_late: int, *, user,
                              **({"self": True} if player is not None else {})})
         announce_after_commit(tournament.pk)
     return CheckIn(entry, penalised=lateness is not None)
-
-
-# ---- self check-in: the QR code of a time box --------------------------------------------------------------------
-
-WINDOW_MINUTES = (5, 10, 15, 30, 60)
-"""How long a check-in window may stay open; a short one keeps a photo of its code from working for long."""
-DEFAULT_WINDOW_MINUTES = 10
-
-
-def current_window(tournament: Tournament, now=None) -> CheckInWindow | None:
-    """The window players can check in through now: the latest, not closed, not ended, opened by someone who still
-    organizes the tournament (its late arrivals are recorded in their name)."""
-    now = now or timezone.now()
-    window = (CheckInWindow.objects.select_related("opened_by").filter(tournament=tournament)
-              .order_by("-opened_at", "-pk").first())
-    if window is None or window.closed_at is not None or now >= window.closes_at:
-        return None
-    if not is_organizer(window.opened_by, tournament):
-        return None
-    return window
-
-
-def open_window(tournament: Tournament, *, user, minutes: int = DEFAULT_WINDOW_MINUTES) -> CheckInWindow:
-    """Open a check-in window with a new random code for `minutes`; the one open before ends now."""
-    require_organizer(user, tournament)
-    if minutes not in WINDOW_MINUTES:
-        raise ValidationError({"minutes": _("Choose how long the window stays open: %(choices)s minutes.")
-                               % {"choices": ", ".join(map(str, WINDOW_MINUTES))}})
-    now = timezone.now()
-    with transaction.atomic():
-        Tournament.objects.select_for_update(of=("self",)).filter(pk=tournament.pk).first()
-        CheckInWindow.objects.filter(tournament=tournament, closed_at__isnull=True, closes_at__gt=now).update(
-            closed_at=now)
-        window = CheckInWindow.objects.create(tournament=tournament, code=secrets.token_urlsafe(12), opened_by=user,
-                                              closes_at=now + timedelta(minutes=minutes))
-        record_change(user, tournament.pk, Action.ENTRY_SELF_CHECK_IN_OPENED, window,
-                      after={"until": timezone.localtime(window.closes_at).strftime("%H:%M"), "minutes": minutes})
-    return window
-
-
-def close_window(tournament: Tournament, *, user) -> None:
-    """End the open window now: its code no longer checks anyone in."""
-    require_organizer(user, tournament)
-    with transaction.atomic():
-        window = current_window(tournament)
-        if window is None:
-            return
-        CheckInWindow.objects.filter(pk=window.pk).update(closed_at=timezone.now())
-        record_change(user, tournament.pk, Action.ENTRY_SELF_CHECK_IN_CLOSED, window)
-
-
-def minutes_after_start(tournament: Tournament, now=None) -> int:
-    """Whole minutes since the official start (0 before it, or with no start set)."""
-    start = official_start(tournament)
-    if start is None:
-        return 0
-    return max(int(((now or timezone.now()) - start).total_seconds() // 60), 0)
-
-
-class SentToDesk(ValidationError):
-    """The player must see the desk: only the desk decides what the phone may not (not admitted, undo…)."""
-
-
-def self_check_in(tournament: Tournament, code: str, *, player, now=None) -> CheckIn:
-    """A player checks themselves in with the code of the open window, from their own phone.
-
-    On time, or late by the ruleset's rule with the minutes since the official start (the moment it happens is
-    the arrival: moving the start later changes nothing already recorded). Never "not admitted": a player later
-    than the rule admits, or whom the desk has already dealt with, is sent to the desk and nothing is written.
-    A code of another tournament, or of a window that ended, checks nobody in."""
-    now = now or timezone.now()
-    window = current_window(tournament, now)
-    if window is None or not secrets.compare_digest(window.code.encode(), str(code).encode()):
-        raise ValidationError(_("This check-in code has expired. Scan the code shown now, or go to the desk."))
-    entry = Entry.objects.select_related("player").filter(tournament=tournament, player=player).first()
-    if entry is None:
-        raise SentToDesk(_("You are not entered in %(tournament)s: go to the desk.") % {"tournament": tournament.name})
-    if entry.status == Entry.Status.CHECKED_IN:
-        return CheckIn(entry)
-    if entry.status != Entry.Status.REGISTERED:
-        raise SentToDesk(_("You are %(status)s in %(tournament)s: go to the desk.")
-                         % {"status": entry.get_status_display(), "tournament": tournament.name})
-    rule = lateness_rule(tournament)
-    minutes = min(minutes_after_start(tournament, now), MAX_MINUTES_LATE) if rule is not None else 0
-    if rule is not None and minutes and not rule.admits(minutes):
-        raise SentToDesk(_("You are %(minutes)d minutes late, more than the %(admitted)d the rules admit: go to the "
-                           "desk.") % {"minutes": minutes, "admitted": rule.admitted_minutes})
-    reason = _("Checked in by themselves with the QR code, %(minutes)d minutes after the official start.") % {
-        "minutes": minutes}
-    return _check_in(tournament, entry.pk, minutes, user=window.opened_by, player=player, reason=reason)
 
 
 @dataclass(frozen=True)

@@ -51,5 +51,36 @@ class Column:
         return str(value)
 
 
-def standings_columns(ruleset_key: str) -> list[Column]:
-    return [Column(k) for k in ruleset_for(ruleset_key).columns]
+DEDUCTED = "vp_deducted"
+"""The standing row's VP taken off its total VP by penalties (a late arrival, a VP deduction)."""
+
+
+@dataclass(frozen=True)
+class DeductionColumn(Column):
+    """The VP deducted from a player's total, beside the total (issue 32 item 6): not a metric, a fact of the
+    penalties; "–" for a player without one."""
+
+    key: str = DEDUCTED
+
+    @property
+    def label(self) -> str:
+        return _("VP deducted")
+
+    @property
+    def has_decimals(self) -> bool:
+        return False
+
+    def show(self, value, places: int = 2) -> str:
+        return str(value) if value else "–"
+
+    def plain(self, value, places: int = 2) -> str:
+        return str(value or 0)
+
+
+def standings_columns(ruleset_key: str, rows: list[dict] | None = None) -> list[Column]:
+    """The ruleset's columns; with the VP deducted after total VP when one of `rows` has a deduction."""
+    columns = [Column(k) for k in ruleset_for(ruleset_key).columns]
+    if rows and any(row.get(DEDUCTED) for row in rows):
+        after = next(i for i, c in enumerate(columns) if c.key == "total_vp") + 1
+        columns.insert(after, DeductionColumn())
+    return columns

@@ -140,7 +140,7 @@ def cached_fragment(request, name: str, version: str | None, render) -> str:
         [name, version, get_language() or "", request.path, getattr(request, "page_query", "")]).encode()).hexdigest()
     with contextlib.suppress(Exception):  # the cache is an optimisation only
         if (html := cache.get(key)) is not None:
-            return mark_safe(html)  # noqa: S308 (our own rendered template, stored as rendered)
+            return mark_safe(html)  # our own rendered template, stored as rendered
     html = render()
     with contextlib.suppress(Exception):
         cache.set(key, str(html), timeout=FRAGMENT_SECONDS)

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from championships.models import Entry, Player, Registration, Tournament
 from championships.places import LIVE, waiting_position
 from ranking.public.player import PlayerPage, player_page
+from results.deductions import deduction_name
 from results.models import Objection, Penalty, RecordSheet, Score, Signature
 from scheduling.calendar import official_start
 from scheduling.models import Game, Seat
@@ -70,7 +71,7 @@ def own_page(player: Player) -> list[OwnTournament]:
     """Every tournament the player is entered in or has a live registration for: the one being played first, then
     the coming ones by date, then the finished ones, latest first."""
     entries = {e.tournament_id: e for e in Entry.objects.filter(player=player).select_related(
-        "tournament__championship")}
+        "tournament__championship", "player__country", "source_tournament")}
     registrations = {r.tournament_id: r for r in Registration.objects.filter(player=player).filter(
         Q(status__in=LIVE) | Q(entry__isnull=False)).select_related("tournament__championship", "entry")
         .order_by("created_at")}
@@ -93,14 +94,15 @@ def _own(tournament: Tournament, entry: Entry | None, registration: Registration
         row.waiting_position = waiting_position(registration)
         row.can_cancel = _may_cancel(tournament, entry, registration)
     if entry is not None:
-        row.page = player_page(tournament, entry.player_id)
+        row.page = page = player_page(tournament, entry.player_id, entry)
         row.penalties = list(Penalty.objects.filter(entry=entry, withdrawn_at__isnull=True)
                              .select_related("game").order_by("recorded_at"))
-        seat = (Seat.objects.filter(entry=entry, game__status=Game.Status.PUBLISHED)
-                .select_related("game__stage", "table__sheet").order_by("game__number").first())
-        if seat is not None:
-            mates = list(Seat.objects.filter(table_id=seat.table_id).exclude(pk=seat.pk).order_by("position")
-                         .values_list("position", "entry__player__name"))
+        for penalty in row.penalties:
+            penalty.deduction_name = deduction_name(tournament.ruleset, penalty.deduction)
+        seat = next((s for s in page.seats if s.game.status == Game.Status.PUBLISHED), None) if page else None
+        if page is not None and seat is not None:
+            mates = [(s.position, s.entry.player.name) for s in page.table_seats.get(seat.table_id, [])
+                     if s.pk != seat.pk]
             row.seat_now = SeatNow(seat.game.number, seat.table.number, seat.position,
                                    seat.table.board_code or seat.game.board_code, seat.game.stage.name, seat.seed,
                                    mates)
@@ -156,7 +158,9 @@ def _next_steps(row: OwnTournament) -> list[str]:
     elif entry.status == Entry.Status.REGISTERED:
         steps.append(_("Check in at the desk, or with the QR code it shows."))
     if row.to_confirm is not None and row.to_confirm.signed is None and not row.to_confirm.everyone_signed:
-        steps.append(_("Check your table's result below and confirm it, or say what is wrong."))
+        steps.append(_("You said the result of your table is wrong: the referee decides, and this page shows the "
+                       "result they sign off.") if row.to_confirm.objected is not None
+                     else _("Check your table's result below and confirm it, or say what is wrong."))
     elif row.seat_now is not None:
         steps.append(_("Game %(game)d: table %(table)d, you play in position %(position)d.") % {
             "game": row.seat_now.game, "table": row.seat_now.table, "position": row.seat_now.position})

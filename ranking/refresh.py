@@ -5,10 +5,12 @@ up to date while readers keep getting the previous version (stale-while-revalida
   changes, and queues the job only if it was not queued already (`ranking.tasks.refresh_after_change`): a burst
   of twenty sign-offs is one refresh, or two when some arrive while the first runs.
 * The job (`run_refresh`, one runner per tournament at a time, going round again while changes keep coming)
-  computes the standings and what the pages build on them, renders the pages readers keep open in the languages
-  and at the address readers use, then announces the version; after that, the own pages of the players whose
-  table was just signed off (the first to look). Other players' pages are rendered when asked, from the cached
-  standings (milliseconds, not seconds). A second job lays out the PDFs likely to be asked for
+  computes the standings and what the pages build on them (each player's summary: rank, rank after each game,
+  re-ranked only for the games whose standings changed, qualification; `ranking.public.player`), renders the
+  pages readers keep open in the languages and at the address readers use, then announces the version; after
+  that, the own pages of the players whose table was just signed off (the first to look). Other players' pages
+  and the players' private pages are rendered when asked, each reading its own summary (one small cache entry,
+  not the tournament's standings). A second job lays out the PDFs likely to be asked for
   (`run_pdf_warming`), so a long PDF never delays the pages.
 * A reader who is not signed in is served the announced version while a refresh is on its way
   (`reader_version`): its pages are in the cache, so nobody waits, and the live poll (`/t/<slug>/version/`)
@@ -35,7 +37,7 @@ from django.utils import timezone, translation
 
 from championships.models import Tournament
 from ranking.public.names import searchable_names
-from ranking.public.player import rank_history
+from ranking.public.player import store_summaries
 from results.models import RecordSheet
 from scheduling.models import Game, Seat
 
@@ -169,8 +171,8 @@ def refresh_pages(tournament_id: int) -> bool:
         return False
     started, since = timezone.now(), cache.get(_key("since", tournament_id))
     tournament_standings(tournament)  # what every page builds on, computed once for all of them
-    rank_history(tournament)
     searchable_names(tournament)
+    store_summaries(tournament)  # each player's rank, rank after each game (the changed games only), qualification
     host, languages = _reader_host(), _languages(tournament_id)
     for language in languages:
         with translation.override(language):
@@ -291,7 +293,7 @@ def _get(path: str, version: str, host: str, htmx: bool = False) -> int:
     request.from_refresh = True  # type: ignore[attr-defined]
     try:
         response = _handler.get_response(request)
-    except Exception:  # noqa: BLE001 - one page failing must not keep the others (and the announcement) back
+    except Exception:  # one page failing must not keep the others (and the announcement) back
         logger.exception("Refreshing %s failed", path)
         return 500
     if response.status_code != 200:

@@ -129,7 +129,8 @@ def standing_rows(results: Results, standings: list[Standing]) -> list[dict]:
         row = standing.as_json()
         row.update(player=entry.player.name, entry=entry.pk, player_id=entry.player_id,
                    country=entry.player.country.code if entry.player.country else None,
-                   status=entry.status, namesake=namesakes.get(entry.pk))
+                   status=entry.status, namesake=namesakes.get(entry.pk),
+                   vp_deducted=results.deductions.get(entry.pk, 0))
         rows.append(row)
     return rows
 

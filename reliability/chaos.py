@@ -64,7 +64,7 @@ class Chaos:
         try:
             response = await self.client.get("/healthz")
             body = response.json()
-        except Exception as error:  # noqa: BLE001 - any failure is what we report
+        except Exception as error:  # any failure is what we report
             return f"/healthz: {type(error).__name__}"
         return (f"/healthz {response.status_code} status={body.get('status')} instance={body.get('instance')} "
                 f"cache={body.get('cache')} database={body.get('database')} broker={body.get('broker')} "
@@ -147,7 +147,7 @@ class Chaos:
             row = await asyncio.to_thread(psql, "SELECT id || '|' || status || '|' || message FROM "
                                                 f"scheduling_planningjob WHERE id > {int(after)} ORDER BY id DESC "
                                                 "LIMIT 1", self.stack.database)
-        except Exception:  # noqa: BLE001 - a schema without planning jobs: only the page tells
+        except Exception:  # a schema without planning jobs: only the page tells
             return None
         pk, _, rest = row.partition("|")
         status, _, message = rest.partition("|")
@@ -246,7 +246,7 @@ async def recovered(client, stack: Stack, standings: str) -> float | None:
             if (health.status_code == 200 and health.json().get("status") == "ok" and page.status_code == 200
                     and len(stack.worker_pids()) == stack.workers):
                 return time.monotonic() - started
-        except Exception:  # noqa: BLE001, S110 - still down: look again
+        except Exception:  # still down: look again
             pass
         await asyncio.sleep(0.25)
     return None
@@ -309,7 +309,7 @@ async def phase(stack: Stack, seed: dict, options, tablets, crowd: Crowd, chaos:
         recovery = await recovered(client, stack, seed["public"]["public-standings"])
         if method == "celery_killed":  # recovered: the stage's seating is planned (retried or planned again)
             recovery = chaos.celery_recovery if chaos.celery_ok else None
-    except Exception as error:  # noqa: BLE001 - said in the report; the run goes on to the next fault
+    except Exception as error:  # said in the report; the run goes on to the next fault
         harness = describe(error)
         notes.append(f"the harness could not complete this phase: {harness}")
     try:
@@ -404,7 +404,7 @@ def main(argv: list[str] | None = None) -> int:
             f"seating target {seed['seating_target']['slug']}")
         stack.start_all(beat=False)
         asyncio.run(drive(stack, seed, options, run))
-    except (Exception, KeyboardInterrupt) as error:  # noqa: BLE001 - the report says it, then the verdict
+    except (Exception, KeyboardInterrupt) as error:  # the report says it, then the verdict
         run.failure = describe(error)
     wind_up(stack, run, seed, options.keep)
     lines, ok = report(run, seed, options, before, machine_note())

@@ -27,7 +27,7 @@ CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 RETRY_PAUSE = 0.5
 """Seconds before a referee taps again after an error (and between sign-in attempts)."""
 BUSY_TRIES = 4
-"""A PDF refused with 429 (too many renders at once) is asked for again after its Retry-After, as a reader
+"""A PDF or XLSX refused with 429 (too many renders at once) is asked for again after its Retry-After, as a reader
 reloads it when the page says "try again in a few seconds": this many requests in all, then an error."""
 BUSY_WAIT_MAX = 30.0
 """The longest Retry-After a reader waits; a missing or unreadable one counts as BUSY_WAIT_DEFAULT."""
@@ -56,6 +56,12 @@ def retry_after(response: httpx.Response) -> float:
 
 def is_pdf(path: str) -> bool:
     return urlsplit(path).path.endswith(".pdf")
+
+
+def is_rendered(path: str) -> bool:
+    """A PDF or an XLSX: both are made in the same few render slots, so either may be refused with 429 while they
+    are busy, and is asked for again after its Retry-After."""
+    return urlsplit(path).path.endswith((".pdf", ".xlsx"))
 
 
 NaN = float("nan")
@@ -164,10 +170,10 @@ class Browser:
             started = time.monotonic()
             try:
                 response = await self.client.get(path, headers=headers)
-            except Exception as error:  # noqa: BLE001 - a timeout, a refused connection, anything: counted
+            except Exception as error:  # a timeout, a refused connection, anything: counted
                 self.stats.error(name, started, failure(error))
                 return None
-            if response.status_code == 429 and is_pdf(path):
+            if response.status_code == 429 and is_rendered(path):
                 self.stats.refused(name, started)
                 if attempt == BUSY_TRIES:
                     self.stats.error(name, started, f"HTTP 429 {BUSY_TRIES} times in a row")
@@ -184,7 +190,7 @@ class Browser:
             self.stats.ok(name, started, time.monotonic() - started)
             if attempt > 1:  # what the reader waited for the PDF in all, 429s and pauses included
                 self.stats.ok(f"{name} (after 429: until served)", first, time.monotonic() - first)
-            text = "" if is_pdf(path) else response.text
+            text = "" if is_rendered(path) else response.text
             if etag := response.headers.get("etag"):
                 self.etags[(path, htmx)] = etag
                 self.bodies[(path, htmx)] = text
@@ -215,7 +221,7 @@ async def spectator(client: Clients, pages, stats: Stats, stop: asyncio.Event, d
     """
     try:
         await _read(Browser(client, stats, address, stop), pages, stop, dwell, rng, seen)
-    except Exception as error:  # noqa: BLE001 - counted, reported; the other readers go on
+    except Exception as error:  # counted, reported; the other readers go on
         stats.error("reader (harness)", time.monotonic(), f"{type(error).__name__}: {error}")
 
 
@@ -321,7 +327,7 @@ class Tablet:
         try:
             response = await self.client.request(method, path, data=data, headers=self._headers(data is not None))
             self._keep(response)
-        except Exception as error:  # noqa: BLE001 - a timeout, a refused connection, anything: counted
+        except Exception as error:  # a timeout, a refused connection, anything: counted
             self.stats.error(page, started, failure(error))
             raise RequestFailed(failure(error)) from error
         if response.status_code >= 400:
@@ -414,7 +420,7 @@ async def play_game(tablets: list[Tablet], game: dict, results: dict[int, list[i
                              barrier, think, rng, signed_off)
         except RequestFailed:  # counted in the stats already
             await barrier.abort()
-        except Exception as error:  # noqa: BLE001 - a fault of the harness: counted, the other tables go on
+        except Exception as error:  # a fault of the harness: counted, the other tables go on
             tablet.stats.error("referee (harness)", time.monotonic(), f"{type(error).__name__}: {error}")
             await barrier.abort()
 

@@ -4,8 +4,8 @@
 The pytest process becomes one more client of the stack's services: the same database (its factories write the
 rows the journeys start from), the same cache and broker (so what it changes reaches the replicas' pages, and the
 emails it causes go out through the stack's worker and mail server), the same SITE_URL. Its session fixture
-(tests/e2e/stack.py) starts the stack with `STACK_ARGS`, waits for "stack ready", and at the end stops it with
-SIGTERM and checks that no process it started is left.
+(tests/e2e/conftest.py, tests/e2e/site.py) starts the stack with `STACK_ARGS`, waits for "stack ready", and at the
+end stops it with SIGTERM and checks that no process it started is left.
 
 `python -m reliability.journeys [pytest arguments]`; without arguments the tests marked `stack` under tests/e2e.
 """

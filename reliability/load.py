@@ -115,7 +115,7 @@ async def tablets_for(client, stack: Stack, referees, stats: Stats, retry_until:
                     return None
                 try:
                     return await tablet.login()
-                except Exception:  # noqa: BLE001 - counted in the stats; the tablet tries again when used
+                except Exception:  # counted in the stats; the tablet tries again when used
                     await asyncio.sleep(RETRY_SECONDS)
 
     await asyncio.gather(*(sign_in(t) for t in tablets))
@@ -136,7 +136,7 @@ async def api_standings(client, slugs: list[str], stats: Stats) -> dict[str, lis
                     stats.ok("final read: API standings", started, time.monotonic() - started)
                     break
                 stats.error("final read: API standings", started, f"HTTP {response.status_code}")
-            except Exception as error:  # noqa: BLE001 - counted; the check then says what is missing
+            except Exception as error:  # counted; the check then says what is missing
                 stats.error("final read: API standings", started, type(error).__name__)
             await asyncio.sleep(RETRY_SECONDS)
     return standings
@@ -150,7 +150,7 @@ def verify(stack: Stack, seed: dict, entered: dict[int, list[int]], standings: d
                                     "tournaments": seed["tournaments"], "ruleset": seed["ruleset"],
                                     "api_standings": standings}))
         return stack.django_script("verify", str(path))
-    except Exception as error:  # noqa: BLE001 - reported as a failed check
+    except Exception as error:  # reported as a failed check
         return {"problems": {NOT_CHECKED: [describe(error)]}, "lost_by_game": None,
                 "tables": sum(len(g["tables"]) for g in seed["games"])}
 
@@ -244,7 +244,7 @@ async def metrics_read(client, token: str) -> str:
     try:
         response = await client.get("/metrics", headers={"Authorization": f"Bearer {token}"})
         response.raise_for_status()
-    except Exception as error:  # noqa: BLE001 - said in the report
+    except Exception as error:  # said in the report
         return f"/metrics could not be read: {type(error).__name__}"
     counted = {"requests": 0.0, "emails": 0.0}
     for line in response.text.splitlines():
@@ -290,7 +290,7 @@ def wind_up(stack: Stack, run, seed: dict | None, keep: bool) -> None:
     if not keep:
         try:
             stack.drop_database()
-        except Exception as error:  # noqa: BLE001 - noted in the report
+        except Exception as error:  # noted in the report
             run.notes.append(f"dropping {stack.database}: {describe(error)}")
 
 
@@ -432,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
         server_cpu, client_cpu = stack.server_cpu_seconds(), time.process_time()
         asyncio.run(drive(stack, seed, options, run))
         run.cpu = (stack.server_cpu_seconds() - server_cpu, time.process_time() - client_cpu)
-    except (Exception, KeyboardInterrupt) as error:  # noqa: BLE001 - the report says it, then the verdict
+    except (Exception, KeyboardInterrupt) as error:  # the report says it, then the verdict
         run.failure = describe(error)
     wind_up(stack, run, seed, options.keep)
     lines, ok = report(run, seed, options, before, machine_note())

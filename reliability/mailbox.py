@@ -23,7 +23,7 @@ class Folder:
         self.folder = folder
         self.numbers = itertools.count(1)
 
-    async def handle_DATA(self, server, session, envelope) -> str:  # noqa: N802 - aiosmtpd's hook name
+    async def handle_DATA(self, server, session, envelope) -> str:  # aiosmtpd's hook name
         name = f"{time.strftime('%Y%m%d-%H%M%S')}-{next(self.numbers):05d}.eml"
         partial = self.folder / f".{name}.partial"
         partial.write_bytes(envelope.original_content or envelope.content)

@@ -24,7 +24,7 @@ def handler(folder: Path):
     numbers = itertools.count(1)
 
     class Receiver(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 - http.server's hook name
+        def do_POST(self) -> None:  # http.server's hook name
             length = int(self.headers.get("Content-Length") or 0)
             if length > MAX_BYTES:
                 self.send_response(413)
@@ -38,7 +38,7 @@ def handler(folder: Path):
             self.send_header("Content-Length", "0")
             self.end_headers()
 
-        def log_message(self, format, *args) -> None:  # noqa: A002 - http.server's signature
+        def log_message(self, format, *args) -> None:  # http.server's signature
             pass
 
     return Receiver

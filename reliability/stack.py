@@ -7,6 +7,7 @@ Every process is started here and stopped here by its pid; the shared PostgreSQL
 reset and drop the stack's own database, and the shared Redis (6379) is never used.
 """
 import argparse
+import functools
 import json
 import os
 import secrets
@@ -18,9 +19,11 @@ import sys
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from . import processes, proxy, tls
+from . import prepared, processes, proxy, tls
 from .processes import children, cpu_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,7 +32,6 @@ BIN = Path(PYTHON).parent
 PG_SERVER = "postgres://postgres@127.0.0.1:5432"
 HOST = "127.0.0.1"
 SITE = "catan.test"
-PUSH_HOST = "push.catan.test"
 
 
 def log(message: str) -> None:
@@ -62,6 +64,8 @@ class Stack:
         self.base_url = f"https://{HOST}:{port}"
         """Where clients connect (nginx, by address); they send `site_host` as Host."""
         self.site_host = f"{SITE}:{port}"
+        self.push_url = f"https://{HOST}:{self.push_port}/"
+        """The push receiver, as a browser's subscription names its push service (by address: no DNS here)."""
         self.redis: subprocess.Popen | None = None
         self.cache_redis: subprocess.Popen | None = None
         self.replicas: dict[int, subprocess.Popen] = {}
@@ -71,6 +75,8 @@ class Stack:
         self.helpers: list[subprocess.Popen] = []
         self.certificates: tls.Certificates | None = None
         self.metrics_token = secrets.token_urlsafe(24)
+        self.prepared: dict[str, str] = {}
+        """How `prepare` came by the database and the static files (made or reused), for the log."""
         self.env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "catan_tournaments.settings",
@@ -86,16 +92,26 @@ class Stack:
             "EMAIL_URL": f"smtp://{HOST}:{self.smtp_port}",
             "DEFAULT_FROM_EMAIL": f"tournaments@{SITE}",
             "METRICS_TOKEN": self.metrics_token,
+            # the outbound guard's seam opens for the stack's own push receiver only (core/outbound.py); the guard
+            # trusts its certificate through SSL_CERT_FILE (set by `prepare`: the system's CAs and the stack's)
+            "OUTBOUND_LOCAL_HOSTS": f"{HOST}:{self.push_port}",
             "PROMETHEUS_MULTIPROC_DIR": str(self.dir / "metrics"),
-            "STATIC_ROOT": f"/tmp/catan_{name}_static",  # kept between runs: collectstatic copies what changed
             "LOG_LEVEL": "WARNING",
             "PYTHONUNBUFFERED": "1",
         }
 
     # --- database -------------------------------------------------------------------------------
-    def reset_database(self) -> None:
+    def reset_database(self) -> str:
+        """The run's database, a copy of the template in the current migration state (made first if missing):
+        how long the migrations took, or that they were reused."""
+        def migrate(database: str) -> None:
+            self.manage("migrate", "--noinput", env={"DATABASE_URL": f"{PG_SERVER}/{database}"})
+
+        started = time.monotonic()
+        template, migrated = prepared.template_database(psql, migrate)
         psql(f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)')
-        psql(f'CREATE DATABASE "{self.database}"')
+        psql(f'CREATE DATABASE "{self.database}" TEMPLATE "{template}"')
+        return f"migrated in {time.monotonic() - started:.0f} s" if migrated else "cloned from the migrated template"
 
     def drop_database(self) -> None:
         psql(f'DROP DATABASE IF EXISTS "{self.database}" WITH (FORCE)')
@@ -106,8 +122,9 @@ class Stack:
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             f"WHERE datname = '{self.database}' AND pid <> pg_backend_pid()", self.database).split())
 
-    def manage(self, *args: str) -> str:
-        result = subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True, text=True)
+    def manage(self, *args: str, env: dict[str, str] | None = None) -> str:
+        result = subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env={**self.env, **(env or {})},
+                                capture_output=True, text=True)
         if result.returncode:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
         return result.stdout
@@ -121,17 +138,30 @@ class Stack:
         return json.loads(result.stdout.strip().splitlines()[-1])
 
     def prepare(self) -> None:
-        """A fresh folder and database, migrated, static files collected, certificates and keys made."""
+        """A fresh folder; the database cloned from the template migrated to the current state, the static files
+        collected for the current state (each made first if missing, reliability/prepared.py), the certificates and
+        the VAPID keys made: all at once, each waiting for a different resource."""
         shutil.rmtree(self.dir, ignore_errors=True)
         for folder in (self.dir, self.mail_dir, self.push_dir, self.dir / "metrics"):
             folder.mkdir(parents=True)
-        self.certificates = tls.make(self.dir / "tls", [SITE, PUSH_HOST])
-        self.reset_database()
-        self.manage("migrate", "--noinput")
-        self.manage("collectstatic", "--noinput")
-        for line in self.manage("make_vapid_keys").splitlines():
-            name, _, value = line.partition("=")
-            self.env[name] = value
+        with ThreadPoolExecutor(3) as pool:
+            database, static, keys = (pool.submit(self.reset_database), pool.submit(self._static_root),
+                                      pool.submit(self.manage, "make_vapid_keys"))
+            self.certificates = tls.make(self.dir / "tls", [SITE])
+            self.env["SSL_CERT_FILE"] = str(self.certificates.trusted)
+            self.prepared = {"database": database.result(), "static files": static.result()}
+            for line in keys.result().splitlines():
+                name, _, value = line.partition("=")
+                self.env[name] = value
+
+    def _static_root(self) -> str:
+        def collect(folder: Path) -> None:
+            self.manage("collectstatic", "--noinput", env={"STATIC_ROOT": str(folder)})
+
+        started = time.monotonic()
+        folder, collected = prepared.static_root(collect)
+        self.env["STATIC_ROOT"] = str(folder)
+        return f"collected in {time.monotonic() - started:.0f} s" if collected else "reused"
 
     # --- Redis ----------------------------------------------------------------------------------
     def _redis(self, port: int, *options: str) -> subprocess.Popen:
@@ -170,6 +200,10 @@ class Stack:
     def start_replica(self, number: int) -> None:
         """Replica `number` (1, 2, …): production's command (Dockerfile: sync workers), on loopback behind nginx;
         it names itself `web-<number>` in /healthz. A worker that hangs 30 s is replaced."""
+        self._launch_replica(number)
+        self._wait(lambda: self._replica_ready(number), 60, f"replica web-{number}")
+
+    def _launch_replica(self, number: int) -> None:
         port = self.replica_ports[number - 1]
         env = {**self.env, "INSTANCE_NAME": f"web-{number}"}
         self.replicas[number] = processes.start(
@@ -177,12 +211,16 @@ class Stack:
              "--workers", str(self.workers_per_replica), "--timeout", "30", "--graceful-timeout", "5",
              "--backlog", "2048", "--error-logfile", str(self.dir / f"gunicorn-{number}.log"), *_no_control_socket()],
             self._log(f"gunicorn-{number}.out"), cwd=ROOT, env=env)
-        self._wait(lambda: self.replica_live(number) and len(children(self.replicas[number].pid))
-                   == self.workers_per_replica, 60, f"replica web-{number}")
+
+    def _replica_ready(self, number: int) -> bool:
+        return self.replica_live(number) and len(children(self.replicas[number].pid)) == self.workers_per_replica
 
     def start_gunicorn(self) -> None:
+        """Every replica at once (each imports the app on a core of its own, if there is one)."""
         for number in range(1, len(self.replica_ports) + 1):
-            self.start_replica(number)
+            self._launch_replica(number)
+        for number in range(1, len(self.replica_ports) + 1):
+            self._wait(lambda number=number: self._replica_ready(number), 60, f"replica web-{number}")
 
     def replica_live(self, number: int) -> bool:
         request = urllib.request.Request(f"http://{HOST}:{self.replica_ports[number - 1]}/livez",
@@ -244,9 +282,9 @@ class Stack:
         path.touch(mode=0o600)
         path.write_text(json.dumps({
             "env": {name: self.env[name] for name in STACK_ENV}, "site_url": self.site_url, "mail": str(self.mail_dir),
-            "push": str(self.push_dir), "push_url": f"https://{PUSH_HOST}:{self.push_port}/",
+            "push": str(self.push_dir), "push_url": self.push_url,
             "smtp_port": self.smtp_port, "ca": str(self.certificates.ca), "spki": self.certificates.spki,
-            "chromium": [f"--host-resolver-rules=MAP {SITE} {HOST},MAP {PUSH_HOST} {HOST}",
+            "chromium": [f"--host-resolver-rules=MAP {SITE} {HOST}",
                          f"--ignore-certificate-errors-spki-list={self.certificates.spki}"]}))
         return path
 
@@ -267,6 +305,10 @@ class Stack:
     # --- Celery ---------------------------------------------------------------------------------
     def start_celery(self, concurrency: int = 1) -> None:
         """A worker with `concurrency` pool processes (docker-compose's runs Celery's default, one per core)."""
+        self._wait(self._launch_celery(concurrency), 60, "the Celery worker")
+
+    def _launch_celery(self, concurrency: int) -> Callable[[], bool]:
+        """The worker started; whether it is ready yet."""
         log = self.dir / "celery.log"
         before = log.stat().st_size if log.exists() else 0  # a worker started again appends to the same log
         self.celery = processes.start(
@@ -274,7 +316,7 @@ class Stack:
              "--pool", "prefork", "--loglevel", "INFO", "--without-gossip", "--without-mingle",
              "--hostname", f"{self.name}@%h"],
             self._log("celery.log"), cwd=ROOT, env={**self.env, "INSTANCE_NAME": "worker"})
-        self._wait(lambda: b"ready." in log.read_bytes()[before:], 60, "the Celery worker")
+        return lambda: b"ready." in log.read_bytes()[before:]
 
     def start_beat(self) -> None:
         self.beat = processes.start(
@@ -288,13 +330,15 @@ class Stack:
 
     # --- all ------------------------------------------------------------------------------------
     def start_all(self, celery_concurrency: int = 1, beat: bool = True) -> None:
-        """Everything, in the order a deployment's health checks would allow."""
+        """Everything: the services the app needs first, then the replicas, the worker and beat all at once (their
+        start is importing the app), then the proxy, which waits for a replica to find the database ready."""
         self.start_redis()
         self.start_mail_and_push()
-        self.start_gunicorn()
-        self.start_celery(celery_concurrency)
+        celery_ready = self._launch_celery(celery_concurrency)
         if beat:
             self.start_beat()
+        self.start_gunicorn()
+        self._wait(celery_ready, 60, "the Celery worker")
         self.start_proxy()
 
     def started(self) -> list[subprocess.Popen]:
@@ -302,21 +346,27 @@ class Stack:
                             self.redis, self.cache_redis) if p is not None]
 
     def stop_all(self) -> list[str]:
-        """Stop every process started here, the proxy first; never raises (the report must still be printed):
-        what went wrong."""
-        problems = []
-        for process in self.started():
+        """Stop every process started here, the proxy first, then the others at once (a replica's graceful stop
+        takes seconds); never raises (the report must still be printed): what went wrong."""
+        def stop(process: subprocess.Popen) -> str | None:
             try:
                 processes.stop(process)
-            except Exception as error:  # noqa: BLE001 - said in the report
-                problems.append(f"stopping process {process.pid}: {type(error).__name__}: {error}")
+            except Exception as error:  # said in the report
+                return f"stopping process {process.pid}: {type(error).__name__}: {error}"
+            return None
+
+        others = [process for process in self.started() if process is not self.nginx]
+        problems = [stop(self.nginx)] if self.nginx is not None else []
+        if others:
+            with ThreadPoolExecutor(len(others)) as pool:
+                problems += pool.map(stop, others)
         self.nginx = self.beat = self.celery = self.redis = self.cache_redis = None
         self.replicas, self.helpers = {}, []
-        return problems
+        return [problem for problem in problems if problem]
 
     def _log(self, name: str):
         """An append-only log file for a child process (the child keeps it open; ours is closed at exit)."""
-        return open(self.dir / name, "ab")  # noqa: SIM115
+        return open(self.dir / name, "ab")
 
     @staticmethod
     def _wait(ready, seconds: float, what: str) -> None:
@@ -337,10 +387,19 @@ def redis_ping(port: int) -> bool:
     return result.stdout.strip() == "PONG"
 
 
+@functools.cache
 def _no_control_socket() -> list[str]:
     """Newer gunicorns open a control socket in the home folder, shared by every gunicorn there: not ours."""
     help_text = subprocess.run([str(BIN / "gunicorn"), "--help"], capture_output=True, text=True)
     return ["--no-control-socket"] if "--no-control-socket" in help_text.stdout else []
+
+
+def _orphaned(parent: int, stop: threading.Event) -> None:
+    """`stop` set once whoever started the stack is gone (a test run killed by SIGKILL cannot stop it itself)."""
+    while not stop.wait(1):
+        if os.getppid() != parent:
+            log("the process that started the stack is gone")
+            stop.set()
 
 
 def machine_note() -> str:
@@ -364,24 +423,26 @@ def main(argv: list[str] | None = None) -> int:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
+    threading.Thread(target=_orphaned, args=(os.getppid(), stop), daemon=True).start()
     code = 0
     try:
         started = time.monotonic()
         log(f"preparing {stack.database} and {stack.dir}")
         stack.prepare()
-        log(f"database migrated and static files collected in {time.monotonic() - started:.0f} s")
+        log(f"prepared in {time.monotonic() - started:.0f} s: "
+            + ", ".join(f"{what} {how}" for what, how in stack.prepared.items()))
         stack.start_all()
         log(f"every process started, {time.monotonic() - started:.0f} s in all")
         assert stack.certificates is not None
         print(f"stack ready: {stack.site_url}/", flush=True)
         print(f"stack mail: {stack.mail_dir}", flush=True)
-        print(f"stack push: https://{PUSH_HOST}:{stack.push_port}/ (messages into {stack.push_dir})", flush=True)
+        print(f"stack push: {stack.push_url} (messages into {stack.push_dir})", flush=True)
         print(f"stack ca: {stack.certificates.ca} (Chromium: --ignore-certificate-errors-spki-list="
-              f"{stack.certificates.spki} --host-resolver-rules=\"MAP {SITE} {HOST},MAP {PUSH_HOST} {HOST}\")",
+              f"{stack.certificates.spki} --host-resolver-rules=\"MAP {SITE} {HOST}\")",
               flush=True)
         print(f"stack env: {stack.write_env()}", flush=True)
         stop.wait()
-    except Exception as error:  # noqa: BLE001 - said, then everything stopped
+    except Exception as error:  # said, then everything stopped
         log(f"the stack did not start: {type(error).__name__}: {error}")
         code = 1
     finally:

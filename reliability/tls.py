@@ -2,13 +2,16 @@
 name (and 127.0.0.1, for clients that connect by address and send the name as Host).
 
 A browser trusts the site either by the CA (`ca.pem`, e.g. httpx's `verify=`) or, for Chromium, by the SHA-256 of
-the site certificate's public key (`--ignore-certificate-errors-spki-list`, `spki`): nothing is installed in the
-system's trust store. The keys live in the stack's own folder and die with it.
+the site certificate's public key (`--ignore-certificate-errors-spki-list`, `spki`); the stack's own processes by
+`trusted.pem` (the system's CAs and the stack's, as SSL_CERT_FILE): nothing is installed in the system's trust
+store. The keys live in the stack's own folder and die with it.
 """
 import base64
 import datetime
 import hashlib
 import ipaddress
+import os
+import ssl
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +30,9 @@ class Certificates:
     """The CA certificate (PEM) that signed `certificate`."""
     certificate: Path
     key: Path
+    trusted: Path
+    """The system's CA certificates and the stack's CA: SSL_CERT_FILE for the stack's processes, whose outbound
+    requests (Web Push to the stack's receiver) verify certificates as on a deployment."""
     spki: str
     """base64 of the SHA-256 of the site certificate's SubjectPublicKeyInfo, as Chromium's flag takes it."""
 
@@ -64,8 +70,11 @@ def make(folder: Path, names: list[str]) -> Certificates:
             .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
             .sign(ca_key, hashes.SHA256()))
     folder.mkdir(parents=True, exist_ok=True)
-    paths = Certificates(folder / "ca.pem", folder / "site.pem", folder / "site.key", spki(site))
+    paths = Certificates(folder / "ca.pem", folder / "site.pem", folder / "site.key", folder / "trusted.pem",
+                         spki(site))
     paths.ca.write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    system = Path(os.environ.get("SSL_CERT_FILE") or ssl.get_default_verify_paths().openssl_cafile)
+    paths.trusted.write_bytes((system.read_bytes() if system.is_file() else b"") + b"\n" + paths.ca.read_bytes())
     # nginx sends the chain: the site's certificate, then the CA's
     paths.certificate.write_bytes(site.public_bytes(serialization.Encoding.PEM) + paths.ca.read_bytes())
     _write_key(key, paths.key)

@@ -5,6 +5,7 @@ from django.db.models import Q
 from django.db.models.functions import Length
 from django.db.models.lookups import LessThanOrEqual
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from championships.models import Entry, Stage, Tournament
 from core.personal_data import BLANK, SCRUB, holds, not_personal
@@ -149,7 +150,7 @@ class SheetRevision(models.Model):
     """An immutable snapshot of a sheet after each change; corrections keep the old ones visible."""
 
     class Kind(models.TextChoices):
-        ENTERED = "entered", _("entered")
+        ENTERED = "entered", pgettext_lazy("record sheet", "entered")
         CORRECTED = "corrected", _("corrected after sign-off")
         SIGNED_OFF = "signed_off", _("signed off")
 

@@ -288,3 +288,34 @@ def result_rows(tournament: Tournament) -> list[ResultRow]:
         rows.extend(ResultRow(game, table, position, name, vp, winner, place, at if signed_off else None)
                     for (_g, _t, position, name, vp, winner, _s, at), place in zip(seats, places))
     return rows
+
+
+@dataclass(frozen=True)
+class CountedDeduction:
+    """VP taken off a player's total, as the public pages show it: how many, what for and in which game."""
+
+    vp: int
+    kind: str
+    """`Penalty.Kind`: a late arrival or a VP deduction."""
+    deduction: str
+    """Which of the ruleset's VP deductions (`Ruleset.vp_deductions`); "" for a late arrival or an older one."""
+    game: int | None
+    ruleset: str
+
+    @property
+    def reason(self) -> str:
+        """In the reader's language: the ruleset's name of the deduction, else the penalty's kind."""
+        return deduction_name(self.ruleset, self.deduction) or str(Penalty.Kind(self.kind).label)
+
+
+def counted_deductions(tournament: Tournament, entry_id: int | None = None) -> dict[int, list[CountedDeduction]]:
+    """Entry id → the VP deductions that count (withdrawn ones do not), in the order recorded, of every entry or
+    of one; one query. Only their name is public, never the referee's note."""
+    penalties = Penalty.objects.filter(tournament=tournament, vp__gt=0, withdrawn_at__isnull=True)
+    if entry_id is not None:
+        penalties = penalties.filter(entry_id=entry_id)
+    found: dict[int, list[CountedDeduction]] = {}
+    for entry, vp, kind, key, game in (penalties.order_by("recorded_at", "pk")
+                                       .values_list("entry_id", "vp", "kind", "deduction", "game__number")):
+        found.setdefault(entry, []).append(CountedDeduction(vp, kind, key, game, tournament.ruleset))
+    return found

@@ -4,6 +4,7 @@ from datetime import timedelta
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from championships.models import Entry, Stage, Tournament
 from core.jobs import BackgroundJob
@@ -16,7 +17,7 @@ class Game(models.Model):
     class Status(models.TextChoices):
         PLANNED = "planned", _("planned")
         PUBLISHED = "published", _("seating published")
-        FINISHED = "finished", _("finished")
+        FINISHED = "finished", pgettext_lazy("game", "finished")
 
     tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="games")
     stage = models.ForeignKey(Stage, models.CASCADE, related_name="game_set")

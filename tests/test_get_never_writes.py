@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 
 from championships import links
 from championships.models import Registration
-from organize import checkin
+from organize import self_checkin
 from results.publishing import publish_game
 from scheduling.services import generate_seating
 from tests.factories import make_admin, make_entries, make_official, make_tournament
@@ -30,7 +30,7 @@ def test_no_page_writes_on_get(client):
     organizer = make_official(tournament, "organizer")
     client.force_login(organizer)
     token = links.issue(table.seats.first().entry.player)  # the players' pages (issue 25)
-    window = checkin.open_window(tournament, user=organizer)
+    window = self_checkin.open_window(tournament, user=organizer)
     Registration.objects.create(tournament=tournament, name="Reader", email="reader@example.org",
                                 confirm_digest=links.digest("reads-confirmation-token-0123456789"))
     urls = [

@@ -80,3 +80,48 @@ def test_the_lock_files_agree_on_every_version_they_share(name):
     assert base.keys() <= pins.keys()
     for package, locked in base.items():
         assert [pin.version for pin in pins[package]] == [pin.version for pin in locked], package
+
+
+APPS = ("catan_tournaments", "engines", "core", "audit", "championships", "scheduling", "results", "ranking", "ratings",
+        "organize", "webhooks", "web", "demo", "reliability")
+
+
+def _imports(tree):
+    """Top-level module names a module imports when it runs (not those under `if TYPE_CHECKING:`)."""
+    import ast
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", getattr(node.test, "attr", "")) == "TYPE_CHECKING":
+            yield from (name for child in node.orelse for name in _imports(child))
+            continue
+        if isinstance(node, ast.Import):
+            yield from (alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module.split(".")[0]
+        else:
+            yield from _imports(node)
+
+
+def test_every_package_the_site_imports_is_one_of_our_requirements():
+    """A package our code imports arrives by name, not as someone else's dependency: a release of theirs that drops
+    it would break us silently. The site's modules are read for what they import when they run; `reliability/`
+    (`make load`, `make stack`) may use the development requirements too."""
+    import ast
+    import sys
+    from importlib.metadata import packages_distributions
+
+    def names(requirements) -> set[str]:
+        return {canonicalize_name(Requirement(r).name) for r in requirements}
+
+    runtime = names(PROJECT["dependencies"])
+    development = runtime | names(r for extra in PROJECT["optional-dependencies"].values() for r in extra)
+    distributions = packages_distributions()
+    undeclared: dict[str, str] = {}
+    for app in APPS:
+        declared = development if app == "reliability" else runtime
+        for path in (ROOT / app).rglob("*.py"):
+            for top in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+                if top in sys.stdlib_module_names or top in APPS:
+                    continue
+                if not {canonicalize_name(d) for d in distributions.get(top, [top])} & declared:
+                    undeclared.setdefault(top, str(path.relative_to(ROOT)))
+    assert undeclared == {}

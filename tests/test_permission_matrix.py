@@ -29,7 +29,7 @@ from championships.services import assign_staff, declare_relationship
 from core import outbound
 from core.sealed import seal
 from engines.boards.generator import generate_board
-from organize import checkin
+from organize import self_checkin
 from organize.api_tokens import create_token
 from organize.models import PrintJob, UndeliveredEmail
 from privacy.erasure import ASK_SALT
@@ -473,7 +473,7 @@ def _build_world() -> World:
     own = Registration.objects.create(tournament=other, name=entries[4].player.name, email="perm-player-4@example.org",
                                       player=entries[4].player, status="waiting", confirmed_at=timezone.now(),
                                       confirm_digest=links.digest("perm-matrix-own"))
-    window = checkin.open_window(tournament, user=admin, minutes=60)
+    window = self_checkin.open_window(tournament, user=admin, minutes=60)
     invited = Entry.objects.create(tournament=other, player=entries[4].player)  # by the other championship
     EntryInvitation.objects.create(entry=invited, invited_by=users["organizer_elsewhere"],
                                    email="perm-player-4@example.org")
@@ -692,7 +692,8 @@ def test_no_write_or_personal_data_read_crosses_a_championship(world):
             "list.csv", f"name,email,date_of_birth,country\nMallory,{ours.email.upper()},2001-02-03,US\n".encode())})
         if ours.date_of_birth.isoformat() in preview.content.decode():
             wrong.append("the import preview shows the registered date of birth of a player of ours")
-        client.post(f"/organize/{theirs}/players/import/", {"token": preview.context["token"], "decision-2": "update"})
+        client.post(f"/organize/{theirs}/players/import/", {"token": preview.context["token"], "decision-2": "update",
+                                                              "consent": "1"})
         if Player.objects.filter(pk=ours.pk).values().get() != before:
             wrong.append("importing our player's email changed their record")
         told_here = set(AuditEntry.objects.filter(tournament=world.tournament).order_by("pk")

@@ -16,7 +16,7 @@ from django.utils import timezone
 from catan_tournaments import checks
 from championships.models import Player
 from core import site
-from organize import checkin, notices
+from organize import notices, self_checkin
 from tests.factories import make_entries, make_official, make_tournament
 from tests.site import open_link
 from tests.test_settings import ROOT, clean_env
@@ -49,7 +49,7 @@ def test_a_page_asked_on_another_host_shows_the_sites_address(client, monkeypatc
 
     tournament = make_tournament(slug="qr-cup")
     organizer = make_official(tournament, "organizer")
-    window = checkin.open_window(tournament, user=organizer)
+    window = self_checkin.open_window(tournament, user=organizer)
     encoded = []
     real = segno.make
     monkeypatch.setattr(segno, "make", lambda content, **options: encoded.append(content) or real(content, **options))

@@ -1,4 +1,4 @@
-"""The Arabic, Hebrew and Persian catalogs: complete, compiled, and what the pages show.
+"""The fifteen catalogs besides English: complete, compiled, and what the pages show.
 
 The catalogs are locale/<lang>/LC_MESSAGES/django.po and the django.mo compiled from it (CI does not
 run compilemessages, so the .mo files are committed). The expected strings are looked up through
@@ -14,11 +14,14 @@ import pytest
 from django.conf import settings
 from django.utils.html import escape
 from django.utils.translation import gettext as _
-from django.utils.translation import override
+from django.utils.translation import override, to_locale
 
-LANGUAGES = ["ar", "he", "fa"]
+RTL = ["ar", "he", "fa"]
+PLURAL_FORMS = {"ar": 6, "he": 4, "fa": 2, "de": 2, "fr": 2, "es": 2, "it": 2, "pt_BR": 2, "nl": 2, "pl": 3, "tr": 2,
+                "el": 2, "ja": 1, "zh_Hans": 1, "ko": 1}
+"""Each catalog (its folder in locale/, as Django's to_locale names it) and its number of plural forms."""
+LANGUAGES = list(PLURAL_FORMS)
 LOCALE = Path(settings.BASE_DIR) / "locale"
-PLURAL_FORMS = {"ar": 6, "he": 4, "fa": 2}
 PLACEHOLDER = re.compile(r"%\([a-z_]+\)[-#0 +]*\d*(?:\.\d+)?[sdfir]")
 
 
@@ -90,6 +93,17 @@ def test_every_message_is_translated_and_none_is_fuzzy(lang):
     assert untranslated == [] and fuzzy == []
 
 
+def test_every_language_has_its_catalog_and_every_catalog_the_same_messages():
+    """The same entries everywhere (Arabic is kept up to date with every new text: the team's rule), so a
+    catalog missing a newer text, or keeping one the code no longer has, fails."""
+    assert sorted(LANGUAGES) == sorted(to_locale(code) for code, _name in settings.LANGUAGES if code != "en")
+    keys = {lang: {(m.get("msgctxt"), m["msgid"]) for m in catalog(lang)[1]} for lang in LANGUAGES}
+    differing = {lang: {"missing": sorted(map(str, keys["ar"] - found))[:5],
+                        "extra": sorted(map(str, found - keys["ar"]))[:5]} for lang, found in keys.items()
+                 if found != keys["ar"]}
+    assert differing == {}
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_plural_forms_and_placeholders(lang):
     header, messages = catalog(lang)
@@ -128,17 +142,22 @@ def test_persian_uses_persian_letters():
 
 
 def translated(lang: str, message: str) -> str:
-    with override(lang):
+    with override(code(lang)):
         text = _(message)
     assert text != message, f"no {lang} translation of {message!r}"
     return text
 
 
+def code(lang: str) -> str:
+    """The language code of a catalog's folder (pt_BR → pt-br), as addresses and <html lang> write it."""
+    return lang.lower().replace("_", "-")
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_public_home_page_is_translated_and_right_to_left(client, lang):
-    page = client.get(f"/{lang}/").content.decode()
-    assert f'lang="{lang}" dir="rtl"' in page
+def test_public_home_page_is_translated_and_in_its_direction(client, lang):
+    page = client.get(f"/{code(lang)}/").content.decode()
+    assert f'lang="{code(lang)}" dir="{"rtl" if lang in RTL else "ltr"}"' in page
     assert f"<h1>{escape(translated(lang, 'Tournaments'))}</h1>" in page
     assert escape(translated(lang, "CATAN tournaments")) in page
 
@@ -146,7 +165,26 @@ def test_public_home_page_is_translated_and_right_to_left(client, lang):
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_staff_sign_in_page_is_translated(client, lang):
-    page = client.get(f"/{lang}/accounts/login/").content.decode()
-    assert f'lang="{lang}" dir="rtl"' in page
+    page = client.get(f"/{code(lang)}/accounts/login/").content.decode()
+    assert f'lang="{code(lang)}" dir="{"rtl" if lang in RTL else "ltr"}"' in page
     assert f"<h1>{escape(translated(lang, 'Staff sign-in'))}</h1>" in page
     assert escape(translated(lang, "Sign in")) in page
+
+
+def test_words_of_two_senses_have_a_context_each():
+    """"Seed", "Change", "Event(s)", "entered", "finished" each mean two things; each sense is its own entry, so a
+    language that needs two words has them (a tournament is "terminé", a game "terminée")."""
+    from django.utils.translation import pgettext
+
+    from championships.models import Registration, Tournament
+    from results.models import SheetRevision
+    from scheduling.models import Game
+
+    with override("fr"):
+        assert (str(Tournament.Status.FINISHED.label), str(Game.Status.FINISHED.label)) == ("terminé", "terminée")
+    with override("it"):
+        assert str(Registration.Status.ENTERED.label) != str(SheetRevision.Kind.ENTERED.label)
+    with override("de"):
+        assert (_("Seed"), pgettext("random seed", "Seed")) == ("Setzplatz", "Startwert")
+        assert (_("Change"), pgettext("rating", "Change")) == ("Ändern", "Änderung")
+        assert (_("Events"), pgettext("webhook", "Events")) == ("Veranstaltungen", "Ereignisse")

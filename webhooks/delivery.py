@@ -1,10 +1,13 @@
 """How a delivery goes out: its JSON body, its signature, one attempt, and the retries after a failure.
 
 The body is written once, when the event happens (`body_for`), and every attempt posts it unchanged with a fresh
-timestamp: `X-Catan-Timestamp` (Unix seconds) and `X-Catan-Signature: sha256=<hex>`, the HMAC-SHA256 of
-"<timestamp>.<body>" keyed by the webhook's secret, so a receiver can check that the site sent it and refuse an
-old one replayed (docs/interfaces.md says how). `X-Catan-Event` names the event and `X-Catan-Delivery` the
-delivery (the same on every attempt: a receiver may use it to ignore a repeat).
+timestamp, signed the Standard Webhooks way (standardwebhooks.com, so the receivers' libraries of Svix, Zapier and
+others verify it): `webhook-id` (the delivery, the same on every attempt: a receiver may use it to ignore a
+repeat), `webhook-timestamp` (Unix seconds) and `webhook-signature: v1,<base64>`, the HMAC-SHA256 of
+"<id>.<timestamp>.<body>" keyed by the webhook's secret (given to the receiver as `whsec_<base64 of the key>`).
+The site's first headers stay for a deprecation period (docs/interfaces.md): `X-Catan-Timestamp`,
+`X-Catan-Signature: sha256=<hex>` (the HMAC-SHA256 of "<timestamp>.<body>"), `X-Catan-Event` and
+`X-Catan-Delivery`.
 
 An attempt has the outbound guard's deadline in all (`core.outbound.DEADLINE_SECONDS`, from connecting to the
 answer) and its limits on the answer. An attempt that gets no 2xx answer (an error code, a redirect, no answer
@@ -15,6 +18,7 @@ a webhook whose deliveries keep failing is turned off (`failing`). The retries r
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -54,10 +58,32 @@ def signature(secret: str, timestamp: int, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode(), signed, hashlib.sha256).hexdigest()
 
 
+SECRET_PREFIX = "whsec_"
+
+
+def standard_secret(secret: str) -> str:
+    """The webhook's secret as Standard Webhooks libraries take it: `whsec_` and the base64 of the key's bytes (the
+    same key that signs `X-Catan-Signature`)."""
+    return SECRET_PREFIX + base64.b64encode(secret.encode()).decode()
+
+
+def standard_signature(secret: str, message_id: str, timestamp: int, body: bytes) -> str:
+    """The `webhook-signature` value (Standard Webhooks): `v1,` and the base64 HMAC-SHA256 of
+    "<id>.<timestamp>.<body>"."""
+    signed = f"{message_id}.{timestamp}.".encode() + body
+    return "v1," + base64.b64encode(hmac.new(secret.encode(), signed, hashlib.sha256).digest()).decode()
+
+
 def headers_for(delivery: Delivery, body: bytes, now: int) -> dict[str, str]:
+    """Standard Webhooks' three headers (the id the same on every attempt, the timestamp and signature fresh), and
+    the site's own `X-Catan-*` ones, deprecated since 2 December 2026 and sent until 30 June 2027
+    (docs/interfaces.md)."""
+    secret, uid = delivery.webhook.secret, str(delivery.uid)
     return {"Content-Type": "application/json; charset=utf-8", "User-Agent": USER_AGENT,
-            "X-Catan-Event": delivery.event, "X-Catan-Delivery": str(delivery.uid),
-            "X-Catan-Timestamp": str(now), "X-Catan-Signature": signature(delivery.webhook.secret, now, body)}
+            "webhook-id": uid, "webhook-timestamp": str(now),
+            "webhook-signature": standard_signature(secret, uid, now, body),
+            "X-Catan-Event": delivery.event, "X-Catan-Delivery": uid,
+            "X-Catan-Timestamp": str(now), "X-Catan-Signature": signature(secret, now, body)}
 
 
 def backoff(attempts: int) -> int:

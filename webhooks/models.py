@@ -25,6 +25,15 @@ PING = "ping"
 """The event of a test delivery the organizer asks for; every webhook receives it, whatever its events."""
 
 
+class Format(models.TextChoices):
+    """What each delivery's body is (`webhooks.formats`): the JSON event, or a message a chat's incoming webhook
+    posts as it is."""
+
+    JSON = "json", _("JSON event (for a program)")
+    DISCORD = "discord", _("Discord message (embed)")
+    SLACK = "slack", _("Slack message (blocks)")
+
+
 @not_personal("an organizer's webhook secret, not a player's")
 class Webhook(models.Model):
     """An address that receives the championship's events as signed JSON. The secret is kept as it is (it signs
@@ -33,6 +42,7 @@ class Webhook(models.Model):
     championship = models.ForeignKey("championships.Championship", models.CASCADE, related_name="webhooks")
     url = models.CharField(_("address"), max_length=URL_MAX)
     events = models.JSONField(_("events"), default=list)
+    format = models.CharField(_("format"), max_length=10, choices=Format.choices, default=Format.JSON)
     secret = models.CharField(max_length=64)
     active = models.BooleanField(_("active"), default=True)
     turned_off_automatically = models.BooleanField(default=False)

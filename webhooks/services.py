@@ -27,7 +27,8 @@ from core import outbound
 from core.site import absolute
 
 from .delivery import body_for
-from .models import PING, Delivery, Event, Webhook
+from .formats import payload_for
+from .models import PING, Delivery, Event, Format, Webhook
 from .tasks import delivery_task
 
 SECRET_BYTES = 32
@@ -44,9 +45,13 @@ def _events(chosen: list[str]) -> list[str]:
     return events
 
 
-def add_webhook(championship: Championship, url: str, events: list[str], *, user) -> Webhook:
-    """A new webhook with its own secret (shown to the championship's organizers on the console)."""
+def add_webhook(championship: Championship, url: str, events: list[str], *, user,
+                format_: str = Format.JSON) -> Webhook:
+    """A new webhook with its own secret (shown to the championship's organizers on the console), posting each event
+    in `format_` (the JSON event, or a Discord or Slack message)."""
     require_championship_organizer(user, championship)
+    if format_ not in Format.values:
+        raise ValidationError({"format": [_("Choose one of the formats.")]})
     try:
         url = outbound.check_url(url)
     except outbound.Refused as error:
@@ -57,9 +62,9 @@ def add_webhook(championship: Championship, url: str, events: list[str], *, user
         if championship.webhooks.count() >= WEBHOOKS_MAX:
             raise ValidationError(_("A championship has at most %(max)d webhooks.") % {"max": WEBHOOKS_MAX})
         webhook = Webhook.objects.create(championship=championship, url=url, events=chosen, created_by=user,
-                                         secret=secrets.token_hex(SECRET_BYTES))
+                                         format=format_, secret=secrets.token_hex(SECRET_BYTES))
         record_change(user, None, Action.WEBHOOK_ADDED, webhook, championship_id=championship.pk,
-                      after={"url": url, "events": chosen, "championship": championship.slug})
+                      after={"url": url, "events": chosen, "format": format_, "championship": championship.slug})
     return webhook
 
 
@@ -79,6 +84,21 @@ def set_active(championship: Championship, webhook_id: int, active: bool, *, use
             webhook.save(update_fields=["active", "counted_from", "turned_off_automatically"])
             record_change(user, None, Action.WEBHOOK_TURNED_ON if active else Action.WEBHOOK_TURNED_OFF, webhook,
                           after={"url": webhook.url}, championship_id=championship.pk)
+    return webhook
+
+
+def set_format(championship: Championship, webhook_id: int, format_: str, *, user) -> Webhook:
+    """Post the webhook's events from now on in `format_` (deliveries already made keep their body)."""
+    require_championship_organizer(user, championship)
+    if format_ not in Format.values:
+        raise ValidationError({"format": [_("Choose one of the formats.")]})
+    with transaction.atomic():
+        webhook = _locked(championship, webhook_id)
+        if webhook.format != format_:
+            before, webhook.format = webhook.format, format_
+            webhook.save(update_fields=["format"])
+            record_change(user, None, Action.WEBHOOK_FORMAT_CHANGED, webhook, championship_id=championship.pk,
+                          before={"format": before}, after={"url": webhook.url, "format": format_})
     return webhook
 
 
@@ -151,8 +171,9 @@ def _public(championship: Championship, tournament: Tournament | None) -> dict[s
 def _delivery(webhook: Webhook, event: str, tournament: Tournament | None, data: dict[str, Any]) -> Delivery:
     """The delivery's row with its body, dispatched once it commits."""
     uid = uuid.uuid4()
-    body = body_for({"event": event, "delivery": str(uid), "created_at": timezone.now().isoformat(),
-                     **_public(webhook.championship, tournament), "data": data})
+    body = body_for(payload_for(webhook.format, {
+        "event": event, "delivery": str(uid), "created_at": timezone.now().isoformat(),
+        **_public(webhook.championship, tournament), "data": data}))
     delivery = Delivery.objects.create(webhook=webhook, uid=uid, event=event, tournament=tournament, body=body,
                                        requested_by_id=webhook.created_by_id)
     core_jobs.dispatch(delivery, delivery_task)

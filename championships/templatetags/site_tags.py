@@ -1,18 +1,19 @@
 from django import template
 from django.conf import settings
 from django.urls import translate_url
-from django.utils.translation import get_language, get_language_info
+from django.utils.translation import get_language
 
 register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
 def language_links(context) -> list[dict]:
-    """This page in every language, as plain links (`/ar/…`, English unprefixed): the language menu needs no
-    form and no CSRF token, so an anonymous reader's page holds nothing personal and can be cached whole."""
+    """This page in every language, each named in itself, as plain links (`/de/…`, English unprefixed): the
+    language menu needs no form and no CSRF token, so an anonymous reader's page holds nothing personal and can be
+    cached whole."""
     request = context.get("request")
     if request is None:
         return []
     path, current = request.get_full_path(), get_language()
-    return [{"code": code, "name": get_language_info(code)["name_local"], "href": translate_url(path, code),
-             "current": code == current} for code, _ in settings.LANGUAGES]
+    return [{"code": code, "name": name, "href": translate_url(path, code), "current": code == current}
+            for code, name in settings.LANGUAGES]

@@ -63,7 +63,7 @@ def public_standings(tournament: Tournament, page: int = 1, per_page: int | None
                      ) -> PublicStandings:
     """One page of the standings (`per_page` None: all of them); `page` beyond the last shows the last."""
     rows = tournament_standings(tournament)
-    columns = standings_columns(tournament.ruleset)
+    columns = standings_columns(tournament.ruleset, rows)
     places = {c.key: places_needed(c, rows) for c in columns}
     advancing = advancing_entries(tournament, rows)
     last = next((r["entry"] for r in reversed(rows) if r["entry"] in advancing), None)

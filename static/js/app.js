@@ -4,7 +4,8 @@
    - a banner when the venue's connection drops
    - a signature pad that stores the drawing as an SVG path
    - the penalty form suggests the VP of the chosen kind
-   - actions that cannot be undone ask first (forms with data-confirm) */
+   - actions that cannot be undone ask first (forms with data-confirm)
+   - the open language menu closes on a tap outside it or on Escape */
 (function () {
   "use strict";
 
@@ -174,6 +175,19 @@
       event.stopImmediatePropagation();
     }
   }, true);
+
+  document.addEventListener("click", (event) => {
+    document.querySelectorAll("details.language-menu[open]").forEach((menu) => {
+      if (!menu.contains(event.target)) menu.open = false;
+    });
+  });
+  document.addEventListener("keydown", (event) => {
+    const menu = event.key === "Escape" && document.querySelector("details.language-menu[open]");
+    if (menu) {
+      menu.open = false;
+      menu.querySelector("summary").focus();
+    }
+  });
 
   document.addEventListener("htmx:sendError", () => {
     const banner = document.getElementById("connection-banner");

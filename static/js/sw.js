@@ -20,7 +20,6 @@
    The addresses it recognises come from the URL configuration: catan_tournaments/pwa.py sends this file after a
    line `const ROUTES = {…}` (the referee's home, sign-in, sign-out, the player's page, the static files, the
    icon, and the language prefixes), so nothing here spells a route. */
-/* global ROUTES */
 "use strict";
 
 const PAGES = "catan-pages";

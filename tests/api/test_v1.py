@@ -206,3 +206,19 @@ def test_the_docs_page_loads_its_assets_from_our_own_static_files(client):
     assert "/static/ninja/swagger-ui-bundle.js" in page and "/static/ninja/swagger-ui.css" in page
     assert "cdn" not in page.lower() and "https://" not in page
     assert json.loads(page.split('id="swagger-settings">')[1].split("</script>")[0])["url"] == "/api/v1/openapi.json"
+
+
+def test_every_refusal_under_api_v1_is_json(client, world):
+    """A non-numeric id, a malformed query value, an address naming no operation and a method an operation does not
+    take: JSON in the one shape, never Django's HTML pages."""
+    tournament, _entries = world
+    slug = tournament.slug
+    for address, status in [(f"/api/v1/tournaments/{slug}/players/abc/", 422),
+                            (f"/api/v1/tournaments/{slug}/games/0/seating/", 422),
+                            (f"/api/v1/tournaments/{slug}/players/?page_size=null", 422),
+                            ("/api/v1/no-such-thing/", 404), ("/api/v1/tournaments/a/b/c/", 404)]:
+        response = client.get(address)
+        assert (response.status_code, response["Content-Type"]) == (status, "application/json; charset=utf-8"), address
+        assert "detail" in response.json()
+    refused = client.delete(f"/api/v1/tournaments/{slug}/")
+    assert refused.status_code == 405 and refused.json()["detail"] and refused["Allow"] == "GET"

@@ -163,7 +163,7 @@ def test_places_freed_at_once_promote_each_waiting_player_once_and_never_beyond_
         barrier.wait()
         try:
             call()
-        except Exception as error:  # noqa: BLE001 - reported below
+        except Exception as error:  # reported below
             errors.append(error)
         finally:
             connection.close()

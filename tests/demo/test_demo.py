@@ -18,7 +18,7 @@ from championships.models import Entry, Player, Registration, Relationship, Staf
 from championships.services import assign_staff, create_championship_from_preset, enter_player
 from demo.seed import OPEN_ROSTER, _settle_ties
 from engines.ranking.timing import game_minutes
-from organize import checkin
+from organize import self_checkin
 from ranking.standings import compute_standings
 from results.draws import record_draw
 from results.models import RecordSheet, Score, TiebreakDraw
@@ -309,4 +309,19 @@ def test_the_players_side_a_tournament_to_come_open_to_registration_with_a_waiti
     assert re.search(r"Places taken</dt>\s*<dd>8 / 8</dd>",
                      desk.get("/organize/demo-amman-finals/registrations/").content.decode())
     assert "Open self check-in" in desk.get("/organize/demo-amman-finals/check-in/").content.decode()
-    assert checkin.current_window(finals) is None  # ready to open, as the README says
+    assert self_checkin.current_window(finals) is None  # ready to open, as the README says
+
+
+def test_the_late_arrivals_vp_off_is_shown_to_the_public(demo, client):
+    """Issue 32 item 6: the demo's late arrival (001 §6, 9 minutes late) had 1 VP less than their sheets and nothing
+    said why: the standings, their CSV and the player's page now show the deduction."""
+    dubai, abu_dhabi = Tournament.objects.filter(kind="qualifier").order_by("date")
+    late = abu_dhabi.entries.get(minutes_late=9)
+    standings = client.get(f"/t/{abu_dhabi.slug}/standings/").content.decode()
+    row = next(r for r in standings.split("<tr") if f"/players/{late.player_id}/" in r)
+    assert 'data-label="VP deducted"><span class="nowrap">1</span>' in row
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/t/{abu_dhabi.slug}/standings.csv").content
+                                           .decode("utf-8-sig"))))
+    assert next(r for r in rows if r["player"] == late.player.name)["vp_deducted"] == "1"
+    page = client.get(f"/t/{abu_dhabi.slug}/players/{late.player_id}/").content.decode()
+    assert "VP deducted" in page and "1 (late arrival)" in page

@@ -49,8 +49,10 @@ if STACK_ARGS:
 
 if STACK_ARGS:
     @pytest.fixture
-    def site(stack):
-        """Where the journey's browser goes: the stack's https://catan.test:<port>."""
+    def site(stack, settings):
+        """Where the journey's browser goes: the stack's https://catan.test:<port>; the links of the emails this
+        process causes (a withdrawal at the desk) point there too, as the replicas' do."""
+        settings.SITE_URL = stack["site_url"]
         return Site(stack["site_url"], Folder(Path(stack["mail"])), stack)
 else:
     @pytest.fixture
@@ -64,7 +66,7 @@ else:
 def _plain_http_live_server():
     """The live server builds its middleware once, before function-scoped settings apply: plain HTTP here."""
     with override_settings(SECURE_SSL_REDIRECT=False, SESSION_COOKIE_SECURE=False, CSRF_COOKIE_SECURE=False,
-                           SECURE_HSTS_SECONDS=0):
+                           LANGUAGE_COOKIE_SECURE=False, SECURE_HSTS_SECONDS=0):
         yield
 
 

@@ -21,8 +21,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from PIL import Image
 
+from championships import links
 from championships.models import Entry, Player, Tournament
-from organize import checkin
+from organize import checkin, self_checkin
 from results.publishing import publish_game
 from results.sheets import SheetInput, save_entry, sign
 from scheduling.services import generate_seating
@@ -131,7 +132,7 @@ def test_a_player_on_a_phone_from_registration_to_the_signed_off_result(browser,
         # 4. Check in with the QR code the desk shows (its address, as the phone's camera opens it).
         for entry in entered[1:]:
             checkin.check_in(tournament, entry.pk, user=organizer)
-        window = checkin.open_window(tournament, user=organizer, minutes=15)
+        window = self_checkin.open_window(tournament, user=organizer, minutes=15)
         desk.goto(f"{prefix}/organize/phone-open/check-in/qr/")
         scanned = _qr_address(desk)
         assert scanned == f"{site.url}{prefix}/t/phone-open/check-in/{window.code}/"
@@ -195,7 +196,7 @@ def test_a_player_on_a_phone_from_registration_to_the_signed_off_result(browser,
     pages.assert_clean()
     assert Tournament.objects.get(pk=tournament.pk).status in ("running", "finished")
     if target := os.environ.get("PLAYER_SHOTS"):
-        checkin.open_window(tournament, user=organizer)  # the desk and the projector show a code
+        self_checkin.open_window(tournament, user=organizer)  # the desk and the projector show a code
         _review_shots(browser, site, Path(target), language, pages.seen, organizer_pages(tournament))
 
 
@@ -238,16 +239,19 @@ def every_width(browser, live_server):
 
 
 def checked(page, axe_script, failing: dict, name: str) -> None:
-    """No wider than the screen (asserted), and axe-core's violations noted under `name`."""
+    """No wider than the screen (asserted), and axe-core's violations noted under `name`, every disclosure open;
+    they are closed again after, as the player had them (an open language menu would cover the page)."""
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), name
-    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    opened = page.evaluate("""() => [...document.querySelectorAll('details')].map(d => {
+        const was = d.open; d.open = true; return was; })""")
     if violations := axe_violations(page, axe_script):
         failing[name] = described(violations)
+    page.evaluate("(was) => document.querySelectorAll('details').forEach((d, i) => { d.open = was[i]; })", opened)
 
 
 def test_the_organizers_pages_pass_axe(browser, live_server, axe_script):
     tournament, entered, organizer, referee = _tournament()
-    checkin.open_window(tournament, user=organizer)
+    self_checkin.open_window(tournament, user=organizer)
     failing: dict[str, str] = {}
     for page, language, prefix, width in every_width(browser, live_server):
         sign_in(page, "phone-organizer")
@@ -260,7 +264,7 @@ def test_the_organizers_pages_pass_axe(browser, live_server, axe_script):
 def test_the_qr_screen_shows_a_new_windows_code_by_itself(browser, live_server):
     """The projector's QR screen asks for itself every 30 s (no meta refresh): a new window's code replaces the old."""
     tournament, _entered, organizer, _referee = _tournament()
-    checkin.open_window(tournament, user=organizer)
+    self_checkin.open_window(tournament, user=organizer)
     context = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=live_server.url)
     page = context.new_page()
     try:
@@ -268,12 +272,12 @@ def test_the_qr_screen_shows_a_new_windows_code_by_itself(browser, live_server):
         page.clock.install()
         page.goto(f"/organize/{tournament.slug}/check-in/qr/")
         old = page.locator("img.qr-code").get_attribute("src")
-        checkin.open_window(tournament, user=organizer)
+        self_checkin.open_window(tournament, user=organizer)
         page.clock.run_for("00:29")
         assert page.locator("img.qr-code").get_attribute("src") == old
         page.clock.run_for("00:02")
         page.wait_for_function("old => document.querySelector('img.qr-code').src !== old", arg=old)
-        checkin.close_window(tournament, user=organizer)
+        self_checkin.close_window(tournament, user=organizer)
         page.clock.run_for("00:31")
         page.locator(".qr-screen .message.warning").wait_for()
     finally:
@@ -296,3 +300,34 @@ def test_the_wait_page_after_too_many_links_that_open_nothing(browser, live_serv
             Path(target).mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(Path(target) / f"wait-{language}-{width}.png"), full_page=True)
     assert not failing, "\n".join(f"{name}: {text}" for name, text in failing.items())
+
+
+LINE_STARTS = """selector => [...document.querySelectorAll(selector)].flatMap(list => {
+  // Each line's first item: an item lower than the one before starts a line (in either direction of writing).
+  const items = [...list.children];
+  const top = item => item.getBoundingClientRect().top;
+  const before = item => getComputedStyle(item, '::before').content.replaceAll('"', '').replace('none', '');
+  return items.filter((item, i) => i === 0 || top(item) > top(items[i - 1]) + 1)
+    .map(item => (before(item) + item.textContent).trim());
+})"""
+
+
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_no_line_of_the_status_starts_with_a_separator_at_390_px(browser, live_server, language):
+    """Issue 32 item 5: on a 390-px phone the status line under a tournament's name wrapped with "·" first."""
+    tournament = make_tournament(slug="long-cup", name="Long Cup", date=timezone.localdate(), official_start=time(9),
+                                 city="Ras Al Khaimah", venue="The Grand Harbour Exhibition and Convention Hall")
+    (entry,) = make_entries(tournament, 1)
+    Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.CHECKED_IN, checked_in_by_self=True, minutes_late=12)
+    token = links.issue(entry.player)
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+    try:
+        page = context.new_page()
+        prefix = "" if language == "en" else f"/{language}"
+        for url in (f"{prefix}/me/{token}/", f"{prefix}/t/long-cup/"):
+            assert page.goto(url).status == 200
+            starts = page.evaluate(LINE_STARTS, ".subtitle")
+            assert len(starts) > 1, (url, starts)  # it does wrap at this width
+            assert not [start for start in starts if start.startswith("·")], (url, starts)
+    finally:
+        context.close()

@@ -26,7 +26,7 @@ def receiver():
     received = []
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802 - http.server's name
+        def do_POST(self):  # http.server's name
             received.append(self.rfile.read(int(self.headers.get("Content-Length", 0))))
             self.send_response(200)
             self.send_header("Content-Length", "11")
@@ -81,11 +81,14 @@ def test_the_webhooks_page_adds_pings_and_passes_axe(browser, live_server, axe_s
     found, overflowing = {}, []
 
     def check(name: str) -> None:
-        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")  # check inside
+        opened = page.evaluate("""() => [...document.querySelectorAll('details')].map(d => {
+            const was = d.open; d.open = true; return was; })""")  # check inside
         found[name] = axe_violations(page, axe_script)
         if page.evaluate("document.documentElement.scrollWidth > window.innerWidth"):
             overflowing.append(name)
         shot(page, f"{name.replace(' ', '-')}-{language}-{width}")
+        # closed again as they were: an open language menu would cover the page's own controls
+        page.evaluate("(was) => document.querySelectorAll('details').forEach((d, i) => { d.open = was[i]; })", opened)
 
     try:
         sign_in(page, "hooks-organizer")
@@ -94,9 +97,12 @@ def test_the_webhooks_page_adds_pings_and_passes_axe(browser, live_server, axe_s
         assert page.locator(".webhook-list .status").count() == 1  # the one turned off, told why
         page.locator("input[name=url]").fill(url)
         page.locator("input[name=events][value='announcement.posted']").uncheck()
+        page.locator("select[name=format]").first.select_option("discord")
         page.locator("form.stacked button[type=submit]").click()
-        page.wait_for_selector(".messages")
+        page.wait_for_selector("#made-secret")  # the signing secret, shown this once
+        check("webhooks with the new secret")
         hook = Webhook.objects.get(url=url)
+        assert page.locator("#made-secret").input_value().startswith("whsec_") and hook.format == "discord"
         assert hook.events == ["game.published", "sheet.signed_off", "standings.changed"]
         page.locator(f"button[name=ping][value='{hook.pk}']").click()
         page.wait_for_selector(".messages")

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from championships import links
 from championships.models import Entry, Player, Registration
-from organize import checkin
+from organize import self_checkin
 from results.models import Signature
 from results.sheets import SheetInput, save_entry
 from tests.factories import make_entries, make_game, make_official, make_tournament
@@ -143,7 +143,7 @@ def test_twenty_resends_leave_the_first_link_and_the_check_in_cookie_working(dja
         with django_capture_on_commit_callbacks(execute=True):
             assert links.send_again("maya@example.com")
     assert opened(Client(), first).status_code == 200
-    code = checkin.open_window(tournament, user=organizer).code
+    code = self_checkin.open_window(tournament, user=organizer).code
     assert "Check me in: <bdi>Maya Levi</bdi>" in phone.get(f"/t/link-cup/check-in/{code}/").content.decode()
     assert phone.post(f"/t/link-cup/check-in/{code}/").status_code == 200
     assert Entry.objects.get(tournament=tournament, player__email="maya@example.com").status == "checked_in"
@@ -196,7 +196,7 @@ def test_a_token_opens_only_its_players_table(client, cup, django_capture_on_com
 
 def test_checking_in_from_the_qr_code_on_the_phone_that_opened_the_link(cup):
     tournament, entries, organizer = cup
-    window = checkin.open_window(tournament, user=organizer)
+    window = self_checkin.open_window(tournament, user=organizer)
     url = f"/t/{tournament.slug}/check-in/{window.code}/"
     phone = Client()
     assert "Open the private link from your email" in phone.get(url).content.decode()
@@ -212,7 +212,7 @@ def test_checking_in_from_the_qr_code_on_the_phone_that_opened_the_link(cup):
     assert entry.status == "checked_in" and entry.checked_in_by_self
     expired = Client()
     expired.cookies = phone.cookies
-    checkin.open_window(tournament, user=organizer)  # a new window: the photographed code is dead
+    self_checkin.open_window(tournament, user=organizer)  # a new window: the photographed code is dead
     assert expired.post(url).status_code == 410
     desk = Client()
     desk.force_login(organizer)
@@ -249,7 +249,7 @@ def test_tokens_that_open_nothing_are_limited_per_address(cup, monkeypatch):
     tournament, entries, organizer = cup
     monkeypatch.setattr(views, "TOKEN_MISSES", RateLimit("player-token-miss", 3, 3600))
     good = links.issue(entries[0].player)
-    window = checkin.open_window(tournament, user=organizer)
+    window = self_checkin.open_window(tournament, user=organizer)
     guesser = Client(REMOTE_ADDR="203.0.113.9")
     assert [guesser.get(f"/me/{good}/").status_code for _ in range(5)] == [200] * 5
     misses = [guesser.get("/me/" + "x" * 43 + "/").status_code,
@@ -314,3 +314,40 @@ def test_the_access_log_never_holds_a_token():
                                               timedelta(seconds=0))
     assert secret not in repr(atoms)
     assert atoms["U"] == "/ar/me/…/" and atoms["r"] == "GET /ar/me/…/ HTTP/1.1" and atoms["f"] == "https://x/me/…/"
+
+
+def test_the_private_page_speaks_to_the_player(client, cup, django_capture_on_commit_callbacks):
+    """Issue 32 item 5: before any game "Rank 1 =" (everyone ties at 0); after confirming "(confirmed on their phone,
+    23:10)"; after objecting the next step still said "confirm it, or say what is wrong"; "(0 waiting before you)"
+    on a full register page; the status line's separators written in the text, so a wrapped line began with "·"."""
+    tournament, entries, organizer = cup
+    game = make_game(tournament, [entries[:4], entries[4:]])
+    mine, theirs = links.issue(entries[0].player), links.issue(entries[1].player)
+    Entry.objects.filter(pk=entries[0].pk).update(minutes_late=12)
+    page = client.get(f"/me/{mine}/").content.decode()
+    summary = page[page.index('class="report own-summary"'):page.index("</dl>", page.index("own-summary"))]
+    assert "No rank yet" in summary and "tie-mark" not in summary
+    public = client.get(f"/t/{tournament.slug}/players/{entries[0].player_id}/").content.decode()
+    assert "No rank yet" in public and "tie-mark" not in public.split("player-summary")[1].split("</dl>")[0]
+    status = page[page.index('<ul class="subtitle">'):page.index("</ul>", page.index('<ul class="subtitle">'))]
+    assert "·" not in status and "<li>12 minutes late</li>" in status
+
+    first = game.tables.get(number=1)
+    sheet = save_entry(first.sheet.pk, SheetInput(dict(zip((e.pk for e in entries[:4]), [10, 8, 6, 4]))),
+                       user=organizer, base_version=0)
+    client.post(f"/me/{mine}/sheets/{sheet.pk}/", {"action": "confirm", "version": sheet.version})
+    at = timezone.localtime(Signature.objects.get().signed_at).strftime("%H:%M")
+    confirmed = client.get(f"/me/{mine}/").content.decode()
+    assert f"You confirmed this result at {at}. The referee signs it off." in confirmed
+    assert "on their phone" not in confirmed
+
+    client.post(f"/me/{theirs}/sheets/{sheet.pk}/", {"action": "object", "version": sheet.version, "note": "8 not 6"})
+    objected = client.get(f"/me/{theirs}/").content.decode()
+    steps = objected[objected.index('class="next-steps"'):objected.index("</ul>", objected.index("next-steps"))]
+    assert "the referee decides" in steps and "confirm it, or say what is wrong" not in steps
+
+    full = make_tournament(slug="full-cup", self_registration=True, capacity=2)
+    make_entries(full, 2)
+    register = client.get("/t/full-cup/register/").content.decode()
+    assert "0 waiting before you" not in register and "you go first on the waiting list" in register
+

@@ -20,7 +20,7 @@ def listener():
     hits = []
 
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802 - the standard library's name
+        def do_GET(self):  # the standard library's name
             hits.append(self.path)
             self.send_response(200)
             self.send_header("Content-Type", "image/png")

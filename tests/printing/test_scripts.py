@@ -29,9 +29,15 @@ def scripts():
     return client
 
 
-@pytest.mark.parametrize("language", ["en", "ar"])
-@pytest.mark.parametrize("path", ["standings.pdf", "games/1/seating.pdf"])
+NEW_LANGUAGES = ["de", "fr", "es", "it", "pt-br", "nl", "pl", "tr", "el", "ja", "zh-hans", "ko"]
+
+
+@pytest.mark.parametrize(("language", "path"), [
+    *((language, path) for language in ("en", "ar") for path in ("standings.pdf", "games/1/seating.pdf")),
+    *((language, "standings.pdf" if n % 2 else "games/1/seating.pdf") for n, language in enumerate(NEW_LANGUAGES)),
+])
 def test_every_script_prints_without_a_missing_glyph(scripts, text_of, language, path):
+    """In every language the site speaks: its own labels (Greek, CJK) and every script of a name."""
     prefix = "" if language == "en" else f"/{language}"
     pdf = scripts.get(f"{prefix}/t/scripts-cup/{path}").content
     # pdftotext's -layout puts right-to-left runs in reading order, but on a right-to-left page it may move a

@@ -51,21 +51,23 @@ def test_a_reader_whose_request_times_out_counts_an_error_of_that_kind(error):
     assert stats.summary(["public-standings"])["errors"] == 1
 
 
-def test_a_pdf_refused_with_429_is_asked_again_after_retry_after_and_not_an_error():
+@pytest.mark.parametrize("name, path", [("public-standings-pdf", "/t/q/standings.pdf"),
+                                        ("public-standings-xlsx", "/t/q/standings.xlsx")])  # the same render slots
+def test_a_pdf_or_xlsx_refused_with_429_is_asked_again_after_retry_after_and_not_an_error(name, path):
     stats = Stats()
     transport = answering(httpx.Response(429, headers={"Retry-After": "0"}),
                           httpx.Response(200, content=b"%PDF-1.7", headers={"Content-Type": "application/pdf"}))
 
     async def read():
         async with Clients("http://test", transport=transport) as client:
-            return await Browser(client, stats).get("public-standings-pdf", "/t/q/standings.pdf")
+            return await Browser(client, stats).get(name, path)
 
     assert run(read()) == ""
     assert stats.errors == {}
-    assert len(stats.busy["public-standings-pdf"]) == 1
-    assert len(stats.latencies["public-standings-pdf"]) == 1
-    assert len(stats.latencies["public-standings-pdf (after 429: until served)"]) == 1
-    assert stats.summary(["public-standings-pdf"]) | {"p50": 0, "p95": 0, "p99": 0} == {
+    assert len(stats.busy[name]) == 1
+    assert len(stats.latencies[name]) == 1
+    assert len(stats.latencies[f"{name} (after 429: until served)"]) == 1
+    assert stats.summary([name]) | {"p50": 0, "p95": 0, "p99": 0} == {
         "requests": 2, "errors": 0, "busy": 1, "p50": 0, "p95": 0, "p99": 0}
 
 

@@ -33,7 +33,7 @@ def receiver():
     state = Receiver("")
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802 - http.server's name
+        def do_POST(self):  # http.server's name
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
             state.requests.append(Received(self.path, dict(self.headers.items()), body))
             status = state.statuses.pop(0) if state.statuses else 200

@@ -1,5 +1,6 @@
 """Deliveries to a real receiver on 127.0.0.1: the body and its signature, retries with backoff after a failure,
 and the addresses refused in production (SSRF)."""
+import base64
 import hashlib
 import hmac
 import json
@@ -7,10 +8,12 @@ import time
 
 import pytest
 from django.core.exceptions import ValidationError
+from standardwebhooks.webhooks import Webhook as StandardWebhook
+from standardwebhooks.webhooks import WebhookVerificationError
 
 from core import outbound
 from webhooks import services
-from webhooks.delivery import BACKOFF, MAX_ATTEMPTS, signature
+from webhooks.delivery import BACKOFF, MAX_ATTEMPTS, signature, standard_secret, standard_signature
 from webhooks.models import Delivery, Event, Webhook
 from webhooks.tasks import delivery_task, send_overdue_deliveries
 
@@ -168,7 +171,7 @@ def test_redirects_are_not_followed(local, cup, later, django_capture_on_commit_
     hits = []
 
     class Redirect(BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802
+        def do_POST(self):
             hits.append(self.path)
             self.rfile.read(int(self.headers.get("Content-Length", 0)))
             self.send_response(302)
@@ -192,3 +195,27 @@ def test_redirects_are_not_followed(local, cup, later, django_capture_on_commit_
         server.server_close()
     delivery.refresh_from_db()
     assert hits == ["/h"] and delivery.response_status == 302 and delivery.status == Delivery.Status.QUEUED
+
+
+def test_a_delivery_verifies_with_the_standard_webhooks_library(local, receiver, cup,
+                                                                 django_capture_on_commit_callbacks):
+    """What a receiver using Standard Webhooks does: the `whsec_` secret from the console, the three headers."""
+    tournament, organizer, _other = cup
+    hook = services.add_webhook(tournament.championship, receiver.url, [Event.GAME_PUBLISHED], user=organizer)
+    with django_capture_on_commit_callbacks(execute=True):
+        delivery = services.ping(tournament.championship, hook.pk, user=organizer)
+    [got] = receiver.requests
+    verifier = StandardWebhook(standard_secret(hook.secret))
+    assert verifier.verify(got.body, got.headers)["delivery"] == str(delivery.uid)
+    assert got.headers["webhook-id"] == str(delivery.uid) and got.headers["webhook-signature"].startswith("v1,")
+    with pytest.raises(WebhookVerificationError):
+        verifier.verify(got.body + b" ", got.headers)
+    with pytest.raises(WebhookVerificationError):
+        StandardWebhook(standard_secret("another secret")).verify(got.body, got.headers)
+    assert verify(hook.secret, got.headers, got.body, time.time())  # the deprecated X-Catan-* headers still sent
+
+
+def test_the_standard_signature_is_base64_hmac_of_id_dot_timestamp_dot_body():
+    digest = hmac.new(b"k", b"msg_1.1700000000.{}", hashlib.sha256).digest()
+    assert standard_signature("k", "msg_1", 1700000000, b"{}") == "v1," + base64.b64encode(digest).decode()
+    assert standard_secret("k") == "whsec_aw=="

@@ -1,4 +1,5 @@
 """The championship's webhooks page: its organizers only; add, turn off, ping, remove; deliveries and their CSV."""
+import base64
 import hashlib
 import hmac
 import io
@@ -33,16 +34,18 @@ def test_anonymous_visitors_are_sent_to_sign_in_and_other_organizers_refused(cli
     assert answer.status_code == 404 and Webhook.objects.filter(pk=hook.pk).exists()  # not through their own page
 
 
-def test_an_organizer_adds_a_webhook_and_sees_its_secret(client, cup, local, receiver):
+def test_an_organizer_adds_a_webhook_and_sees_its_secret_once(client, cup, local, receiver):
     tournament, organizer, _other = cup
     client.force_login(organizer)
     answer = client.post(page_url(tournament), {"url": receiver.url, "events": ["game.published", "sheet.signed_off"]})
-    assert answer.status_code == 302
+    assert answer.status_code == 200
     hook = Webhook.objects.get()
     assert hook.events == ["game.published", "sheet.signed_off"] and hook.created_by == organizer
     assert len(hook.secret) == 64
+    shown = answer.context["made_secret"]
+    assert shown == "whsec_" + base64.b64encode(hook.secret.encode()).decode() and shown in answer.content.decode()
     page = client.get(page_url(tournament)).content.decode()
-    assert hook.secret in page and receiver.url.replace("&", "&amp;") in page
+    assert shown not in page and hook.secret not in page and receiver.url.replace("&", "&amp;") in page
 
 
 @pytest.mark.parametrize(("data", "field"), [
@@ -135,9 +138,11 @@ def test_a_new_signing_secret_signs_what_is_sent_from_then_on(client, cup, local
     hook = services.add_webhook(tournament.championship, receiver.url, [Event.GAME_PUBLISHED], user=organizer)
     old = hook.secret
     client.force_login(organizer)
-    assert client.post(page_url(tournament), {"new_secret": hook.pk}).status_code == 302
+    answer = client.post(page_url(tournament), {"new_secret": hook.pk})
     hook.refresh_from_db()
     assert hook.secret != old and len(hook.secret) == 64
+    assert answer.status_code == 200 and answer.context["made_secret"] == "whsec_" + base64.b64encode(
+        hook.secret.encode()).decode()
     logged = AuditEntry.objects.get(action="webhook.secret_changed")
     assert old not in str(logged.after) and hook.secret not in str(logged.after)
     with django_capture_on_commit_callbacks(execute=True):

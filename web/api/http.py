@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from functools import wraps
 from math import ceil
-from typing import Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -21,13 +21,17 @@ from django.utils.decorators import decorator_from_middleware
 from ninja import Field, Schema
 from ninja.errors import HttpError
 from ninja.parser import Parser
-from pydantic import ConfigDict
+from pydantic import BeforeValidator, ConfigDict
+from pydantic import Field as PydanticField
 
 from core.site import absolute
 
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 100
 """The most items one page of any list holds: an answer stays small whatever the tournament's size."""
+
+MAX_ID = 2**31 - 1
+"""The largest id or number a path or body may name (a database integer): past it, the request is refused (422)."""
 
 T = TypeVar("T")
 View = Callable[..., HttpResponse]
@@ -126,8 +130,18 @@ def paged(request: HttpRequest, items: QuerySet[Any] | Sequence[Any], params: Pa
             **page_links(request, page, pages), "results": [shape(item) for item in items[part]]}
 
 
+def _whole(value: Any) -> Any:
+    """A JSON number with nothing after the point as the integer it is (JSON Schema counts 7.0 an integer); a
+    boolean, a string or 7.5 stays what it is, and strict typing refuses it."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+Id = Annotated[int, PydanticField(ge=1, le=MAX_ID), BeforeValidator(_whole)]
+"""An id in a request body: a whole JSON number from 1 to MAX_ID."""
+
+
 class Body(Schema):
-    """A request body, typed as JSON types it: nothing coerced (`true` is not the id 1, nor `"7"` or `7.0` the id 7)."""
+    """A request body, typed as JSON types it: nothing coerced (`true` is not the id 1, nor `"7"` the id 7)."""
     model_config = ConfigDict(strict=True)
 
 

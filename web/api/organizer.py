@@ -29,7 +29,7 @@ from results.models import RecordSheet
 from scheduling.models import Seat, Table
 
 from . import schemas
-from .http import Body, FieldProblem, PageParams, paged
+from .http import Body, Id, PageParams, paged
 
 MAX_ENTRIES = 500
 """Players one request may enter: a big open event's whole list."""
@@ -41,7 +41,7 @@ class OrganizerToken(HttpBearer):
 
 
 router = Router(auth=OrganizerToken(), tags=["organizers (API token)"])
-REFUSED: dict[int, type[Schema]] = {401: schemas.Error, 403: schemas.Error, 404: schemas.Error}
+REFUSED: dict[int, type[Schema]] = {status: schemas.Error for status in (401, 403, 404, 422)}
 
 
 def _scoped(request: HttpRequest, slug: str) -> Tournament:
@@ -55,20 +55,8 @@ def _scoped(request: HttpRequest, slug: str) -> Tournament:
     return tournament
 
 
-class Problem(Schema):
-    line: int | None = Field(description="The line of the list (1 is the header), or null for the whole list.")
-    column: str | None
-    message: str
-
-
-class Refused(Schema):
-    detail: str | list[FieldProblem] = Field(description="Why, in a sentence; or, for a request that is not valid "
-                                                         "JSON of this operation's body, its problems.")
-    problems: list[Problem] = []
-
-
 class EntriesIn(Body):
-    player_ids: list[int] = Field(min_length=1, max_length=MAX_ENTRIES,
+    player_ids: list[Id] = Field(min_length=1, max_length=MAX_ENTRIES,
                                   description="Players already registered whose details the token's owner may see.")
 
 
@@ -81,7 +69,7 @@ class Entered(Schema):
     entered: list[schemas.EntryOut]
 
 
-WRITES: dict[int, type[Schema]] = {200: Entered, 422: Refused, **REFUSED}
+WRITES: dict[int, type[Schema]] = {200: Entered, **REFUSED}
 
 
 def _entered(entries: list[Any]) -> dict[str, Any]:
@@ -93,7 +81,7 @@ def _refused(error: ValidationError) -> Status[dict[str, Any]]:
     return Status(422, {"detail": " ".join(error.messages)})
 
 
-@router.post("/tournaments/{slug}/entries/", response=WRITES, url_name="entries",
+@router.post("/tournaments/{slug}/entries/", response=WRITES, url_name="entries", exclude_unset=True,
              summary="Enter registered players in a tournament")
 def entries(request: HttpRequest, slug: str, body: EntriesIn) -> Any:
     """The players are entered in the order given (an error names the n-th id as "line n"); one refused refuses
@@ -113,7 +101,7 @@ def entries(request: HttpRequest, slug: str, body: EntriesIn) -> Any:
         return _refused(error)
 
 
-@router.post("/tournaments/{slug}/players/import/", response=WRITES, url_name="import",
+@router.post("/tournaments/{slug}/players/import/", response=WRITES, url_name="import", exclude_unset=True,
              summary="Register and enter a list of players (the players import page's CSV)")
 def import_players(request: HttpRequest, slug: str, body: PlayersIn) -> Any:
     """A registered player (same email, or same name and date of birth) is linked, not made again; friends and

@@ -9,7 +9,7 @@ from pydantic import create_model
 
 from engines.metrics import DRAW, METRICS
 
-from .http import Page
+from .http import FieldProblem, Page
 
 
 class TournamentOut(Schema):
@@ -92,6 +92,8 @@ _standing_fields: dict[str, Any] = {
     "namesake": (int | None, Field(description="For a name another entry shares: its number.")),
     "tied": (bool, ...), "disqualified": (bool, ...),
     "final": (FinalResult | None, Field(description="A finalist's result at the signed-off final table.")),
+    "vp_deducted": (int, Field(0, description="VP taken off total_vp by penalties (a late arrival, a VP deduction); "
+                                              "the player's page lists each.")),
     DRAW: (int | None, Field(None, description="Place in a recorded tiebreak draw.")),
     **{key: (int | float | None, Field(None, description=str(metric.label))) for key, metric in METRICS.items()},
 }
@@ -168,10 +170,20 @@ class EntryOut(Schema):
     status: str
 
 
+class DeductionOut(Schema):
+    vp: int = Field(description="VP taken off the player's total VP.")
+    kind: str = Field(description='The penalty: "lateness" or "vp_deduction".')
+    deduction: str = Field(description="Which of the ruleset's VP deductions it is (\"arguing\", …); empty for a "
+                                       "late arrival or a deduction recorded before the rules named them.")
+    reason: str = Field(description="What it was for, in words (the deduction's name, else the penalty's).")
+    game: int | None = Field(description="The game it was given in, if one.")
+
+
 class PlayerOut(EntryOut):
     tournament: str
     qualification: str = Field(description='"sent", "advancing", "qualified", "waiting" or "".')
     standing: StandingRow | None  # type: ignore[valid-type]
+    deductions: list[DeductionOut] = Field(description="The VP deductions counted in the standing's vp_deducted.")
     games: list[PlayerGameOut] = Field(description="Every game played or published, at most the tournament's.")
 
 
@@ -209,8 +221,21 @@ class Index(Schema):
     docs: str
 
 
+class Problem(Schema):
+    """One problem of a list of players that cannot be imported."""
+    line: int | None = Field(description="The line of the list (1 is the header), or null for the whole list.")
+    column: str | None
+    message: str
+
+
 class Error(Schema):
-    detail: str
+    """API v1's one shape of a refusal, whatever its status (401, 403, 404, 405, 422): `detail` says why in a
+    sentence, or, for a request whose path, query or body is not valid for the operation, lists its problems as
+    pydantic words them."""
+    detail: str | list[FieldProblem] = Field(description="Why, in a sentence; or the request's problems, each "
+                                                         "with where it is (path, query or body) and why.")
+    problems: list[Problem] = Field([], description="Only for a list of players that cannot be imported: the "
+                                                    "problems of its lines.")
 
 
 TournamentPage = Page[TournamentOut]

@@ -11,7 +11,7 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET
-from ninja import NinjaAPI, Query
+from ninja import NinjaAPI, P, PathEx, Query
 from ninja.decorators import decorate_view
 from ninja.errors import HttpError
 
@@ -29,7 +29,18 @@ from results.selectors import game_seating
 from scheduling.models import Game
 
 from . import organizer, schemas
-from .http import JsonBodies, PageParams, conditional, cors, http_error, page_links, page_slice, paged, remembered
+from .http import (
+    MAX_ID,
+    JsonBodies,
+    PageParams,
+    conditional,
+    cors,
+    http_error,
+    page_links,
+    page_slice,
+    paged,
+    remembered,
+)
 
 api = NinjaAPI(
     title="CATAN tournaments", version="1", urls_namespace="api-v1", openapi_url="/openapi.json", docs_url="/docs",
@@ -49,7 +60,11 @@ api.add_decorator(conditional, mode="view")
 api.add_decorator(cors, mode="view")
 api.add_router("/", organizer.router)
 
-NOT_FOUND = {404: schemas.Error}
+INVALID = {422: schemas.Error}
+"""What every operation taking a parameter may answer: its path or query is not valid (a non-numeric id,
+`?page_size=null`), in the one shape of a refusal."""
+NOT_FOUND = {404: schemas.Error, **INVALID}
+Number = PathEx[int, P(ge=1, le=MAX_ID, description="A whole number from 1; anything else answers 422.")]
 
 
 def _number(value: str) -> object:
@@ -77,7 +92,7 @@ def index(request: HttpRequest) -> dict[str, str]:
             "openapi": url("openapi-json"), "docs": url("openapi-view")}
 
 
-@api.get("/championships/", response=schemas.ChampionshipPage, url_name="championships",
+@api.get("/championships/", response={200: schemas.ChampionshipPage, **INVALID}, url_name="championships",
          summary="Championships, latest year first")
 def championships(request: HttpRequest, paging: Query[PageParams]) -> dict[str, Any]:
     return paged(request, Championship.objects.select_related("country"), paging, _championship)
@@ -105,7 +120,7 @@ def championship(request: HttpRequest, slug: str) -> dict[str, Any]:
             "tournaments": absolute(reverse("api-v1:tournaments") + f"?championship={found.slug}")}
 
 
-@api.get("/tournaments/", response=schemas.TournamentPage, url_name="tournaments",
+@api.get("/tournaments/", response={200: schemas.TournamentPage, **INVALID}, url_name="tournaments",
          summary="Tournaments in the order they happen (the objects of /api/tournaments/)")
 def tournaments(request: HttpRequest, paging: Query[PageParams], championship: str | None = None,
                 status: str | None = None) -> dict[str, Any]:
@@ -153,11 +168,11 @@ def games(request: HttpRequest, slug: str, paging: Query[PageParams]) -> dict[st
     return paged(request, found, paging, shape)
 
 
-@api.get("/tournaments/{slug}/games/{int:number}/seating/", response={200: schemas.Seating, **NOT_FOUND},
+@api.get("/tournaments/{slug}/games/{number}/seating/", response={200: schemas.Seating, **NOT_FOUND},
          url_name="seating", exclude_unset=True,
          summary="A published game's tables and seats (the object of /api/tournaments/<slug>/games/<n>/seating/)")
 @live
-def seating(request: HttpRequest, slug: str, number: int, paging: Query[PageParams]) -> dict[str, Any]:
+def seating(request: HttpRequest, slug: str, number: Number, paging: Query[PageParams]) -> dict[str, Any]:
     """Tables in number order, a page at a time; seats in play order, with VP and the winner once signed off."""
     game = (Game.objects.select_related("stage", "tournament").exclude(status=Game.Status.PLANNED)
             .filter(tournament__slug=slug, number=number).first())
@@ -183,14 +198,16 @@ def _entry(entry: Entry) -> dict[str, Any]:
             "country": entry.player.country.code if entry.player.country else None, "status": entry.status}
 
 
-@api.get("/tournaments/{slug}/players/{int:player_id}/", response={200: schemas.PlayerOut, **NOT_FOUND},
+@api.get("/tournaments/{slug}/players/{player_id}/", response={200: schemas.PlayerOut, **NOT_FOUND},
          url_name="player", summary="A player's public page: standing and every game")
 @live
-def player(request: HttpRequest, slug: str, player_id: int) -> dict[str, Any]:
+def player(request: HttpRequest, slug: str, player_id: Number) -> dict[str, Any]:
     page = player_page(_tournament(slug), player_id)
     if page is None:
         raise HttpError(404, "No such player in this tournament.")
     return {**_entry(page.entry), "tournament": slug, "qualification": page.status, "standing": page.row,
+            "deductions": [{"vp": d.vp, "kind": d.kind, "deduction": d.deduction, "reason": d.reason, "game": d.game}
+                           for d in page.deductions],
             "games": [{"game": g.game, "table": g.table, "position": g.position,
                        "opponents": [{"player": name, "player_id": pk, "namesake": namesake}
                                      for name, pk, namesake in g.opponents],

@@ -3,10 +3,11 @@ import re
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class GenerateForm(forms.Form):
-    seed = forms.IntegerField(label=_("Seed"), initial=1, min_value=0, max_value=2**31 - 1,
+    seed = forms.IntegerField(label=pgettext_lazy("random seed", "Seed"), initial=1, min_value=0, max_value=2**31 - 1,
                               help_text=_("The same seed gives the same seating; another seed, another one."))
 
 

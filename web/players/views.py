@@ -33,7 +33,7 @@ from core.ics import CONTENT_TYPE, calendar
 from core.ratelimit import RateLimit
 from core.site import absolute
 from core.webpush import configured as push_configured
-from organize import checkin
+from organize import self_checkin
 from privacy import erasure
 from privacy.export import player_copy_json, sections
 from privacy.models import Erasure
@@ -456,7 +456,7 @@ def check_in(request, slug: str, code: str):
     tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
     token = _cookie_token(request)
     player = _player(token) if token and links.may_act(token, tournament) else None
-    window = checkin.current_window(tournament)
+    window = self_checkin.current_window(tournament)
     open_now = window is not None and secrets.compare_digest(window.code.encode(), code.encode())
     if not open_now and (wait := TOKEN_MISSES.hit_client(request)):
         return _guessing(request, wait)
@@ -467,8 +467,8 @@ def check_in(request, slug: str, code: str):
         if player is None:
             return render(request, "players/check_in.html", context, status=403)
         try:
-            done = checkin.self_check_in(tournament, code, player=player)
-        except checkin.SentToDesk as error:
+            done = self_checkin.self_check_in(tournament, code, player=player)
+        except self_checkin.SentToDesk as error:
             return render(request, "players/check_in.html", {**context, "desk": " ".join(error.messages)},
                           status=409)
         except ValidationError as error:

@@ -42,8 +42,8 @@ def standings_csv(request, slug: str, fmt: str = "csv"):
     As CSV or (`fmt`) a workbook, kept per results version like the public PDFs."""
     def table():
         tournament = get_object_or_404(Tournament, slug=slug)
-        columns = standings_columns(tournament.ruleset)
         standings = tournament_standings(tournament)
+        columns = standings_columns(tournament.ruleset, standings)
         places = {c.key: places_needed(c, standings) for c in columns}
         final = FINAL_HEADER if final_table(tournament) else []
         header = [*CSV_HEADER, *final, *[c.key for c in columns], "tied"]

@@ -54,14 +54,6 @@ class SheetForm(forms.Form):
             winner=data.get("winner"), start_time=data.get("start_time"), end_time=data.get("end_time"),
         )
 
-    def add_service_errors(self, error: ValidationError) -> None:
-        """Attach a service's errors to their fields; errors of no field go above the form."""
-        if not hasattr(error, "error_dict"):
-            self.add_error(None, error.messages)
-            return
-        for field, messages in error.message_dict.items():
-            self.add_error(None if field not in self.fields else field, messages)
-
 
 class CorrectionForm(SheetForm):
     reason = forms.CharField(label=_("Reason for the correction"), max_length=TEXT_MAX,

@@ -15,7 +15,7 @@ from championships.models import Entry
 from championships.permissions import organized_tournament
 from core.site import absolute
 from core.table_export import table_response
-from organize import checkin
+from organize import checkin, self_checkin
 from results.penalties import lateness_rule
 from web.organize.people_forms import LateForm, UndoForm, WithdrawForm, search_query
 from web.organize.registration_forms import WindowForm
@@ -190,7 +190,7 @@ def check_in_csv(request, slug: str, fmt: str = "csv"):
 def window_context(tournament) -> dict:
     """The self check-in panel of the desk: the open window with the QR code of its address (an SVG data URI, as a
     phone's camera reads it), or the form to open one."""
-    window = checkin.current_window(tournament)
+    window = self_checkin.current_window(tournament)
     url = absolute(reverse("players-check-in", args=[tournament.slug, window.code])) if window else ""
     return {"window": window, "window_form": WindowForm(),
             "window_qr": segno.make(url, error="m").svg_data_uri(scale=8, border=2) if window else ""}
@@ -202,12 +202,12 @@ def check_in_window(request, slug: str):
     """Open a self check-in window (a new code, the old one dead) or close the open one."""
     tournament = organized_tournament(request.user, slug)
     if request.POST.get("action") == "close":
-        checkin.close_window(tournament, user=request.user)
+        self_checkin.close_window(tournament, user=request.user)
         messages.success(request, _("Self check-in closed: the QR code no longer checks anyone in."))
     else:
         form = WindowForm(request.POST)
         if form.is_valid():
-            window = checkin.open_window(tournament, user=request.user, minutes=form.cleaned_data["minutes"])
+            window = self_checkin.open_window(tournament, user=request.user, minutes=form.cleaned_data["minutes"])
             messages.success(request, _("Self check-in open until %(time)s: players scan the QR code with the phone "
                                         "on which they opened their private link.")
                              % {"time": timezone.localtime(window.closes_at).strftime("%H:%M")})

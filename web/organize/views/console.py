@@ -25,6 +25,7 @@ from organize.selectors import dashboard, next_steps
 from ranking.selectors import podium
 from results.selectors import any_game_published, tables_missing_results
 from results.tablets import waiting_on_tablets
+from web.forms import add_service_errors
 from web.organize.forms import BoardLimitsForm, InviteForm, StatusForm
 from web.organize.print_forms import PrintJobForm
 from web.public.printing import tournament_paper
@@ -115,8 +116,7 @@ def _staff_page(request, *, tournament: Tournament | None = None, championship: 
                 invitation = invite_staff(form.cleaned_data["identifier"], form.cleaned_data["role"],
                                           user=request.user, tournament=tournament, championship=championship)
             except ValidationError as error:
-                for field, problems in getattr(error, "message_dict", {"__all__": error.messages}).items():
-                    form.add_error(field if field in form.fields else None, problems)
+                add_service_errors(form, error)
             else:
                 name = invitation.member.get_username()
                 if invitation.new_account:

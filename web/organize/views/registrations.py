@@ -15,6 +15,7 @@ from championships.models import Entry, Registration
 from championships.permissions import organized_tournament
 from core.site import absolute
 from core.table_export import table_response
+from web.forms import add_service_errors
 from web.organize.registration_forms import PrivateLinkForm, RefuseForm, RegistrationSettingsForm
 
 ORDER = Case(*(When(status=status, then=Value(n)) for n, status in enumerate(
@@ -41,8 +42,7 @@ def registration_list(request, slug: str):
         try:
             signup.change_settings(tournament, signup.Settings(**form.cleaned_data), user=request.user)
         except ValidationError as error:
-            for field, problems in error.message_dict.items():
-                form.add_error(field if field in form.fields else None, problems)
+            add_service_errors(form, error)
         else:
             messages.success(request, _("Registration settings saved."))
             return redirect("organize-registrations", slug=slug)

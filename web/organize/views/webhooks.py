@@ -11,10 +11,13 @@ from django.views.decorators.http import require_GET, require_http_methods
 from championships.models import Championship
 from championships.permissions import organized_championship
 from core.table_export import table_response
+from web.forms import add_service_errors
 from web.organize.webhook_forms import WebhookForm
 from webhooks import services
+from webhooks.delivery import standard_secret
+from webhooks.models import Format
 
-ACTIONS = ("turn_off", "turn_on", "remove", "ping", "new_secret", "send_again")
+ACTIONS = ("turn_off", "turn_on", "remove", "ping", "send_again", "set_format")
 
 
 def _chosen(request) -> int:
@@ -32,9 +35,13 @@ def _act(request, championship: Championship) -> None:
             messages.error(request, " ".join(error.messages))
         else:
             messages.success(request, _("The delivery is sent again; its answer appears below."))
-    elif "new_secret" in request.POST:
-        services.new_secret(championship, webhook_id, user=user)
-        messages.success(request, _("The webhook has a new signing secret: give it to the receiver."))
+    elif "set_format" in request.POST:
+        try:
+            services.set_format(championship, webhook_id, request.POST.get("format", ""), user=user)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+        else:
+            messages.success(request, _("The webhook's format is changed: the next events are posted in it."))
     elif "remove" in request.POST:
         services.remove_webhook(championship, webhook_id, user=user)
         messages.success(request, _("The webhook is removed."))
@@ -50,30 +57,31 @@ def _act(request, championship: Championship) -> None:
 @login_required
 @require_http_methods(["GET", "POST"])
 def webhooks(request, championship_slug: str):
-    """POST `url` and `events`: a new webhook; POST `turn_off`, `turn_on`, `remove`, `ping` or `new_secret` (a
-    webhook's id), or `send_again` (a failed delivery's id)."""
+    """POST `url` and `events`: a new webhook, its signing secret shown on the answer and never again; POST
+    `new_secret` (a webhook's id): a new one, shown the same way; POST `turn_off`, `turn_on`, `remove` or `ping` (a
+    webhook's id), `set_format` (a webhook's id, with `format`), or `send_again` (a failed delivery's id)."""
     championship = organized_championship(request.user, championship_slug)
-    form = WebhookForm()
+    form, made = WebhookForm(), None
     if request.method == "POST":
-        if any(name in request.POST for name in ACTIONS):
+        if "new_secret" in request.POST:
+            value = request.POST["new_secret"]
+            made = services.new_secret(championship, int(value) if value.isdigit() else 0, user=request.user)
+        elif any(name in request.POST for name in ACTIONS):
             _act(request, championship)
             return redirect("organize-webhooks", championship_slug=championship.slug)
-        form = WebhookForm(request.POST)
-        if form.is_valid():
+        else:
+            form = WebhookForm(request.POST)
+        if made is None and form.is_valid():
             try:
-                services.add_webhook(championship, form.cleaned_data["url"], form.cleaned_data["events"],
-                                     user=request.user)
+                made = services.add_webhook(championship, form.cleaned_data["url"], form.cleaned_data["events"],
+                                            user=request.user, format_=form.cleaned_data["format"] or Format.JSON)
             except ValidationError as error:
-                if hasattr(error, "error_dict"):
-                    for field, problems in error.message_dict.items():
-                        form.add_error(field if field in form.fields else None, problems)
-                else:
-                    form.add_error(None, error.messages)
+                add_service_errors(form, error)
             else:
-                messages.success(request, _("The webhook is added. Give its signing secret to the receiver."))
-                return redirect("organize-webhooks", championship_slug=championship.slug)
+                form = WebhookForm()
     return render(request, "organize/webhooks.html", {
         "championship": championship, "webhooks": services.webhooks_of(championship), "form": form,
+        "made": made, "formats": Format.choices, "made_secret": standard_secret(made.secret) if made else "",
         "deliveries": services.recent_deliveries(championship),
     }, status=422 if form.errors else 200)
 

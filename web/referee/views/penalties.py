@@ -11,16 +11,9 @@ from championships.permissions import is_organizer, official_tournament, organiz
 from results.models import Penalty
 from results.penalties import ReusedRequestKey, record_lateness, record_penalty, rule_on_collusion, withdraw_penalty
 from results.selectors import pending_collusion_rulings, recorded_penalties, seeded_games_to_seat_again
+from web.forms import add_service_errors
 
 from ..forms import CollusionRulingForm, PenaltyForm
-
-
-def _add_errors(form, error: ValidationError) -> None:
-    if not hasattr(error, "error_dict"):
-        form.add_error(None, error.messages)
-        return
-    for field, problems in error.message_dict.items():
-        form.add_error(field if field in form.fields else None, problems)
 
 
 def _record(request, form) -> bool:
@@ -42,7 +35,7 @@ def _record(request, form) -> bool:
         form.with_new_request_key()
         return False
     except ValidationError as error:
-        _add_errors(form, error)
+        add_service_errors(form, error)
         return False
     name = entry.player.name
     if data["kind"] == Penalty.Kind.LATENESS:
@@ -96,7 +89,7 @@ def penalties(request, slug: str):
                 try:
                     rule_on_collusion(item.warning.pk, user=request.user, **ruling_form.cleaned_data)
                 except ValidationError as error:
-                    _add_errors(ruling_form, error)
+                    add_service_errors(ruling_form, error)
                 else:
                     messages.success(request, _("Decision recorded for %(player)s.")
                                      % {"player": item.warning.entry.player.name})

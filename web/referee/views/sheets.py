@@ -13,6 +13,7 @@ from results import publishing, selectors, sheets
 from results.banker import banker_of, record_banker, referee_banks
 from results.models import RecordSheet, Signature
 from scheduling.models import Game, Table
+from web.forms import add_service_errors
 
 from ..forms import BankerForm, CorrectionForm, PlayOrderForm, SheetForm, SignatureForm, SignOffForm
 
@@ -115,7 +116,7 @@ def save_scores(request, slug: str, table_id: int):
             saved = sheets.save_entry(sheet.pk, form.sheet_input(), user=request.user,
                                       base_version=form.cleaned_data["base_version"])
         except ValidationError as error:
-            form.add_service_errors(error)
+            add_service_errors(form, error)
         except sheets.SheetLocked as error:
             messages.error(request, str(error))
             return redirect("referee-sheet", slug=slug, table_id=table.pk)
@@ -179,7 +180,7 @@ def correct_sheet(request, slug: str, table_id: int):
             sheets.correct(sheet.pk, form.sheet_input(), user=request.user, reason=form.cleaned_data["reason"],
                            base_version=form.cleaned_data["base_version"])
         except ValidationError as error:
-            form.add_service_errors(error)
+            add_service_errors(form, error)
         except sheets.StaleSheet as error:
             _stale(request, form, error)
         else:

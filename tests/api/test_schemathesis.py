@@ -1,0 +1,81 @@
+"""API v1 as an integrator's tooling sees it (issue 38 item 1): schemathesis generates requests from the published
+OpenAPI schema, valid and invalid, for every operation, and runs every check on each answer (no server error, the
+status, content type, headers and body documented, invalid input refused, valid input accepted, authentication
+enforced), anonymously and with an organizer's API token. A bounded number of examples keeps it to tens of seconds
+(it is `slow`)."""
+import json
+
+import pytest
+import schemathesis
+from django.core import signals
+from django.core.handlers.wsgi import WSGIHandler
+from django.db import close_old_connections
+from hypothesis import HealthCheck, settings
+from ninja.responses import NinjaJSONEncoder
+
+from championships.models import StaffRole
+from championships.services import assign_staff
+from organize.api_tokens import create_token
+from results.announcements import post_announcement
+from tests.factories import make_admin, make_entries, make_game, make_tournament, make_user, play
+from web.api.views import api
+
+pytestmark = pytest.mark.django_db
+
+EXAMPLES = settings(max_examples=12, deadline=None, derandomize=True,
+                    suppress_health_check=list(HealthCheck))
+"""Per operation and phase: enough to hit every parameter's edges (the coverage phase adds the named ones)."""
+PLAIN = {"Accept-Encoding": "identity"}
+"""Answers uncompressed: the WSGI transport hands schemathesis the bytes as sent (an HTTP client would unzip)."""
+
+
+@pytest.fixture
+def world(settings):
+    """A championship with a running tournament (a game of 8 on two tables, one signed off, an announcement) and
+    an organizer's token."""
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "localhost"]
+    admin = make_admin()
+    tournament = make_tournament(slug="fuzz-cup", name="Fuzz Cup")
+    entries = make_entries(tournament, 8)
+    play(make_game(tournament, [entries[:4], entries[4:]]).tables.get(number=1), [10, 8, 6, 4], admin)
+    post_announcement(tournament.pk, "Table 2 moved to the terrace.", user=admin)
+    organizer = make_user("fuzz-organizer")
+    assign_staff(organizer, StaffRole.Role.ORGANIZER, championship=tournament.championship, user=admin)
+    _made, token = create_token(tournament.championship, "Fuzzer", user=organizer)
+    # The application made with this test's settings, kept from closing the test's database connection after each
+    # request, as Django's test client keeps it.
+    for signal in (signals.request_started, signals.request_finished):
+        signal.disconnect(close_old_connections)
+    yield {"app": WSGIHandler(), "token": token}
+    for signal in (signals.request_started, signals.request_finished):
+        signal.connect(close_old_connections)
+
+
+CONFIG = schemathesis.Config.from_str("""
+# The two writes check more than a schema can say (that a player id is one the token's owner may enter, that the
+# CSV text is a list of players): a request valid by the schema may be refused 422, in the documented shape.
+[[operations]]
+include-method = "POST"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "422"]
+""")
+
+
+def _schema():
+    """The schema as /api/v1/openapi.json serves it; its requests go to the WSGI application (`world`)."""
+    document = json.loads(json.dumps(api.get_openapi_schema(), cls=NinjaJSONEncoder))
+    return schemathesis.openapi.from_dict(document, config=CONFIG)
+
+
+schema = _schema()
+
+
+@schema.parametrize()
+@EXAMPLES
+def test_every_operation_anonymously(case, world):
+    case.call_and_validate(app=world["app"], headers=PLAIN)
+
+
+@schema.parametrize()
+@EXAMPLES
+def test_every_operation_with_a_token(case, world):
+    case.call_and_validate(app=world["app"], headers={**PLAIN, "Authorization": f"Bearer {world['token']}"})
