@@ -223,6 +223,11 @@ class Action(StrEnum):
         details=False)
     PLAYER_PUSH_OFF = "player.push_off", told(
         _("Phone notifications off"), _("%(player)s stopped the notifications on a phone"), details=False)
+    PLAYER_ERASED = "player.erased", told(
+        _("Player's personal data erased"), usual=False, details=False,
+        player=_("%(player)s: personal data erased, asked by the player from their own page"),
+        organizer=_("%(player)s: personal data erased by an organizer, on the player's written request"),
+        retention=_("%(player)s: personal data erased, no tournament played for the retention period"))
 
     REGISTRATION_SUBMITTED = "registration.submitted", told(
         _("Registration received"), _("%(player)s registered on the tournament's page (email not yet confirmed)"))
@@ -275,6 +280,12 @@ class Action(StrEnum):
 
     CHAMPIONSHIP_CREATED = "championship.created", told(
         _("Championship created"), _("Championship %(name)s created"))
+    PRIVACY_NOTICE_CHANGED = "championship.privacy_notice", told(
+        _("Privacy notice changed"), _("Privacy notice changed: version %(version)s"), details=False)
+    CONSENT_COLLECTED = "championship.consent_collected", told(
+        _("Consent collected by the organizers"),
+        _("The organizers collected the consent of %(players)s players to the privacy notice, version %(version)s"),
+        details=False)
 
     TOKEN_CREATED = "token.created", told(_("API token created"))
     TOKEN_REVOKED = "token.revoked", told(_("API token revoked"))

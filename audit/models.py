@@ -1,9 +1,22 @@
 """The one audit trail: who changed what, when, what it was before and after, and why."""
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from core.personal_data import SCRUB, holds
 
+
+def about_player(player):
+    """The entries a player made from their phone, and those about their record, entries and registrations."""
+    about = Q(player=player.pk) | Q(object_type="player", object_id=player.pk)
+    for object_type, rows in (("entry", player.entries.all()), ("registration", player.registrations.all())):
+        about |= Q(object_type=object_type, object_id__in=rows.values("pk"))
+    return AuditEntry.objects.filter(about).order_by("pk")
+
+
+@holds(rows=about_player, erase={"before": SCRUB, "after": SCRUB, "reason": SCRUB},
+       why="the activity log's entries about the player: who changed what, when")
 class AuditEntry(models.Model):
     """One change made by an organizer, a referee or an admin user; never edited, never deleted.
 

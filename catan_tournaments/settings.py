@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "results",
     "ranking",
     "ratings",
+    "privacy",
     "organize",
     "webhooks",
     "web.organize",
@@ -180,7 +181,11 @@ CELERY_BEAT_SCHEDULE = {
     "send-start-time-notices": {"task": "organize.tasks.send_start_time_notices", "schedule": 15 * 60},
     # webhook retries whose process stopped before their timer (webhooks/delivery.py)
     "send-overdue-webhook-deliveries": {"task": "webhooks.tasks.send_overdue_deliveries", "schedule": 5 * 60},
+    # personal data of players with no tournament for PRIVACY_RETENTION_YEARS, erased a month after notice
+    "apply-privacy-retention": {"task": "privacy.tasks.apply_retention", "schedule": 24 * 3600},
 }
+# Years a player's personal data is kept after their last tournament (privacy/retention.py, docs/privacy.md).
+PRIVACY_RETENTION_YEARS = env.int("PRIVACY_RETENTION_YEARS", default=3)
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",

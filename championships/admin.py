@@ -14,6 +14,7 @@ from .models import (
     EntryInvitation,
     Player,
     PlayerLink,
+    PrivacyNotice,
     PushSubscription,
     Registration,
     Relationship,
@@ -243,7 +244,7 @@ class RegistrationAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     fields = ["tournament", "name", "email", "date_of_birth", "country", "city", "friends", "media_opt_out",
               "language", "status", "player", "entry", "created_at", "confirmed_at", "decided_at", "decided_by",
-              "reason"]
+              "reason", "privacy_notice"]
     list_display = ["name", "tournament", "status", "created_at", "confirmed_at"]
     list_filter = ["status", "tournament"]
     search_fields = ["name", "email", "tournament__name"]
@@ -275,3 +276,12 @@ class PushSubscriptionAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     fields = ["player", "created_at", "last_error"]
     list_display = ["player", "created_at", "last_error"]
     search_fields = ["player__name"]
+
+
+@admin.register(PrivacyNotice)
+class PrivacyNoticeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Read-only: organizers write new versions in the console (audited); a version accepted is never changed."""
+
+    fields = ["championship", "version", "text", "created_at", "created_by"]
+    list_display = ["championship", "version", "created_at", "created_by"]
+    search_fields = ["championship__name"]

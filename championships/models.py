@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 
 from core.names import FOLD_MAX, SORT_KEY_MAX, fold, sort_key
+from core.personal_data import BLANK, PSEUDONYM, holds, not_personal
 from core.text import NameField, no_hidden_characters
 from engines.rulesets import RULESETS
 
@@ -87,6 +88,9 @@ NAME_KEYS = ("search_name", "sort_key")
 """Player fields derived from the name (core/names.py)."""
 
 
+@holds(about="pk", why="the player's record: name in every list, email to write to them, date of birth for age limits",
+       erase={"name": PSEUDONYM, "email": BLANK, "date_of_birth": BLANK, "user": BLANK},
+       hidden=("search_name", "sort_key"))
 class Player(models.Model):
     name = NameField(_("name"), max_length=200)
     search_name = models.CharField(max_length=FOLD_MAX, db_index=True, editable=False, default="")
@@ -141,6 +145,8 @@ class Player(models.Model):
         return super().save_base(*args, **kwargs)
 
 
+@holds(rows=lambda player: Relationship.objects.filter(Q(player_a=player.pk) | Q(player_b=player.pk)).order_by("pk"),
+       why="a declared friend or family pair, kept apart at the tables")
 class Relationship(models.Model):
     """A declared friend or family pair; stored once, with the lower player id first."""
 
@@ -162,6 +168,9 @@ class Relationship(models.Model):
         return f"{self.player_a} – {self.player_b} ({self.get_kind_display()})"
 
 
+@holds(rows=lambda player: Declaration.objects.filter(
+    Q(relationship__player_a=player.pk) | Q(relationship__player_b=player.pk)).order_by("pk"),
+    why="who declared a pair")
 class Declaration(models.Model):
     """A championship's declaration of a pair (a tournament's, outside any championship): only its organizers remove it.
 
@@ -188,6 +197,7 @@ class Declaration(models.Model):
         return f"{self.relationship} · {self.championship_id or self.tournament_id}"
 
 
+@not_personal("the championship's board limits")
 class Championship(models.Model):
     class Scope(models.TextChoices):
         COUNTRY = "country", _("national")
@@ -228,6 +238,7 @@ class Championship(models.Model):
         return self.name
 
 
+@not_personal("the venue's city, not a player's")
 class Tournament(models.Model):
     class Kind(models.TextChoices):
         QUALIFIER = "qualifier", _("qualifier")
@@ -338,6 +349,7 @@ class Stage(models.Model):
         return f"{self.tournament} · {self.name}"
 
 
+@holds(about="player", why="the player's place in a tournament: results and ranks hang on it")
 class Entry(models.Model):
     """A player's place in one tournament, from registration to the end."""
 
@@ -393,6 +405,8 @@ GONE_STATUSES = (Entry.Status.WITHDRAWN, Entry.Status.NOT_ADMITTED, Entry.Status
 """Entries that take no further part and are not ranked unless they played (disqualified ones are listed last)."""
 
 
+@holds(about="entry__player", erase={"email": BLANK, "date_of_birth": BLANK},
+       why="what an organizer of another championship typed to find the player")
 class EntryInvitation(models.Model):
     """An entry made by an organizer who could not see the player's record (a player of another championship, found
     by what the organizer typed): until the player confirms it, the tournament's organizers see of the record only
@@ -438,6 +452,8 @@ class StaffRole(models.Model):
         return f"{self.user} · {self.get_role_display()} · {self.tournament or self.championship}"
 
 
+@holds(about="player", delete=True, why="the private link's digest, to open the player's own page",
+       hidden=("digest", "secret"))
 class PlayerLink(models.Model):
     """One private link of a player (`/me/<token>/`, championships/links.py). Only a digest of its token is stored,
     so a copy of the database opens nobody's page. The link emails carry is made once per player from `secret` and
@@ -463,6 +479,7 @@ class PlayerLink(models.Model):
         return f"{self.player} · {self.created_at:%Y-%m-%d %H:%M}"
 
 
+@holds(about="player", delete=True, why="a browser the player asked to be notified on", hidden=("p256dh", "auth"))
 class PushSubscription(models.Model):
     """One browser that asked, from the player's private page, to be told when their table is published (Web Push,
     championships/push.py). The endpoint is the push service's address for that browser; the two keys encrypt
@@ -484,6 +501,12 @@ class PushSubscription(models.Model):
         return f"{self.player} · {self.created_at:%Y-%m-%d %H:%M}"
 
 
+@holds(rows=lambda player: Registration.objects.filter(
+    Q(player=player.pk) | (Q(player=None, email__iexact=player.email) if player.email else Q(pk__in=[]))
+).order_by("pk"), erase={"name": PSEUDONYM, "email": lambda row: f"registration-{row.pk}@erased.invalid",
+                         "date_of_birth": BLANK, "city": BLANK, "friends": BLANK,
+                         "confirm_digest": lambda row: f"erased-{row.pk}"}, hidden=("confirm_digest",),
+    why="the details the player typed to register, as typed")
 class Registration(models.Model):
     """A player's own registration for a tournament (championships/signup.py): typed on the tournament's page,
     confirmed by the emailed link, then entered, waiting for a place, awaiting the organizer, refused or cancelled.
@@ -519,6 +542,10 @@ class Registration(models.Model):
     decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.PROTECT, null=True, blank=True, related_name="+")
     reason = models.CharField(_("reason"), max_length=500, blank=True)
+    privacy_notice = models.ForeignKey(
+        "PrivacyNotice", models.PROTECT, null=True, blank=True, related_name="+",
+        verbose_name=_("privacy notice accepted"),
+        help_text=_("The version of the championship's privacy notice the player accepted when registering."))
 
     class Meta:
         ordering = ["tournament", "confirmed_at", "pk"]
@@ -539,3 +566,28 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} · {self.tournament} · {self.get_status_display()}"
+
+
+class PrivacyNotice(models.Model):
+    """One version of a championship's privacy notice (championships/privacy_notice.py): what is kept about its
+    players, why and for how long. Never changed: a change is a new version, so each registration says which text
+    the player accepted."""
+
+    TEXT_MAX = 20000
+    championship = models.ForeignKey(Championship, models.CASCADE, related_name="privacy_notices")
+    version = models.PositiveIntegerField(_("version"))
+    text = models.TextField(_("text"))
+    created_at = models.DateTimeField(_("written at"), auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+
+    class Meta:
+        ordering = ["championship", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["championship", "version"], name="privacy_notice_version_once"),
+            models.CheckConstraint(condition=LessThanOrEqual(Length("text"), 20000), name="privacy_notice_length"),
+            models.CheckConstraint(condition=~Q(text=""), name="privacy_notice_has_text"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.championship} · v{self.version}"

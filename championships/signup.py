@@ -35,6 +35,7 @@ from audit.services import record_change
 from core.emails import same_email
 from core.site import absolute
 
+from . import privacy_notice
 from .countries import country_for_code
 from .eligibility import age_on, check_birth_date, check_can_enter, staff_roles
 from .links import digest, private_link
@@ -147,7 +148,9 @@ def register(tournament_id: int, details: Details, *, token: str | None = None) 
             "name": details.name, "date_of_birth": details.date_of_birth,
             "country": country_for_code(details.country) if details.country else None, "city": details.city,
             "friends": details.friends.strip(), "media_opt_out": details.media_opt_out, "language": language,
-            "confirm_digest": digest(token)}
+            "confirm_digest": digest(token),
+            # the form shows this notice and takes the player's consent to it (web/players/forms.py)
+            "privacy_notice": privacy_notice.accepted(tournament.championship) if tournament.championship else None}
         if known is not None:  # typed again before confirming: the new details and a new link, the old one dead
             for name, value in fields.items():
                 setattr(known, name, value)

@@ -6,6 +6,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from core.jobs import BackgroundJob
+from core.personal_data import BLANK, holds, not_personal
 from scheduling.models import Game
 
 
@@ -37,6 +38,7 @@ class PrintJob(BackgroundJob):
         return f"{self.game} · {self.get_kind_display()} · {self.get_status_display()}"
 
 
+@holds(about="entry__player", erase={"email": BLANK}, why="the start-time email sent to the player")
 class StartTimeNotice(models.Model):
     """One email telling a participant the official start time (seed 001 §6: one day before). A row per entry and
     announced start: the same start is never sent twice, a moved start is sent again."""
@@ -74,6 +76,7 @@ class CheckInWindow(models.Model):
         return f"{self.tournament} · {self.opened_at:%H:%M}–{self.closes_at:%H:%M}"
 
 
+@not_personal("an organizer's API token, not a player's")
 class ApiToken(models.Model):
     """An organizer's key to API v1's writes (web/api/organizer.py), for one championship: entering and importing
     players, reading results. Only its SHA-256 digest is stored (`championships.links.digest`), so a copy of the
@@ -96,6 +99,9 @@ class ApiToken(models.Model):
         return f"{self.name} ({self.hint}…)"
 
 
+@holds(rows=lambda player: UndeliveredEmail.objects.filter(to__iexact=player.email).order_by("pk")
+       if player.email else UndeliveredEmail.objects.none(), delete=True,
+       why="an email to the player the site could not send", hidden=("message",))
 class UndeliveredEmail(models.Model):
     """An email the site gave up on (core.mail: after its retries), shown to the organizers of the tournament or the
     championship it concerns (organize/undelivered.py): who it was to, what it was, why it failed. The same email

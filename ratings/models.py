@@ -9,12 +9,14 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from championships.models import Championship, Player, Tournament
+from core.personal_data import holds, not_personal
 from core.text import NameField, no_hidden_characters
 
 KEY_LENGTH = 40
 """A table's place in the order as text that sorts as the order does (`ratings.games.table_key`)."""
 
 
+@holds(about="player", why="the player's rating across events")
 class PlayerRating(models.Model):
     """A player's rating after every rated game so far: mu, sigma and the ordinal lists rank by (mu − 3σ)."""
 
@@ -53,6 +55,7 @@ class RatedTable(models.Model):
         return self.key
 
 
+@holds(about="player", why="each rated table's change to the player's rating")
 class RatingChange(models.Model):
     """One player's rating before and after one rated table."""
 
@@ -97,6 +100,7 @@ class RatingState(models.Model):
         return f"ratings updated {self.updated_at or 'never'}"
 
 
+@not_personal("a season's points per place and tiebreaks")
 class Season(models.Model):
     """An organizer's season over several of their championships: points per place in each event (a table per kind
     of event) and the tiebreaks they chose (`ratings.seasons`)."""

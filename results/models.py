@@ -8,12 +8,14 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from championships.models import Entry, Stage, Tournament
+from core.personal_data import BLANK, SCRUB, holds, not_personal
 from engines.rulesets import NATIONAL_LATENESS
 from scheduling.models import Game, Seat, Table
 
 from .limits import OBJECTION_MAX, SIGNATURE_IMAGE_MAX, TEXT_MAX
 
 
+@holds(about="banker__player", why="a table's sheet where the player was the banker")
 class RecordSheet(models.Model):
     """One sheet per table and game; locked once the referee signs it off."""
 
@@ -58,6 +60,7 @@ class RecordSheet(models.Model):
         return self.status == self.Status.SIGNED_OFF
 
 
+@holds(about="seat__entry__player", why="the player's score at a table")
 class Score(models.Model):
     """The VP one seated player scored, as written on the sheet (penalties never change it)."""
 
@@ -78,6 +81,7 @@ class Score(models.Model):
         return f"{self.seat.entry.player}: {self.vp}"
 
 
+@holds(about="entry__player", erase={"image": BLANK}, why="the player's confirmation of a result")
 class Signature(models.Model):
     """A player's confirmation of the sheet, or the referee's recorded decision overruling a refusal."""
 
@@ -116,6 +120,7 @@ class Signature(models.Model):
         return f"{self.entry.player} · {self.get_method_display()}"
 
 
+@holds(about="entry__player", erase={"note": BLANK}, why="the player's word that a result was wrong")
 class Objection(models.Model):
     """A player's word, from their phone, that the entered result of their table is wrong: shown to the referee on
     the tablet, who decides (the sign-off stays the control). It is about one version of the sheet."""
@@ -138,6 +143,9 @@ class Objection(models.Model):
         return f"{self.entry.player} · {self.sheet} · v{self.sheet_version}"
 
 
+@holds(rows=lambda player: SheetRevision.objects.filter(sheet__table__seats__entry__player=player.pk).distinct()
+       .order_by("pk"), erase={"data": SCRUB, "reason": SCRUB},
+       why="each version of a table's sheet the player sat at: the scores as entered, with the names")
 class SheetRevision(models.Model):
     """An immutable snapshot of a sheet after each change; corrections keep the old ones visible."""
 
@@ -169,6 +177,7 @@ class SheetRevision(models.Model):
         return f"{self.sheet} · v{self.number}"
 
 
+@holds(about="entry__player", why="a penalty given to the player")
 class Penalty(models.Model):
     """A penalty a referee gave (docs/rules.md §4, Penalties; seeds 001 §6 and 004 §1.2.4, §1.2.5, §3.0.13)."""
 
@@ -263,6 +272,7 @@ class Penalty(models.Model):
         return f"{self.entry.player}: {self.get_kind_display()}"
 
 
+@holds(about="warning__entry__player", why="the referee's ruling on a collusion warning")
 class CollusionRuling(models.Model):
     """The referee's decision, either way, on disqualifying a player warned for collusion again (seed 001 §6)."""
 
@@ -311,6 +321,7 @@ class TiebreakDraw(models.Model):
         return f"{self.get_method_display()} · {self.tournament}"
 
 
+@holds(about="entry__player", why="the player's place in a tiebreak draw")
 class TiebreakDrawPlace(models.Model):
     draw = models.ForeignKey(TiebreakDraw, models.CASCADE, related_name="places")
     entry = models.ForeignKey(Entry, models.PROTECT, related_name="+")
@@ -350,6 +361,7 @@ class Announcement(models.Model):
         return self.text[:60]
 
 
+@not_personal("the ids of a referee's tables waiting on their tablet")
 class TabletReport(models.Model):
     """What one referee's tablet last said waits on it (issue 28): tables whose actions were typed without a network
     and have not reached the server. One row per tournament and user, replaced by each report; the organizer's

@@ -8,6 +8,7 @@ from django.utils.translation import pgettext_lazy
 
 from championships.models import Entry, Stage, Tournament
 from core.jobs import BackgroundJob
+from core.personal_data import holds
 
 
 class Game(models.Model):
@@ -70,6 +71,7 @@ class Table(models.Model):
         return f"{self.game} · {_('table')} {self.number}"
 
 
+@holds(about="entry__player", why="where the player sat")
 class Seat(models.Model):
     """A player at a table; `game` repeats table.game so the database can refuse a double seat."""
 

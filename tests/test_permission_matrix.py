@@ -13,6 +13,7 @@ from datetime import date
 from urllib.parse import urlsplit
 
 import pytest
+from django.core import signing
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
@@ -31,6 +32,7 @@ from engines.boards.generator import generate_board
 from organize import self_checkin
 from organize.api_tokens import create_token
 from organize.models import PrintJob, UndeliveredEmail
+from privacy.erasure import ASK_SALT
 from ranking.standings import tied_groups, tournament_standings
 from ratings.seasons import create_season
 from ratings.services import recompute_all
@@ -121,6 +123,8 @@ ACCESS: dict[str, Access] = {
     "api-v1:import": Access(NOBODY, TOKEN_ONLY, lambda w: {"csv": "name\nMallory"}),
     "api-v1:results": Access(TOKEN_ONLY, NOBODY),
     "api-v1:no-operation": Access(NOWHERE, NOWHERE),  # any other address under /api/v1/: a JSON 404
+    "organize-privacy-notice": Access(CHAMPIONSHIP_ORGANIZERS, CHAMPIONSHIP_ORGANIZERS,
+                                      lambda w: {"text": "We keep your name and email for the tournaments."}),
     "organize-api-tokens": Access(CHAMPIONSHIP_ORGANIZERS, CHAMPIONSHIP_ORGANIZERS, lambda w: {"name": "Perm token"}),
     "organize-webhooks": Access(CHAMPIONSHIP_ORGANIZERS, CHAMPIONSHIP_ORGANIZERS,
                                 lambda w: {"url": "https://example.org/hook", "events": ["game.published"]}),
@@ -278,6 +282,11 @@ ACCESS: dict[str, Access] = {
     "players-me-home": Access(ANYONE, ANYONE, lambda w: {"email": "perm-player-4@example.org"}),
     "players-me": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),
     "players-me-calendar": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),
+    "players-me-data": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),
+    "players-me-data-json": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),
+    "players-me-erase": Access(NOBODY, ANYONE, kwargs=lambda w: {"token": w.player_token}),
+    "players-erase-confirm": Access(ANYONE, ANYONE, kwargs=lambda w: {"token": signing.dumps(
+        links.player_for(w.player_token).pk, salt=ASK_SALT)}),
     "players-me-cancel": Access(NOBODY, ANYONE, kwargs=lambda w: {"token": w.player_token,
                                                                   "registration_id": w.own_registration_id}),
     "players-me-sheet": Access(NOBODY, ANYONE, lambda w: {"action": "confirm", "version": w.open_sheet_version},
@@ -311,6 +320,8 @@ ACCESS: dict[str, Access] = {
     "organize-season-xlsx": Access(CHAMPIONSHIP_ORGANIZERS, SIGNED_IN_WRONG_METHOD),
     "organize-season-pdf": Access(CHAMPIONSHIP_ORGANIZERS, SIGNED_IN_WRONG_METHOD),
     "organize-player-listing": Access(SIGNED_IN_WRONG_METHOD, ORGANIZERS, lambda w: {"listed": "0"}),
+    "organize-player-erase": Access(ORGANIZERS, ORGANIZERS, lambda w: {"request": "Email of 30 November",
+                                                                        "confirm": "on"}),
 }
 
 # The Django admin, all of it: superusers only (no account here is staff without being a superuser).
@@ -684,7 +695,8 @@ def test_no_write_or_personal_data_read_crosses_a_championship(world):
             "list.csv", f"name,email,date_of_birth,country\nMallory,{ours.email.upper()},2001-02-03,US\n".encode())})
         if ours.date_of_birth.isoformat() in preview.content.decode():
             wrong.append("the import preview shows the registered date of birth of a player of ours")
-        client.post(f"/organize/{theirs}/players/import/", {"token": preview.context["token"], "decision-2": "update"})
+        client.post(f"/organize/{theirs}/players/import/", {"token": preview.context["token"], "decision-2": "update",
+                                                              "consent": "1"})
         if Player.objects.filter(pk=ours.pk).values().get() != before:
             wrong.append("importing our player's email changed their record")
         told_here = set(AuditEntry.objects.filter(tournament=world.tournament).order_by("pk")

@@ -42,11 +42,11 @@ IMPLAUSIBLE = [date(1800, 1, 1), _years_ago(OLDEST + 1), timezone.localdate() + 
 @pytest.mark.parametrize("born", IMPLAUSIBLE, ids=str)
 def test_registration_refuses_an_implausible_birth_date_at_its_field(client, born):
     make_tournament(slug="born-cup", self_registration=True)
-    response = client.post("/t/born-cup/register/", {"name": "Ann Lee", "email": "ann@example.com",
+    response = client.post("/t/born-cup/register/", {"consent": "on", "name": "Ann Lee", "email": "ann@example.com",
                                                       "date_of_birth": born.isoformat()})
     assert response.status_code == 422 and not Registration.objects.exists()
     assert response.context["form"].errors["date_of_birth"] == _message(born)
-    assert client.post("/t/born-cup/register/", {"name": "Ann Lee", "email": "ann@example.com",
+    assert client.post("/t/born-cup/register/", {"consent": "on", "name": "Ann Lee", "email": "ann@example.com",
                                                  "date_of_birth": _years_ago(OLDEST - 1).isoformat()}
                        ).status_code == 302
 

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.jobs import BackgroundJob
 from core.outbound import URL_MAX
+from core.personal_data import SCRUB, holds, not_personal
 
 
 class Event(models.TextChoices):
@@ -33,6 +34,7 @@ class Format(models.TextChoices):
     SLACK = "slack", _("Slack message (blocks)")
 
 
+@not_personal("an organizer's webhook secret, not a player's")
 class Webhook(models.Model):
     """An address that receives the championship's events as signed JSON. The secret is kept as it is (it signs
     each delivery) and shown to the championship's organizers, who give it to the receiver to check signatures."""
@@ -57,6 +59,9 @@ class Webhook(models.Model):
         return self.url
 
 
+@holds(rows=lambda player: Delivery.objects.filter(tournament__entries__player=player.pk, body__contains=player.name)
+       .distinct().order_by("pk"), erase={"body": SCRUB},
+       why="an event posted to an organizer's webhook that names the player")
 class Delivery(BackgroundJob):
     """One event posted to one webhook, a `core.jobs` job: the body is written once and every attempt sends it
     unchanged (with a fresh timestamp and signature). A failed attempt puts it back in the queue for

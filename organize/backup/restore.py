@@ -9,7 +9,9 @@ All or nothing, in one transaction. Rows are matched or created by natural key:
   as it is; two that fit are an error: the file cannot say which one is meant),
 - relationships by their two players, declared for the restored tournament's championship,
 - another tournament an entry qualified from by slug; where it is not in this database the link
-  is dropped (with the rank in it) and said in the notes.
+  is dropped (with the rank in it) and said in the notes,
+- a player erased here since the file was written (privacy.models.Erasure, by the file's player id) stays erased:
+  the row here if it is still here, else the file's player created and erased again, under the same pseudonym.
 
 Everything of the tournament itself is created with new ids, timestamps as they were.
 """
@@ -21,6 +23,7 @@ from django.core import serializers
 from django.core.exceptions import FieldDoesNotExist, PermissionDenied, ValidationError
 from django.core.serializers.base import DeserializationError
 from django.db import DatabaseError, models, transaction
+from django.utils.dateparse import parse_datetime
 
 from audit.models import AuditEntry
 from championships.models import (
@@ -35,6 +38,8 @@ from championships.models import (
 )
 from championships.permissions import may_change_player, require_championship_organizer
 from championships.relationships import declaration_scope
+from privacy.erasure import born_iso, erase, pseudonym
+from privacy.models import Erasure
 from results.models import SheetRevision
 from results.signals import announce_after_commit
 
@@ -92,12 +97,20 @@ def restore_tournament(data, *, user=None) -> Restored:
     with transaction.atomic():
         if Tournament.objects.filter(slug=slug).exists():
             raise ImportProblem(f"tournament “{slug}” already exists in this database")
-        loader = _Loader(slug, user)
+        loader = _Loader(slug, user, _erased_since(data.get("exported_at")))
         for number, obj in enumerate(objects, start=1):
             loader.load(number, obj)
         loader.finish()
+        loader.erase_again()
         announce_after_commit(loader.here.pk)
     return Restored(loader.here, loader.notes)
+
+
+def _erased_since(exported_at) -> dict[int, Erasure]:
+    """The erasures recorded since the file was written (all of them when it does not say when), by player id."""
+    since = parse_datetime(exported_at) if isinstance(exported_at, str) else None
+    erasures = Erasure.objects.all() if since is None else Erasure.objects.filter(at__gte=since)
+    return {erasure.player_id: erasure for erasure in erasures}
 
 
 def _checked(data) -> tuple[str, list[dict]]:
@@ -153,9 +166,13 @@ def _fields(label: str) -> tuple[set[str], set[str]]:
 class _Loader:
     """Loads the objects in file order, keeping each file id's new id per model."""
 
-    def __init__(self, slug: str, user=None):
+    def __init__(self, slug: str, user=None, erased: dict[int, Erasure] | None = None):
         self.slug = slug
         self.user = user
+        self.erased = erased or {}
+        """Players of the file erased here since it was written, by the file's id."""
+        self.to_erase: dict[int, tuple[int, list[str]]] = {}
+        """Their ids here, with the details the file still holds (to scrub from the restored rows)."""
         self.tournament: Tournament | None = None
         self.notes: list[str] = []
         self.ids: dict[str, dict[int, int]] = {m._meta.model_name: {} for m in models_in_loading_order()}
@@ -249,6 +266,8 @@ class _Loader:
 
     def _player(self, player) -> int:
         self._relink(player)
+        if player.pk in self.erased:
+            return self._erased_player(player)
         if player.email:
             found = list(Player.objects.filter(email=player.email))
         else:
@@ -264,6 +283,24 @@ class _Loader:
             self.notes.append(f"player “{player.name}”: the user is already another player's; not linked")
             player.user_id = None
         return self._save(player)
+
+    def _erased_player(self, player) -> int:
+        """The erased player's row, if still here; else the file's player, erased again once everything is loaded."""
+        number, details = player.pk, [player.name, player.email, born_iso(player.date_of_birth)]
+        if Player.objects.filter(pk=number, name=pseudonym(number)).exists():
+            new_id = number
+        else:
+            player.email, player.user_id = "", None
+            new_id = self._save(player)
+        self.to_erase[new_id] = (number, details)
+        return new_id
+
+    def erase_again(self) -> None:
+        """Apply the erasures recorded since the file was written to what it brought back (`privacy.erasure`)."""
+        for new_id, (number, details) in self.to_erase.items():
+            erase(new_id, by=self.erased[number].by, number=number, also=details, record=False)
+            self.notes.append(f"player {number}: erased here on {self.erased[number].at:%Y-%m-%d}, after the file "
+                              f"was written; kept erased, as {pseudonym(number)}")
 
     def _relationship(self, relationship) -> int:
         self._relink(relationship)

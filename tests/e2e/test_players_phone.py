@@ -105,6 +105,7 @@ def test_a_player_on_a_phone_from_registration_to_the_signed_off_result(browser,
         phone.select_option("#id_country", "LB")
         phone.fill("#id_city", "Beirut")
         phone.fill("#id_friends", "Early Bird")
+        phone.check("#id_consent")
         phone.locator("main button[type=submit]").click()
         phone.wait_for_url("**/register/?sent=1")
         pages.check(phone, "register-sent")

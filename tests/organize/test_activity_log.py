@@ -405,6 +405,7 @@ SAMPLES = {
     Action.PLAYER_LINK_SENT: {"": (None, P)},
     Action.PLAYER_PUSH_ON: {"": (None, P)},
     Action.PLAYER_PUSH_OFF: {"": (None, P)},
+    Action.PLAYER_ERASED: {by: (None, {"player": "Player 7", "by": by}) for by in ("player", "organizer", "retention")},
     Action.REGISTRATION_SUBMITTED: {"": (None, {**P, "email": "ann@example.com"})},
     Action.REGISTRATION_CONFIRMED: {status: (None, {**P, "status": status}) for status in ("entered", "waiting",
                                                                                           "pending")},
@@ -428,6 +429,8 @@ SAMPLES = {
     Action.TOURNAMENT_REGISTRATION: {variant: ({}, {"variant": variant})
                                      for variant in ("opened", "closed", "changed")},
     Action.CHAMPIONSHIP_CREATED: {"": (None, {"name": "UAE 2026", "preset": "uae"})},
+    Action.PRIVACY_NOTICE_CHANGED: {"": (None, {"version": 2})},
+    Action.CONSENT_COLLECTED: {"": (None, {"version": 1, "players": 12})},
     Action.TOKEN_CREATED: {"": (None, {"name": "Website", "championship": "uae-2026"})},
     Action.TOKEN_REVOKED: {"": (None, {"name": "Website"})},
     Action.WEBHOOK_ADDED: {"": (None, {"url": "https://example.org/hook", "events": ["game.published"]})},

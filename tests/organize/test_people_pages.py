@@ -37,7 +37,7 @@ def test_import_preview_saves_nothing_then_confirmation_imports(organizer_client
     assert ("Import: 2 new players, 2 players entered in Qualifier" in body and "1 relationship declared" in body)
     assert not Player.objects.exists()
     token = response.context["confirm_form"].initial["token"]
-    response = organizer_client.post("/organize/cup/players/import/", {"token": token})
+    response = organizer_client.post("/organize/cup/players/import/", {"token": token, "consent": "1"})
     assert response.status_code == 302
     assert sorted(Entry.objects.values_list("player__name", flat=True)) == ["Ann", "Bob"]
     assert Relationship.objects.count() == 1 and Player.objects.get(name="Ann").country.code == "LB"
@@ -75,7 +75,7 @@ def test_confirmation_rechecks_and_shows_the_preview_again(organizer_client):
     token = response.context["confirm_form"].initial["token"]
     make_player("Ann", email="ann@example.org").entries.create(tournament=organizer_client.tournament)
     make_player("Ann", email="")  # a second Ann without email: no matter, the row gives its email
-    response = organizer_client.post("/organize/cup/players/import/", {"token": token})
+    response = organizer_client.post("/organize/cup/players/import/", {"token": token, "consent": "1"})
     assert response.status_code == 422  # the list now means a registered player: shown again, nothing written
     assert "registered or entered some of these players meanwhile" in response.content.decode()
     assert Player.objects.filter(email="ann@example.org").count() == 1 and Entry.objects.count() == 1

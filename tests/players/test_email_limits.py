@@ -51,7 +51,7 @@ def test_one_limit_per_recipient_across_registration_resends_and_password_reset(
     make_entries(tournament, 1, email="ivan@example.com")
     make_user("ivan-referee", email="ivan@example.com")
     asks = [("/me/", {"email": spelling}) for spelling in SPELLINGS[1:4]]
-    asks += [("/t/bomb-cup/register/", {"name": "Ivan Petrov", "email": "IVAN@example.com",
+    asks += [("/t/bomb-cup/register/", {"consent": "on", "name": "Ivan Petrov", "email": "IVAN@example.com",
                                         "date_of_birth": "1990-01-01"}),
              (reverse("password_reset"), {"email": "Ivan@example.com"})]
     asks += [("/me/", {"email": spelling}) for spelling in SPELLINGS]
@@ -84,14 +84,14 @@ def test_three_64s_of_one_48_are_held_to_the_48s_allowance(settings, behind_prox
     make_tournament(slug="v6-cup", self_registration=True, capacity=50)
     answers = {}
     for subnet in ("a", "b", "c"):
-        answers[subnet] = [posted("/t/v6-cup/register/", {"name": f"Runner {subnet}{n}",
+        answers[subnet] = [posted("/t/v6-cup/register/", {"consent": "on", "name": f"Runner {subnet}{n}",
                                                           "email": f"r{subnet}{n}@example.com",
                                                           "date_of_birth": "1990-01-01"},
                                   f"2001:db8:1:{subnet}::{n + 1}").status_code for n in range(4)]
     assert answers["a"] == [302, 302, 302, 429] and answers["b"] == [302, 302, 302, 429]
     assert answers["c"] == [429] * 4
     assert Registration.objects.count() == 6
-    elsewhere = posted("/t/v6-cup/register/", {"name": "Runner z", "email": "rz@example.com",
+    elsewhere = posted("/t/v6-cup/register/", {"consent": "on", "name": "Runner z", "email": "rz@example.com",
                                                "date_of_birth": "1990-01-01"}, "2001:db8:2::1")
     assert elsewhere.status_code == 302
 
@@ -103,13 +103,13 @@ def test_a_typed_name_that_is_a_message_is_not_carried_to_an_unconfirmed_address
     for name in ("Your account is locked: verify it at https://evil.example/login",
                  "Win a prize www.evil.example", "Call 555 0100 today"):
         with committed():
-            client.post("/t/relay-cup/register/", {"name": name, "email": "stranger@example.com",
+            client.post("/t/relay-cup/register/", {"consent": "on", "name": name, "email": "stranger@example.com",
                                                    "date_of_birth": "1990-01-01"})
         body = mail.outbox[-1].body
         assert name not in body and "evil" not in body and "555" not in body
         assert body.startswith("Hello,\n") and "You registered for Relay Cup" in body
     with committed():
-        client.post("/t/relay-cup/register/", {"name": "Lina Haddad", "email": "lina@example.com",
+        client.post("/t/relay-cup/register/", {"consent": "on", "name": "Lina Haddad", "email": "lina@example.com",
                                                "date_of_birth": "1990-01-01"})
     assert mail.outbox[-1].body.startswith("Hello Lina Haddad,")
 
@@ -125,7 +125,7 @@ def test_the_registration_form_does_not_tell_who_is_staff(committed):
     answers = []
     for email in ("Rita@Example.com", "stranger@example.com"):
         with committed():
-            response = Client().post("/t/staff-cup/register/", {"name": "Rita Haddad", "email": email,
+            response = Client().post("/t/staff-cup/register/", {"consent": "on", "name": "Rita Haddad", "email": email,
                                                                 "date_of_birth": "1990-01-01"})
         answers.append((response.status_code, response["Location"]))
     assert answers[0] == answers[1] == (302, "/t/staff-cup/register/?sent=1")

@@ -48,7 +48,7 @@ def test_register_then_confirm_by_the_emailed_link(client, django_capture_on_com
                                                          "friends", "media_opt_out"))
     assert "no-store" in page["Cache-Control"]
     data = {"name": "Lina Haddad", "email": "lina@example.com", "date_of_birth": "1991-04-05", "country": "JO",
-            "city": "Amman", "friends": "Omar Haddad", "media_opt_out": "on"}
+            "city": "Amman", "friends": "Omar Haddad", "media_opt_out": "on", "consent": "on"}
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post("/ar/t/reg-cup/register/", data)
     assert response.status_code == 302 and response["Location"].endswith("/t/reg-cup/register/?sent=1")
@@ -74,19 +74,19 @@ def test_register_then_confirm_by_the_emailed_link(client, django_capture_on_com
 
 def test_a_refused_registration_form_names_the_field(client):
     make_tournament(slug="reg-cup", self_registration=True)
-    response = client.post("/t/reg-cup/register/", {"name": "A" * 201, "email": "not-an-email",
+    response = client.post("/t/reg-cup/register/", {"consent": "on", "name": "A" * 201, "email": "not-an-email",
                                                      "date_of_birth": "2012-01-01"})
     html = response.content.decode()
     assert response.status_code == 422 and "at most 200 characters" in html and "valid email" in html
     make_tournament(slug="shut-cup")
     assert "organizers enter them" in client.get("/t/shut-cup/register/").content.decode()
-    assert client.post("/t/shut-cup/register/", {"name": "A"}).status_code == 422
+    assert client.post("/t/shut-cup/register/", {"consent": "on", "name": "A"}).status_code == 422
 
 
 @override_settings(REGISTRATIONS_PER_ADDRESS=2)
 def test_registrations_are_limited_per_address(client):
     make_tournament(slug="reg-cup", self_registration=True)
-    answers = [client.post("/t/reg-cup/register/", {"name": f"N{n}", "email": f"n{n}@example.com",
+    answers = [client.post("/t/reg-cup/register/", {"consent": "on", "name": f"N{n}", "email": f"n{n}@example.com",
                                                      "date_of_birth": "1990-01-01"}).status_code for n in range(3)]
     assert answers[:2] == [302, 302] and answers[2] == 429
 
@@ -131,7 +131,7 @@ def test_twenty_resends_leave_the_first_link_and_the_check_in_cookie_working(dja
     organizer = make_official(tournament, "organizer")
     phone = Client()
     with django_capture_on_commit_callbacks(execute=True):
-        phone.post("/t/link-cup/register/", {"name": "Maya Levi", "email": "maya@example.com",
+        phone.post("/t/link-cup/register/", {"consent": "on", "name": "Maya Levi", "email": "maya@example.com",
                                              "date_of_birth": "1994-02-03"})
     confirm = re.search(r"https?://\S+/register/confirm/\S+/", mail.outbox[-1].body).group(0)
     with django_capture_on_commit_callbacks(execute=True):

@@ -16,6 +16,15 @@ from results.penalties import MAX_MINUTES_LATE
 SEARCH_MAX = 100
 
 
+class ErasureForm(forms.Form):
+    """An organizer's erasure of a player, on the player's written request."""
+
+    request = LineField(label=_("The player's written request"), max_length=200,
+                        help_text=_("Where and when the player asked, e.g. \"email of 30 November\": kept in the "
+                                    "activity log, without their name."))
+    confirm = forms.BooleanField(label=_("I understand that this cannot be undone"))
+
+
 class PlayerForm(forms.Form):
     name = LineField(label=_("Name"), max_length=200)
     email = forms.EmailField(label=_("Email"), max_length=254, required=False)

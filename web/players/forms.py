@@ -30,9 +30,11 @@ class RegistrationForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=_("One name a line: the organizers keep you apart from them at the tables."))
     media_opt_out = forms.BooleanField(label=_("Do not photograph or film me"), required=False)
+    consent = forms.BooleanField(label=_("I have read the privacy notice and agree to it"), required=False)
 
-    def __init__(self, *args, needs_birth_date: bool = False, **kwargs):
+    def __init__(self, *args, needs_birth_date: bool = False, needs_consent: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["consent"].required = needs_consent  # a championship's tournament: its notice is shown
         self.fields["country"].choices = _countries()  # type: ignore[attr-defined]  # a ChoiceField
         self.fields["date_of_birth"].required = needs_birth_date
         if needs_birth_date:

@@ -11,6 +11,7 @@ urlpatterns = [
     path("t/<slug:slug>/calendar.ics", views.tournament_calendar, name="players-tournament-calendar"),
     path("c/<slug:championship_slug>/calendar.ics", views.championship_calendar, name="players-championship-calendar"),
     path("me/", views.me_home, name="players-me-home"),
+    path("me/erase/<str:token>/", views.erase_confirm, name="players-erase-confirm"),
     path("me/<str:token>/", views.me, name="players-me"),
     path("me/<str:token>/calendar.ics", views.me_calendar, name="players-me-calendar"),
     path("me/<str:token>/registrations/<int:registration_id>/cancel/", views.me_cancel, name="players-me-cancel"),
@@ -18,4 +19,7 @@ urlpatterns = [
     path("me/<str:token>/entries/<int:entry_id>/confirm/", views.me_confirm_entry, name="players-me-entry-confirm"),
     path("me/<str:token>/push/subscribe/", views.me_push_subscribe, name="players-me-push-subscribe"),
     path("me/<str:token>/push/unsubscribe/", views.me_push_unsubscribe, name="players-me-push-unsubscribe"),
+    path("me/<str:token>/data/", views.me_data, name="players-me-data"),
+    path("me/<str:token>/data.json", views.me_data_json, name="players-me-data-json"),
+    path("me/<str:token>/data/erase/", views.me_erase, name="players-me-erase"),
 ]

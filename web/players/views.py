@@ -24,7 +24,7 @@ from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from championships import foreign_players, links, places, push, signup
+from championships import foreign_players, links, places, privacy_notice, push, signup
 from championships.models import Championship, Entry, Tournament
 from championships.tasks import send_private_link
 from core.background import run_in_background
@@ -34,6 +34,9 @@ from core.ratelimit import RateLimit
 from core.site import absolute
 from core.webpush import configured as push_configured
 from organize import self_checkin
+from privacy import erasure
+from privacy.export import player_copy_json, sections
+from privacy.models import Erasure
 from ranking.own import own_page
 from results.limits import OBJECTION_MAX
 from results.models import RecordSheet
@@ -112,8 +115,10 @@ def _needs_birth_date(tournament: Tournament) -> bool:
 def register(request, slug: str):
     tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
     closed = signup.why_closed(tournament)
-    form = RegistrationForm(request.POST or None, needs_birth_date=_needs_birth_date(tournament))
+    form = RegistrationForm(request.POST or None, needs_birth_date=_needs_birth_date(tournament),
+                            needs_consent=tournament.championship is not None)
     context = {"tournament": tournament, "form": form, "closed": closed, "places_left": places.places_left(tournament),
+               "privacy_notice": privacy_notice.text_of(tournament.championship) if tournament.championship else "",
                "waiting": places.waiting(tournament).count(), "confirm_hours": signup.CONFIRM_HOURS,
                "sent": request.GET.get("sent") == "1"}
     if request.method == "POST" and closed:
@@ -373,6 +378,71 @@ def _push_change(request, token: str, *, subscribing: bool):
     except ValidationError as error:
         return JsonResponse({"error": " ".join(error.messages)}, status=422)
     return HttpResponse(status=204)
+
+
+# ---- the player's data ----------------------------------------------------------------------------------------
+
+@private_page
+@require_GET
+@tokens_checked
+def me_data(request, token: str):
+    """Everything the site keeps about the player, readable (privacy/export.py), with the JSON to download."""
+    player = _player(token)
+    if player is None:
+        return _invalid_link(request)
+    return render(request, "players/me_data.html", {"player": player, "token": token, "sections": sections(player)})
+
+
+@private_page
+@require_GET
+@tokens_checked
+def me_data_json(request, token: str):
+    """The same as one JSON file, downloaded."""
+    player = _player(token)
+    if player is None:
+        return _invalid_link(request)
+    response = HttpResponse(player_copy_json(player), content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="my-data-{player.pk}.json"'
+    return response
+
+
+ERASE_ASKS = RateLimit("player-erase-ask", 3, HOUR)
+"""Erasure links emailed per player and hour: one tap asks once."""
+
+
+@private_page
+@require_POST
+@tokens_checked
+def me_erase(request, token: str):
+    """Ask to erase one's data: the emailed link confirms it (`privacy.erasure.ask`), so a phone left open does not."""
+    player = _player(token)
+    if player is None:
+        return _invalid_link(request)
+    if (wait := ERASE_ASKS.hit(str(player.pk))) or (player.email and (wait := recipient_wait(player.email))):
+        messages.error(request, refusal(wait))
+    elif erasure.ask(player):
+        messages.success(request, _("We emailed you a link: open it within %(hours)d hours to confirm the erasure.")
+                         % {"hours": erasure.ASK_HOURS})
+    else:
+        messages.error(request, _("No email is registered for you: ask the organizers of your tournaments, in "
+                                  "writing, to erase your data."))
+    return redirect("players-me-data", token=token)
+
+
+@private_page
+@require_http_methods(["GET", "POST"])
+@tokens_checked
+def erase_confirm(request, token: str):
+    """The emailed link: GET says what erasing does and shows the button (mail scanners open links too), the POST
+    erases."""
+    player = erasure.asked_by(token)
+    if player is None:
+        return _invalid_link(request, _("This link does not erase anything: it has expired or was used. Ask again "
+                                        "from your own page."))
+    if request.method == "POST":
+        erasure.erase(player.pk, by=Erasure.By.PLAYER)
+        return render(request, "players/erase_confirm.html", {"done": True})
+    return render(request, "players/erase_confirm.html", {"player": player, "hours": erasure.ASK_HOURS})
 
 
 # ---- self check-in --------------------------------------------------------------------------------------------

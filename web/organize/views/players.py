@@ -8,13 +8,14 @@ from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
-from championships import people
+from championships import people, privacy_notice
 from championships.list_dates import FORMAT_LABELS, FORMATS, ISO
 from championships.permissions import organized_tournament, visible_players
 from championships.registration import DECISIONS, KEEP, date_guess, preview_roster
@@ -24,8 +25,17 @@ from championships.services import change_player
 from core.table_export import table_response
 from engines.csv_input import InputError
 from organize import rosters
+from privacy import erasure
+from privacy.models import Erasure
 from web.forms import add_service_errors
-from web.organize.people_forms import ImportConfirmForm, ImportUploadForm, PlayerForm, RelationshipForm, search_query
+from web.organize.people_forms import (
+    ErasureForm,
+    ImportConfirmForm,
+    ImportUploadForm,
+    PlayerForm,
+    RelationshipForm,
+    search_query,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -105,6 +115,31 @@ def player_listing(request, slug: str, player_id: int):
 
 
 @login_required
+def player_erase(request, slug: str, player_id: int):
+    """Erase a player's personal data on their written request (privacy/erasure.py): GET shows what it does, the POST
+    erases, for an organizer of every tournament the player played; audited."""
+    tournament = organized_tournament(request.user, slug)
+    player = get_object_or_404(visible_players(request.user), pk=player_id)
+    if not erasure.may_erase(request.user, player):
+        raise PermissionDenied(_("Only an organizer of every tournament %(player)s played may erase them.")
+                               % {"player": player.name})
+    form = ErasureForm(request.POST or None)
+    context = {"tournament": tournament, "player": player, "form": form, "erased": erasure.is_erased(player)}
+    if request.method == "POST":
+        if not form.is_valid():
+            return render(request, "organize/player_erase.html", context, status=422)
+        try:
+            erased = erasure.erase(player.pk, by=Erasure.By.ORGANIZER, user=request.user,
+                                   reason=form.cleaned_data["request"])
+        except PermissionDenied:
+            raise PermissionDenied(_("Only an organizer of every tournament %(player)s played may erase them.")
+                                   % {"player": player.name}) from None
+        messages.success(request, _("Erased: the player is now %(pseudonym)s everywhere.") % {"pseudonym": erased.name})
+        return redirect(f"{reverse('organize-players', args=[slug])}?{urlencode({'q': erased.name, 'only': 'all'})}")
+    return render(request, "organize/player_erase.html", context)
+
+
+@login_required
 def player_add(request, slug: str):
     tournament = organized_tournament(request.user, slug)
     form = PlayerForm(request.POST or None)
@@ -145,7 +180,7 @@ def _preview_context(tournament, records, *, filename: str, user, columns: Colum
             "summary": _summary(preview.counts, tournament) if preview.ok else "",
             "confirm_form": form if can_import else None, "dates_form": form, "guess": guess,
             "guess_label": FORMAT_LABELS[guess.format], "guess_country": country.local_name if country else "",
-            "columns": columns,
+            "columns": columns, "privacy_notice_version": privacy_notice.version_shown(tournament.championship),
             "columns_read": [(COLUMN_LABELS[c], _joined(c, h, columns)) for c, h in columns.used.items()]}
 
 
@@ -249,8 +284,14 @@ def _confirm(request, tournament, context):
         status = 200 if context["preview"].ok and not form.errors else 422
         return render(request, "organize/player_import.html", context, status=status)
     try:
-        result = people.import_registration_list(tournament, records, user=request.user, decisions=decisions,
-                                                 expected=matched, date_format=date_format)
+        if tournament.championship and request.POST.get("consent") != "1":
+            raise ValidationError(_("Tick that the players on the list agreed to the championship's privacy notice: "
+                                    "the import records that you collected their consent."))
+        with transaction.atomic():
+            result = people.import_registration_list(tournament, records, user=request.user, decisions=decisions,
+                                                     expected=matched, date_format=date_format)
+            if tournament.championship:
+                privacy_notice.consent_collected(tournament, players=len(records), user=request.user)
     except ValidationError as error:
         context.update(again())
         context.update(form=ImportUploadForm(), import_errors=error.messages)

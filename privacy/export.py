@@ -1,0 +1,61 @@
+"""A player's own copy of everything the site keeps about them (docs/privacy.md), built from the registry of
+personal data (core/personal_data.py), so a model that joins it is in the copy without a change here."""
+import json
+from dataclasses import dataclass
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
+from django.utils import timezone
+
+from championships.models import Player
+from core.personal_data import Holding, holdings
+
+FORMAT = "catan-player-data"
+
+
+@dataclass(frozen=True)
+class Section:
+    """One model's rows about the player: each row as (field's label, value) pairs, in the model's field order."""
+
+    holding: Holding
+    rows: list[dict]
+
+    @property
+    def title(self) -> str:
+        return str(self.holding.model._meta.verbose_name_plural)
+
+    @property
+    def readable(self) -> list[list[tuple[str, object]]]:
+        """Each row as (the field's label, its value) pairs, for the readable page."""
+        labels = [(f.attname if f.is_relation else f.name, str(f.verbose_name)) for f in _fields(self.holding)]
+        return [[(label, row[key]) for key, label in labels] for row in self.rows]
+
+
+def _fields(holding: Holding) -> list[models.Field]:
+    return [f for f in holding.model._meta.concrete_fields if f.name not in holding.hidden]
+
+
+def _row(obj: models.Model, fields: list[models.Field]) -> dict:
+    """The stored values, relations by id (the JSON names each related row by its model and id)."""
+    return {f.attname if f.is_relation else f.name: f.value_from_object(obj) for f in fields}
+
+
+def sections(player: Player) -> list[Section]:
+    """Every holding with its rows about the player; holdings with none are left out."""
+    found = []
+    for holding in holdings():
+        fields = _fields(holding)
+        rows = [_row(obj, fields) for obj in holding.of(player)]
+        if rows:
+            found.append(Section(holding, rows))
+    return found
+
+
+def player_copy(player: Player) -> dict:
+    """The copy as plain data: by model label, why it is kept and its rows."""
+    return {"format": FORMAT, "player": player.pk, "exported_at": timezone.now(),
+            "data": {s.holding.label: {"kept_for": s.holding.why, "rows": s.rows} for s in sections(player)}}
+
+
+def player_copy_json(player: Player) -> str:
+    return json.dumps(player_copy(player), cls=DjangoJSONEncoder, ensure_ascii=False, indent=1)
