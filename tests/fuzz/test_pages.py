@@ -39,6 +39,10 @@ def kwarg(world, name: str):
                          st.from_regex(r"[-a-zA-Z0-9_]{1,20}", fullmatch=True))
     if name.endswith("_id") and name != "task_id" or name == "number":
         return st.sampled_from([ids.get(name, 1), *BIG])
+    if name == "address":  # any other address under /api/v1/, segment by segment
+        segment = st.text(st.characters(blacklist_characters="/", blacklist_categories=["Cs"]), min_size=1, max_size=20)
+        return st.lists(st.one_of(segment, st.sampled_from(["tournaments", "championships", "players", "%00"])),
+                        max_size=3).map(lambda parts: "".join(f"{part}/" for part in parts))
     if name == "uidb64":
         return st.sampled_from(["MQ", "x", "A" * 200])
     return st.text(st.characters(blacklist_characters="/", blacklist_categories=["Cs"]), min_size=1, max_size=40)
