@@ -27,7 +27,7 @@ BACKDROP = "document.documentElement.style.background = '#3d5a45'"
 @pytest.fixture
 def final():
     tournament = make_tournament(slug="stream-final", name="National Final 2030", kind="finals", status="running",
-                                 games=1)
+                                 games=1, ruleset="cwc-2025")  # 004 §1.1.7: the map-study clock
     entries = [tournament.entries.create(player=make_player(name)) for name in NAMES]
     referee = make_official(tournament)
     game = make_game(tournament, [entries])
