@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from championships.models import Player
 from core.personal_data import Holding, holdings
@@ -26,9 +27,28 @@ class Section:
 
     @property
     def readable(self) -> list[list[tuple[str, object]]]:
-        """Each row as (the field's label, its value) pairs, for the readable page."""
-        labels = [(f.attname if f.is_relation else f.name, str(f.verbose_name)) for f in _fields(self.holding)]
-        return [[(label, row[key]) for key, label in labels] for row in self.rows]
+        """Each row as (the field's label, its value as a person reads it) pairs, for the readable page: a choice by
+        its label, yes or no, a related row by its name (one query per related model)."""
+        fields = _fields(self.holding)
+        keys = [f.attname if f.is_relation else f.name for f in fields]
+        shown = {key: _shown(field, [row[key] for row in self.rows]) for field, key in zip(fields, keys)}
+        return [[(str(field.verbose_name), shown[key](row[key])) for field, key in zip(fields, keys)]
+                for row in self.rows]
+
+
+def _shown(field: models.Field, values: list):
+    """How one field's stored values read."""
+    related = field.related_model
+    if field.is_relation and isinstance(related, type) and field.concrete:
+        target = field.target_field.name  # type: ignore[attr-defined]  # a foreign key's (its to_field, or the pk)
+        named = related._default_manager.in_bulk({v for v in values if v is not None}, field_name=target)
+        return lambda value: str(named[value]) if value in named else value
+    if field.choices:
+        labels = {key: str(label) for key, label in field.flatchoices}
+        return lambda value: labels.get(value, value)
+    if isinstance(field, models.BooleanField):
+        return lambda value: _("yes") if value else _("no")
+    return lambda value: value
 
 
 def _fields(holding: Holding) -> list[models.Field]:
