@@ -7,11 +7,38 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from championships.models import Player
 from core.personal_data import Holding, holdings
 
 FORMAT = "catan-player-data"
+TITLES = {
+    "championships.player": gettext_lazy("Your player record"),
+    "championships.entry": gettext_lazy("Your entries"),
+    "championships.registration": gettext_lazy("Your registrations"),
+    "championships.playerlink": gettext_lazy("Your private links"),
+    "championships.pushsubscription": gettext_lazy("Phone notifications"),
+    "championships.entryinvitation": gettext_lazy("Invitations to enter a tournament"),
+    "championships.declaration": gettext_lazy("Friends and family you declared"),
+    "championships.relationship": gettext_lazy("Friends and family"),
+    "audit.auditentry": gettext_lazy("Activity log entries about you"),
+    "organize.starttimenotice": gettext_lazy("Start-time emails"),
+    "organize.undeliveredemail": gettext_lazy("Emails that could not be sent"),
+    "ratings.playerrating": gettext_lazy("Your ratings"),
+    "ratings.ratingchange": gettext_lazy("Rating changes"),
+    "results.collusionruling": gettext_lazy("Collusion rulings"),
+    "results.objection": gettext_lazy("Objections to a result"),
+    "results.penalty": gettext_lazy("Penalties"),
+    "results.recordsheet": gettext_lazy("Record sheets"),
+    "results.score": gettext_lazy("Scores"),
+    "results.sheetrevision": gettext_lazy("Record sheet versions"),
+    "results.signature": gettext_lazy("Signatures"),
+    "results.tiebreakdrawplace": gettext_lazy("Card draws"),
+    "scheduling.seat": gettext_lazy("Seats"),
+    "webhooks.delivery": gettext_lazy("Webhook deliveries"),
+}
+"""The readable page's headings, by holding."""
 
 
 @dataclass(frozen=True)
@@ -23,7 +50,8 @@ class Section:
 
     @property
     def title(self) -> str:
-        return str(self.holding.model._meta.verbose_name_plural)
+        """The readable page's heading for these rows (the model's own name for a holding not named here)."""
+        return str(TITLES.get(self.holding.label, self.holding.model._meta.verbose_name_plural))
 
     @property
     def readable(self) -> list[list[tuple[str, object]]]:

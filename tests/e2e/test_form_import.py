@@ -61,6 +61,7 @@ def test_the_forms_preview_guesses_the_dates_and_passes_axe(browser, live_server
         page.locator("select[name=date_format]").select_option("month_first")
         page.locator(".date-format button").click()
         page.wait_for_selector("#import-confirm button.primary")
+        page.locator("#import-confirm input[name=consent]").check()  # the players agreed to the privacy notice
         page.locator("#import-confirm button.primary").click()
         page.wait_for_url("**/organize/forms-cup/players/")
         page.goto(f"{prefix}/organize/forms-cup/players/import/")  # a form asked in Arabic, names in two questions

@@ -126,6 +126,7 @@ def test_the_guide_walk_from_a_preset_to_the_champion(browser, live_server, imag
         page.get_by_role("button", name="Check the list").click()
         expect(page.get_by_role("heading", name="Preview of registrations.csv")).to_be_visible()
         shot(page, images, "05-import-preview")
+        page.locator("input[name=consent]").check()  # the players agreed to the championship's privacy notice
         page.get_by_role("button", name=re.compile(r"^Import: 8 new players, 8 players entered in ")).click()
         visit(page, f"/organize/{qualifier.slug}/players/")
         shot(page, images, "06-players")

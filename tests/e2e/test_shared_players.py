@@ -74,11 +74,13 @@ def test_the_import_preview_asks_and_the_pages_pass_axe(browser, live_server, ax
         assert page.locator("input[name=decision-2][value=keep]").is_checked()
         check(page, "import preview", found, overflowing)
         page.locator("input[name=decision-2][value=update]").check()
+        page.locator("#import-confirm input[name=consent]").check()  # the privacy notice agreed
         page.locator("#import-confirm button.primary").click()  # the counts change: shown again, nothing written
         page.wait_for_selector("input[name=decision-2][value=update]:checked")
         check(page, "import preview, checked again", found, overflowing)
         layla.refresh_from_db()
         assert layla.date_of_birth == date(1990, 1, 31)
+        page.locator("#import-confirm input[name=consent]").check()  # the privacy notice agreed
         page.locator("#import-confirm button.primary").click()
         page.wait_for_url(f"**/organize/{home.slug}/players/")
         layla.refresh_from_db()
@@ -107,6 +109,7 @@ def test_the_choice_works_without_javascript(browser, live_server, shared):
         page.locator("input[name=decision-2][value=update]").check()
         page.get_by_role("button", name="Check again with these choices").click()
         assert "1 record updated" in page.locator("#import-confirm button.primary").inner_text()
+        page.locator("#import-confirm input[name=consent]").check()  # the privacy notice agreed
         page.locator("#import-confirm button.primary").click()
         page.wait_for_url(f"**/organize/{home.slug}/players/")
     finally:

@@ -17,6 +17,7 @@ pytestmark = pytest.mark.django_db
 
 FORMS = Path(__file__).resolve().parents[1] / "data" / "forms"
 URL = "/organize/cup/players/import/"
+AGREED = {"consent": "1"}  # the players on the list agreed to the championship's privacy notice
 
 
 @pytest.fixture
@@ -46,7 +47,7 @@ def test_the_google_forms_sample_imports_month_first_as_guessed(organizer_client
     assert "because line 2 has <bdi>5/31/1990</bdi>, which reads only this way" in body
     assert '<time class="read-date" datetime="1990-05-31">31 May 1990</time>' in body
     token = response.context["confirm_form"].initial["token"]
-    response = organizer_client.post(URL, {"token": token, "date_format": MONTH_FIRST})
+    response = organizer_client.post(URL, {**AGREED, "token": token, "date_format": MONTH_FIRST})
     assert response.status_code == 302
     layla = Player.objects.get(email="layla.haddad@example.org")
     assert (layla.name, layla.date_of_birth, layla.country.code) == ("ليلى حداد", date(1990, 5, 31), "AE")
@@ -63,7 +64,7 @@ def test_the_microsoft_forms_sample_imports_day_first_as_guessed(organizer_clien
     assert "Read as a Microsoft Forms export" in body
     for bookkeeping in ("ID", "Start time", "Completion time", "Last modified time"):
         assert f"<li><bdi>{bookkeeping}</bdi></li>" in body
-    response = organizer_client.post(URL, {"token": response.context["confirm_form"].initial["token"]})
+    response = organizer_client.post(URL, {**AGREED, "token": response.context["confirm_form"].initial["token"]})
     assert response.status_code == 302
     assert {p.name: p.date_of_birth for p in Player.objects.all()} == {
         "Nadia Ferreira": date(1990, 5, 31), "Hadi Khoury": date(1988, 11, 4), "Farah Saad": date(1996, 8, 17),
@@ -79,12 +80,12 @@ def test_an_ambiguous_file_is_a_guess_and_the_choice_reads_the_dates_again(organ
     assert "A guess: Day first (31/12/1990), as most of the world writes dates." in response.content.decode()
     assert preview_rows(response) == {2: date(1990, 6, 5)}
     token = response.context["token"]
-    response = organizer_client.post(URL, {"token": token, "date_format": MONTH_FIRST})  # changed: shown again
+    response = organizer_client.post(URL, {**AGREED, "token": token, "date_format": MONTH_FIRST})  # changed: again
     assert response.status_code == 200 and not Player.objects.exists()
     body = response.content.decode()
     assert preview_rows(response) == {2: date(1990, 5, 6)} and 'value="month_first" selected' in body
     assert "6 May 1990" in body
-    response = organizer_client.post(URL, {"token": response.context["token"], "date_format": MONTH_FIRST})
+    response = organizer_client.post(URL, {**AGREED, "token": response.context["token"], "date_format": MONTH_FIRST})
     assert response.status_code == 302 and Player.objects.get().date_of_birth == date(1990, 5, 6)
 
 
@@ -105,7 +106,7 @@ def test_a_date_not_in_the_chosen_format_names_its_line_and_column_and_imports_n
     problems = [(p.line, p.column, p.message) for p in response.context["preview"].problems]
     assert problems == [(3, "date_of_birth", "'5/31/1990' is not a date written day first, like 31/05/1990")]
     assert "line 3 (<bdi>5/31/1990</bdi>) reads only the other way" in response.content.decode()
-    response = organizer_client.post(URL, {"token": response.context["token"], "date_format": MONTH_FIRST,
+    response = organizer_client.post(URL, {**AGREED, "token": response.context["token"], "date_format": MONTH_FIRST,
                                            "recheck": "1"})
     assert [(p.line, p.column) for p in response.context["preview"].problems] == [(2, "date_of_birth")]
     assert not Player.objects.exists()
@@ -113,7 +114,8 @@ def test_a_date_not_in_the_chosen_format_names_its_line_and_column_and_imports_n
 
 def test_a_date_format_not_offered_is_refused_beside_the_choice(organizer_client):
     response = upload(organizer_client, "form.csv", b"Full name,Date of birth\nAnn Lee,31/05/1990\n")
-    response = organizer_client.post(URL, {"token": response.context["token"], "date_format": "year_last" * 40})
+    response = organizer_client.post(URL, {**AGREED, "token": response.context["token"],
+                                           "date_format": "year_last" * 40})
     assert response.status_code == 422 and not Player.objects.exists()
     assert response.context["date_errors"] and preview_rows(response) == {2: date(1990, 5, 31)}
     assert 'value="day_first" selected' in response.content.decode()
@@ -137,6 +139,6 @@ def test_an_arabic_form_with_first_and_last_names_imports_them_joined(organizer_
     assert "Read as a Google Forms export." in body and "<bdi>الطابع الزمني</bdi>" in body
     assert "Name from “<bdi>الاسم الأول + اسم العائلة</bdi>”" in body
     token = response.context["confirm_form"].initial["token"]
-    assert organizer_client.post(URL, {"token": token}).status_code == 302  # ISO dates: no format to choose
+    assert organizer_client.post(URL, {**AGREED, "token": token}).status_code == 302  # ISO dates: no format to choose
     assert set(Player.objects.values_list("name", flat=True)) == {"Sara", "ليلى حداد", "عمر حداد"}
     assert Relationship.objects.count() == 1  # Layla and Omar, named by each other

@@ -53,7 +53,7 @@ def upload(client, slug: str, text: str):
 
 
 def confirm(client, slug: str, response, **decisions):
-    data = {"token": response.context["token"], **decisions}
+    data = {"token": response.context["token"], "consent": "1", **decisions}  # the players agreed to the notice
     return client.post(f"/organize/{slug}/players/import/", data)
 
 
