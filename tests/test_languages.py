@@ -110,7 +110,7 @@ def test_staff_keep_their_language_across_sign_in(cup):
 
 def test_a_players_emails_are_in_the_language_they_registered_in(cup, django_capture_on_commit_callbacks):
     data = {"name": "Lena Vogel", "email": "lena@example.com", "date_of_birth": "1991-04-05", "country": "DE",
-            "city": "Köln"}
+            "city": "Köln", "consent": "on"}  # the privacy notice, accepted
     with django_capture_on_commit_callbacks(execute=True):
         assert Client().post("/de/t/lang-cup/register/", data).status_code == 302
     (message,) = mail.outbox
