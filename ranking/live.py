@@ -10,6 +10,7 @@ import re
 import time
 from collections.abc import Callable
 from functools import wraps
+from typing import overload
 
 from django.conf import settings
 from django.core.cache import cache
@@ -31,6 +32,8 @@ SOON_SECONDS = 1
 """How soon it asks again when the answer says a newer version's pages are being made: a sign-off then shows
 on every open page within about max(POLL_SECONDS, the refresh's time + SOON_SECONDS), under the 5 s target."""
 
+View = Callable[..., HttpResponse]
+"""A page view, as the page decorators below take and give it."""
 
 SLUG_SECONDS = 30
 """How long a web process trusts the tournament id it found for a slug (slugs change only in the admin)."""
@@ -90,7 +93,12 @@ def _etag(request, version: str | None) -> str | None:
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
 
 
-def live_page(view=None, *, version: Callable[..., str | None] | None = None):
+@overload
+def live_page(view: View, *, version: Callable[..., str | None] | None = None) -> View: ...
+@overload
+def live_page(view: None = None, *, version: Callable[..., str | None] | None = None) -> Callable[[View], View]: ...
+def live_page(view: View | None = None, *,
+              version: Callable[..., str | None] | None = None) -> View | Callable[[View], View]:
     """304 for an unchanged page; browsers and htmx must revalidate every time (private: it may name a user).
     `version(request, *args, **kwargs)` names what the page shows (default: the tournament's results version)."""
     if view is None:
@@ -198,8 +206,14 @@ def _tournament_version(request, slug: str, *args, **kwargs) -> str | None:
     return request_version(request, slug)
 
 
-def cached_page(view=None, *, uses: dict[str, Callable[[str], object]] | None = None,
-                version: Callable[..., str | None] | None = None):
+@overload
+def cached_page(view: View, *, uses: dict[str, Callable[[str], object]] | None = None,
+                version: Callable[..., str | None] | None = None) -> View: ...
+@overload
+def cached_page(view: None = None, *, uses: dict[str, Callable[[str], object]] | None = None,
+                version: Callable[..., str | None] | None = None) -> Callable[[View], View]: ...
+def cached_page(view: View | None = None, *, uses: dict[str, Callable[[str], object]] | None = None,
+                version: Callable[..., str | None] | None = None) -> View | Callable[[View], View]:
     """The whole rendered page for anonymous readers, per version, language, address, the query parameters it
     `uses` (name → the value as the page reads it: `?x=<random>` finds the same entry) and fragment-or-page;
     stored with its compressed forms, served in the one the reader accepts. Staff (any session) always get a

@@ -1,5 +1,6 @@
 """What the forms of every audience share."""
 import re
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -17,11 +18,11 @@ def add_service_errors(form: forms.Form, error: ValidationError) -> None:
         form.add_error(field if field in form.fields else None, problems)
 
 
-class ChoicesField(forms.ModelMultipleChoiceField):
+class ChoicesField(forms.ModelMultipleChoiceField):  # type: ignore[type-arg]  # generic in django-stubs only
     """Several of the queryset's objects, by id. An id beyond a 64-bit integer is refused as any unknown choice:
     Django's `in` lookup sends it to SQLite as it is, which overflows (a server error, found by fuzzing)."""
 
-    def clean(self, value):
+    def clean(self, value: Any) -> Any:
         for item in value or ():
             text = str(item).strip()
             if _WHOLE_NUMBER.fullmatch(text) and (len(text) > 20 or not -2**63 <= int(text) < 2**63):
