@@ -9,7 +9,8 @@ from pydantic import create_model
 
 from engines.metrics import DRAW, METRICS
 
-from .http import FieldProblem, Page
+from .http import FieldProblem
+from .http import Page as Page  # the list answers' page, used as schemas.Page
 
 
 class TournamentOut(Schema):

@@ -3,6 +3,7 @@
 Every answer under /api/v1/ is JSON in the one shape of a refusal, even where Django or ninja would answer in HTML
 or plain text: an address that names no operation answers 404 and a method an operation does not take 405 (with
 `Allow`), both `{"detail": …}`."""
+from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
@@ -15,7 +16,7 @@ JSON = "application/json; charset=utf-8"
 """As ninja answers."""
 
 
-def _json_refusals(view: Any) -> Any:
+def _json_refusals(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """ninja's 405 (plain text) as JSON, its `Allow` kept."""
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:

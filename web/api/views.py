@@ -125,7 +125,7 @@ def championship(request: HttpRequest, slug: Slug) -> dict[str, Any]:
 @api.get("/tournaments/", response={200: schemas.TournamentPage, **INVALID}, url_name="tournaments",
          summary="Tournaments in the order they happen (the objects of /api/tournaments/)")
 def tournaments(request: HttpRequest, paging: Query[PageParams],
-                championship: str | None = Query(None, pattern=SLUG),
+                championship: str | None = Query(None, pattern=SLUG),  # type: ignore[type-arg]  # ninja's idiom
                 status: Tournament.Status | None = None) -> dict[str, Any]:
     """`championship`: only that championship's (its slug); `status`: only those in that state."""
     found = Tournament.objects.select_related("championship")
