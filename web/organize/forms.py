@@ -1,5 +1,5 @@
 """Forms of the organizer's console: a new championship (preset or custom), staff invitations, status."""
-from typing import cast
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -46,7 +46,7 @@ class ChampionshipForm(forms.Form):
                                  help_text=_("Players must have reached the minimum age on this date."))
     minimum_age = forms.IntegerField(label=_("Minimum age"), min_value=0, max_value=99, initial=18)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["country"]).choices = [("", "—")] + country_choices()
 
@@ -79,7 +79,7 @@ TournamentFormSet = forms.formset_factory(TournamentForm, extra=0, max_num=12, a
 StageFormSet = forms.formset_factory(StageForm, extra=0, max_num=48, absolute_max=48, validate_max=True)
 
 
-def initial_data(plan: ChampionshipPlan) -> tuple[dict, list[dict], list[dict]]:
+def initial_data(plan: ChampionshipPlan) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """The three forms' initial values for a plan."""
     championship = {"name": plan.name, "year": plan.year, "scope": plan.scope, "country": plan.country or "",
                     "ruleset": plan.ruleset, "age_cutoff": plan.age_cutoff, "minimum_age": plan.minimum_age}
@@ -93,7 +93,9 @@ def initial_data(plan: ChampionshipPlan) -> tuple[dict, list[dict], list[dict]]:
     return championship, tournaments, stages
 
 
-def plan_from_forms(base: ChampionshipPlan, championship: ChampionshipForm, tournaments, stages):
+def plan_from_forms(base: ChampionshipPlan, championship: ChampionshipForm,
+                    tournaments: "forms.BaseFormSet[TournamentForm]",
+                    stages: "forms.BaseFormSet[StageForm]") -> tuple[ChampionshipPlan, dict[str, forms.Form]]:
     """The plan the valid forms describe, and where each (tournament, stage) error key points: {"t0-s1": form}."""
     data = championship.cleaned_data
     rows = [f.cleaned_data for f in tournaments.forms]
@@ -131,7 +133,7 @@ class InviteForm(forms.Form):
         label=_("Yes, make them an organizer: they may change everything in this tournament, results, players and "
                 "staff included."), required=False)
 
-    def __init__(self, *args, organizers_only: bool = False, **kwargs):
+    def __init__(self, *args: Any, organizers_only: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if organizers_only:
             role = cast(forms.ChoiceField, self.fields["role"])
@@ -140,7 +142,7 @@ class InviteForm(forms.Form):
                 "Yes, make them an organizer: they may change everything in every tournament of this championship, "
                 "results, players and staff included.")
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         super().clean()
         cleaned = self.cleaned_data
         if cleaned.get("role") == StaffRole.Role.ORGANIZER and not cleaned.get("confirm_organizer"):

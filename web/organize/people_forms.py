@@ -1,7 +1,10 @@
 """Forms of the players, import, relationships, entries and check-in pages: labels, limits, choices."""
-from typing import cast
+from collections.abc import Iterable
+from typing import Any, cast
 
 from django import forms
+from django.core.files.uploadedfile import UploadedFile
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from championships.countries import country_choices
@@ -37,7 +40,7 @@ class PlayerForm(forms.Form):
     kind = forms.ChoiceField(label=_("Relationship"), choices=Relationship.Kind.choices,
                              initial=Relationship.Kind.FRIEND)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["country"]).choices = [("", _("— not given —")), *country_choices()]
 
@@ -50,7 +53,7 @@ class FindPlayerForm(forms.Form):
     born = forms.DateField(label=_("and date of birth"), required=False, validators=[check_birth_date],
                            widget=forms.DateInput(attrs={"type": "date"}))
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
         if not self.errors and not data.get("email") and not (data.get("name", "").strip() and data.get("born")):
@@ -65,12 +68,12 @@ class ImportUploadForm(forms.Form):
                                        "tournament. Google Forms and Microsoft Forms exports are read as they "
                                        "are; the preview asks how dates are written."))
 
-    def clean_file(self):
+    def clean_file(self) -> UploadedFile:
         upload = self.cleaned_data["file"]
         if upload.size > MAX_BYTES:  # a bigger file was not kept while it arrived (core/uploads.py)
             raise forms.ValidationError(_("%(file)s is larger than %(mb)d MB.")
                                         % {"file": upload.name, "mb": MAX_BYTES >> 20})
-        return upload
+        return cast(UploadedFile, upload)
 
 
 class ImportConfirmForm(forms.Form):
@@ -87,13 +90,13 @@ class RelationshipForm(forms.Form):
     other = forms.TypedChoiceField(label=_("Friend or family member"), coerce=int)
     kind = forms.ChoiceField(label=_("Relationship"), choices=Relationship.Kind.choices)
 
-    def __init__(self, *args, players=(), **kwargs):
+    def __init__(self, *args: Any, players: Iterable[tuple[int, str]] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", _("— choose —")), *players]
         for name in ("one", "other"):
             cast(forms.ChoiceField, self.fields[name]).choices = choices
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
         if data.get("one") and data.get("one") == data.get("other"):
@@ -105,7 +108,7 @@ class SearchForm(forms.Form):
     q = forms.CharField(label=_("Search by name or email"), max_length=SEARCH_MAX, required=False)
 
 
-def search_query(source) -> str:
+def search_query(source: QueryDict) -> str:
     """The search text of a GET or POST (`q`); too long or missing searches for nothing."""
     form = SearchForm(source)
     return form.cleaned_data["q"] if form.is_valid() else ""

@@ -1,13 +1,15 @@
 """The season form: a name, the championships it spans (the organizer's own), points per place for each kind of
 event, and up to three tiebreaks in order (`ratings.seasons`)."""
-from typing import cast
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from championships.models import Championship, Tournament
 from core.text import LineField
+from ratings.models import Season
 from ratings.seasons import EVENT_KINDS, TIEBREAKS, TIEBREAKS_MAX, parse_points
 from web.forms import ChoicesField
 
@@ -30,7 +32,7 @@ class SeasonForm(forms.Form):
         help_text=_("Only championships you organize can be chosen."))
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, *args, championships, **kwargs):
+    def __init__(self, *args: Any, championships: QuerySet[Championship], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cast(ChoicesField, self.fields["championships"]).queryset = championships
         for kind in EVENT_KINDS:
@@ -42,7 +44,7 @@ class SeasonForm(forms.Form):
             self.fields[f"tiebreak_{n}"] = forms.ChoiceField(label=TIEBREAK_LABELS[n], choices=choices,
                                                              required=False)
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
         points = {}
@@ -61,7 +63,7 @@ class SeasonForm(forms.Form):
         return data
 
     @staticmethod
-    def initial_for(season) -> dict:
+    def initial_for(season: Season) -> dict[str, Any]:
         initial = {"name": season.name, "championships": list(season.championships.all()),
                    "version": season.version}
         for kind in EVENT_KINDS:

@@ -1,7 +1,9 @@
 import re
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -28,7 +30,7 @@ class SeatsField(forms.Field):
 
     widget = forms.MultipleHiddenInput
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> list[str]:
         return [str(text)[:12] for text in (value or [])[:3]]  # three are enough to say "too many"
 
 
@@ -45,10 +47,10 @@ class SwapForm(forms.Form):
                                                            "size": 6, "autocomplete": "off"}))
     layout = forms.CharField(widget=forms.HiddenInput, max_length=16)
 
-    def __init__(self, data=None, *, layout: str = "", **kwargs):
+    def __init__(self, data: QueryDict | None = None, *, layout: str = "", **kwargs: Any) -> None:
         super().__init__(data, initial={"layout": layout}, **kwargs)
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         super().clean()
         cleaned = self.cleaned_data
         texts = [*cleaned.get("seat", []), *(cleaned.get(k, "").strip() for k in ("first", "second"))]

@@ -1,10 +1,12 @@
 """Activity logs for organizers, every audited change filtered by kind and as CSV or XLSX: a tournament's, and a
 championship's changes as a whole (its organizers, API tokens, webhooks, board limits)."""
 import json
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
@@ -16,17 +18,19 @@ from audit.selectors import activity, championship_activity
 from championships.permissions import organized_championship, organized_tournament
 from core.table_export import table_response
 from organize.activity import described, described_in_chunks
+from web.requests import HtmxHttpRequest
 
 PER_PAGE = 50
 HEADER = ["at", "user", "action", "description", "object_type", "object_id", "before", "after", "reason"]
 
 
-def _kind(request) -> str:
+def _kind(request: HtmxHttpRequest) -> str:
     kind = request.GET.get("kind", "")
     return kind if kind in Kind.values else ""
 
 
-def _listed(request, entries: QuerySet[AuditEntry], kind: str, csv_name: str, xlsx_name: str, slug: str) -> dict:
+def _listed(request: HtmxHttpRequest, entries: QuerySet[AuditEntry], kind: str, csv_name: str, xlsx_name: str,
+            slug: str) -> dict[str, Any]:
     """What organize/_activity_log.html shows: a page of entries told in words, the filter and the downloads."""
     page = Paginator(entries, PER_PAGE).get_page(request.GET.get("page"))
     return {"page": page, "rows": described(page.object_list), "kind": kind,
@@ -34,11 +38,11 @@ def _listed(request, entries: QuerySet[AuditEntry], kind: str, csv_name: str, xl
             "csv_url": reverse(csv_name, args=[slug]), "xlsx_url": reverse(xlsx_name, args=[slug])}
 
 
-def _json(data) -> str:
+def _json(data: object) -> str:
     return json.dumps(data, ensure_ascii=False) if data is not None else ""
 
 
-def _export(fmt: str, name: str, entries: QuerySet[AuditEntry]):
+def _export(fmt: str, name: str, entries: QuerySet[AuditEntry]) -> HttpResponse:
     rows = ([timezone.localtime(row.entry.at).isoformat(), row.entry.who, row.entry.action,
              row.description, row.entry.object_type, row.entry.object_id, _json(row.entry.before),
              _json(row.entry.after), row.entry.reason]
@@ -47,7 +51,7 @@ def _export(fmt: str, name: str, entries: QuerySet[AuditEntry]):
 
 
 @login_required
-def activity_log(request, slug: str):
+def activity_log(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament, kind = organized_tournament(request.user, slug), _kind(request)
     return render(request, "organize/activity.html", {
         "tournament": tournament, "is_organizer": True,
@@ -55,7 +59,7 @@ def activity_log(request, slug: str):
 
 
 @login_required
-def activity_csv(request, slug: str, fmt: str = "csv"):
+def activity_csv(request: HtmxHttpRequest, slug: str, fmt: str = "csv") -> HttpResponse:
     tournament, kind = organized_tournament(request.user, slug), _kind(request)
     return _export(fmt, f"{tournament.slug}-activity-{kind}" if kind else f"{tournament.slug}-activity",
                    activity(tournament.pk, kind))
@@ -63,7 +67,7 @@ def activity_csv(request, slug: str, fmt: str = "csv"):
 
 @login_required
 @require_GET
-def championship_activity_log(request, championship_slug: str):
+def championship_activity_log(request: HtmxHttpRequest, championship_slug: str) -> HttpResponse:
     championship, kind = organized_championship(request.user, championship_slug), _kind(request)
     return render(request, "organize/championship_activity.html", {
         "championship": championship,
@@ -73,7 +77,7 @@ def championship_activity_log(request, championship_slug: str):
 
 @login_required
 @require_GET
-def championship_activity_csv(request, championship_slug: str, fmt: str = "csv"):
+def championship_activity_csv(request: HtmxHttpRequest, championship_slug: str, fmt: str = "csv") -> HttpResponse:
     championship, kind = organized_championship(request.user, championship_slug), _kind(request)
     name = f"{championship.slug}-activity-{kind}" if kind else f"{championship.slug}-activity"
     return _export(fmt, name, championship_activity(championship.pk, kind))

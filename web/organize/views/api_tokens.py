@@ -1,6 +1,7 @@
 """A championship's API tokens on its console: make one (shown once), see them all, revoke one."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -8,11 +9,12 @@ from django.views.decorators.http import require_http_methods
 from championships.permissions import organized_championship
 from organize.api_tokens import create_token, revoke_token, tokens_of
 from web.organize.forms import ApiTokenForm
+from web.requests import HtmxHttpRequest
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def api_tokens(request, championship_slug: str):
+def api_tokens(request: HtmxHttpRequest, championship_slug: str) -> HttpResponse:
     """POST `name`: a new token, shown on the answer and never again; POST `revoke`: that token stops working."""
     championship = organized_championship(request.user, championship_slug)
     form, made, plain = ApiTokenForm(), None, ""

@@ -2,6 +2,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -9,11 +10,12 @@ from django.views.decorators.http import require_POST
 from championships.models import Championship
 from scheduling.boards import set_board_limits
 from web.organize.forms import BoardLimitsForm
+from web.requests import HtmxHttpRequest
 
 
 @login_required
 @require_POST
-def board_limits(request, championship_slug: str):
+def board_limits(request: HtmxHttpRequest, championship_slug: str) -> HttpResponse:
     championship = get_object_or_404(Championship, slug=championship_slug)
     form = BoardLimitsForm(request.POST)
     try:

@@ -1,8 +1,12 @@
 """The check-in screen: search, one tap for "on time", a confirmed "late", undo with a reason, no-shows, counts."""
+from typing import Any
+
 import segno
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -11,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from championships.models import Entry
+from championships.models import Entry, Tournament
 from championships.permissions import organized_tournament
 from core.site import absolute
 from core.table_export import table_response
@@ -19,28 +23,29 @@ from organize import checkin, self_checkin
 from results.penalties import lateness_rule
 from web.organize.people_forms import LateForm, UndoForm, WithdrawForm, search_query
 from web.organize.registration_forms import WindowForm
+from web.requests import HtmxHttpRequest
 
 
-def _filters(source) -> tuple[str, str]:
+def _filters(source: QueryDict) -> tuple[str, str]:
     query = search_query(source)
     status = source.get("status", "")
     return query, status if status in Entry.Status.values else ""
 
 
-def _back(slug: str, source) -> str:
+def _back(slug: str, source: QueryDict) -> str:
     query, status = _filters(source)
     params = {k: v for k, v in (("q", query), ("status", status)) if v}
     return reverse("organize-checkin", args=[slug]) + (f"?{urlencode(params)}" if params else "")
 
 
-def _desk(tournament) -> dict:
+def _desk(tournament: Tournament) -> dict[str, Any]:
     """What every rendering of the desk or one of its rows needs besides the rows."""
     return {"tournament": tournament, "counts": checkin.counts(tournament), "lateness": lateness_rule(tournament),
             "games_started": checkin.games_started(tournament), "is_organizer": True}
 
 
 @login_required
-def check_in_page(request, slug: str):
+def check_in_page(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     query, status = _filters(request.GET)
     rows = checkin.entries(tournament, query, status)[:checkin.SEARCH_MAX + 1]
@@ -53,7 +58,7 @@ def check_in_page(request, slug: str):
     return render(request, template, context)
 
 
-def _row(request, tournament, entry_id: int, **context):
+def _row(request: HtmxHttpRequest, tournament: Tournament, entry_id: int, **context: object) -> HttpResponse:
     """One row of the desk, as htmx swaps it in (with the counts out of band)."""
     query, status = _filters(request.POST or request.GET)
     entry = checkin.with_namesakes(tournament, [get_object_or_404(checkin.entries(tournament), pk=entry_id)])[0]
@@ -63,7 +68,7 @@ def _row(request, tournament, entry_id: int, **context):
 
 @login_required
 @require_GET
-def late_check_in(request, slug: str, entry_id: int):
+def late_check_in(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
     """The confirmation step of a late check-in: what the typed minutes will do, and a button to confirm it.
 
     A read (nothing is written here): without JavaScript a page of its own, with htmx the row in place.
@@ -88,14 +93,14 @@ def late_check_in(request, slug: str, entry_id: int):
         **_desk(tournament), "entry": entry, "query": query, "status": status, **context})
 
 
-def _field(form, name: str):
+def _field(form: forms.Form, name: str) -> Any:
     """The form's one field, cleaned; its problem as a ValidationError."""
     if not form.is_valid():
-        raise ValidationError(form.errors[name])
+        raise ValidationError(form.errors[name])  # type: ignore[arg-type]  # an ErrorList is a list at run time
     return form.cleaned_data[name]
 
 
-def _act(request, tournament, entry_id: int, action: str) -> tuple[list[str], list[str]]:
+def _act(request: HtmxHttpRequest, tournament: Tournament, entry_id: int, action: str) -> tuple[list[str], list[str]]:
     """Run one of the row's actions; returns what was done and what the organizer must still do, in words.
 
     A refusal raises ValidationError, and nothing was written.
@@ -134,7 +139,7 @@ def _act(request, tournament, entry_id: int, action: str) -> tuple[list[str], li
 
 @login_required
 @require_POST
-def check_in_entry(request, slug: str, entry_id: int):
+def check_in_entry(request: HtmxHttpRequest, slug: str, entry_id: int) -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     get_object_or_404(Entry, pk=entry_id, tournament=tournament)  # another tournament's entry is not found here
     refused = ""
@@ -157,7 +162,7 @@ def check_in_entry(request, slug: str, entry_id: int):
 
 @login_required
 @require_POST
-def mark_no_shows(request, slug: str):
+def mark_no_shows(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Everyone still only registered did not come (before the first game)."""
     tournament = organized_tournament(request.user, slug)
     waiting = list(Entry.objects.filter(tournament=tournament, status=Entry.Status.REGISTERED)
@@ -173,11 +178,11 @@ def mark_no_shows(request, slug: str):
 
 
 @login_required
-def check_in_csv(request, slug: str, fmt: str = "csv"):
+def check_in_csv(request: HtmxHttpRequest, slug: str, fmt: str = "csv") -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     query, status = _filters(request.GET)
 
-    def when(entry):
+    def when(entry: Entry) -> str:
         return timezone.localtime(entry.checked_in_at).isoformat() if entry.checked_in_at else ""
     rows = ([e.player.name, e.player.country.code if e.player.country else "", e.status, e.get_status_display(),
              e.minutes_late, when(e), e.checked_in_by_self]
@@ -187,7 +192,7 @@ def check_in_csv(request, slug: str, fmt: str = "csv"):
                            "checked_in_by_self"], rows)
 
 
-def window_context(tournament) -> dict:
+def window_context(tournament: Tournament) -> dict[str, Any]:
     """The self check-in panel of the desk: the open window with the QR code of its address (an SVG data URI, as a
     phone's camera reads it), or the form to open one."""
     window = self_checkin.current_window(tournament)
@@ -198,7 +203,7 @@ def window_context(tournament) -> dict:
 
 @login_required
 @require_POST
-def check_in_window(request, slug: str):
+def check_in_window(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Open a self check-in window (a new code, the old one dead) or close the open one."""
     tournament = organized_tournament(request.user, slug)
     if request.POST.get("action") == "close":
@@ -218,7 +223,7 @@ def check_in_window(request, slug: str):
 
 @login_required
 @require_GET
-def check_in_qr(request, slug: str):
+def check_in_qr(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The QR code full screen, for the projector or a tablet at the door; it asks for itself every 30 s (htmx), so
     a new window's code replaces the old one."""
     tournament = organized_tournament(request.user, slug)

@@ -1,7 +1,10 @@
 """The organizer's console: their events with what needs doing next, one tournament's page, its status and staff."""
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -29,6 +32,7 @@ from web.forms import add_service_errors
 from web.organize.forms import BoardLimitsForm, InviteForm, StatusForm
 from web.organize.print_forms import PrintJobForm
 from web.public.printing import tournament_paper
+from web.requests import HtmxHttpRequest
 
 PEOPLE_PAGES = (("organize-players", gettext_lazy("Players")), ("organize-entries", gettext_lazy("Entries")),
                 ("organize-registrations", gettext_lazy("Registrations by players and private links")),
@@ -38,14 +42,14 @@ PEOPLE_PAGES = (("organize-players", gettext_lazy("Players")), ("organize-entrie
 
 @login_required
 @require_GET
-def home(request):
+def home(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "organize/home.html", {
         "cards": dashboard(request.user),
         "can_create": request.user.has_perm("championships.add_championship"),
     })
 
 
-def print_panel(request, tournament: Tournament) -> dict:
+def print_panel(request: HtmxHttpRequest, tournament: Tournament) -> dict[str, Any]:
     """The console's print section (each seated game's PDFs, the form that lays a whole game out in the
     background) and who was told the official start time."""
     games = printable_games(tournament)
@@ -56,7 +60,7 @@ def print_panel(request, tournament: Tournament) -> dict:
 
 @login_required
 @require_GET
-def tournament(request, slug: str):
+def tournament(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     people_links = [(reverse(name, args=[slug]), label) for name, label in PEOPLE_PAGES]
     return render(request, "organize/tournament.html", {
@@ -70,13 +74,13 @@ def tournament(request, slug: str):
 
 @login_required
 @require_GET
-def missing(request, slug: str):
+def missing(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The live list of tables still missing results (polled by the console page)."""
     tournament = organized_tournament(request.user, slug)
     return render(request, "organize/_missing.html", {"tournament": tournament, **_missing_results(tournament)})
 
 
-def _missing_results(tournament: Tournament) -> dict:
+def _missing_results(tournament: Tournament) -> dict[str, Any]:
     """Tables still missing results; before any game is published the list says that, not 'every table'. A table
     whose result a referee's tablet reported as waiting on it (typed offline, not sent yet) says so."""
     missing = tables_missing_results(tournament)
@@ -87,7 +91,7 @@ def _missing_results(tournament: Tournament) -> dict:
 
 @login_required
 @require_POST
-def change_status(request, slug: str):
+def change_status(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     form = StatusForm(request.POST)
     action = request.POST.get("action")
@@ -105,7 +109,8 @@ def change_status(request, slug: str):
     return redirect(reverse("organize-tournament", args=[slug]) + "#status")
 
 
-def _staff_page(request, *, tournament: Tournament | None = None, championship: Championship | None = None):
+def _staff_page(request: HtmxHttpRequest, *, tournament: Tournament | None = None,
+                championship: Championship | None = None) -> HttpResponse:
     scope: dict[str, Tournament | Championship | None] = (
         {"tournament": tournament} if tournament is not None else {"championship": championship})
     form = InviteForm(request.POST or None, organizers_only=championship is not None)
@@ -139,16 +144,16 @@ def _staff_page(request, *, tournament: Tournament | None = None, championship: 
 
 
 @login_required
-def tournament_staff(request, slug: str):
+def tournament_staff(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     return _staff_page(request, tournament=organized_tournament(request.user, slug))
 
 
 @login_required
-def championship_staff(request, championship_slug: str):
+def championship_staff(request: HtmxHttpRequest, championship_slug: str) -> HttpResponse:
     return _staff_page(request, championship=organized_championship(request.user, championship_slug))
 
 
-def _back_to_staff_page(role: StaffRole):
+def _back_to_staff_page(role: StaffRole) -> HttpResponse:
     """The staff page that lists the role: its tournament's, or its championship's."""
     if role.tournament is not None:
         return redirect("organize-staff", slug=role.tournament.slug)
@@ -158,7 +163,7 @@ def _back_to_staff_page(role: StaffRole):
 
 @login_required
 @require_POST
-def remove_role(request, role_id: int):
+def remove_role(request: HtmxHttpRequest, role_id: int) -> HttpResponse:
     role = get_object_or_404(StaffRole.objects.select_related("tournament", "championship", "user"), pk=role_id)
     try:
         remove_staff(role.pk, user=request.user)
@@ -172,7 +177,7 @@ def remove_role(request, role_id: int):
 
 @login_required
 @require_POST
-def unlock_role(request, role_id: int):
+def unlock_role(request: HtmxHttpRequest, role_id: int) -> HttpResponse:
     """Lift the sign-in pause of a staff member of a tournament (or championship) the user organizes."""
     role = get_object_or_404(StaffRole.objects.select_related("tournament", "championship", "user"), pk=role_id)
     lift_signin_pause(role.pk, user=request.user)
@@ -182,12 +187,12 @@ def unlock_role(request, role_id: int):
 
 @login_required
 @require_GET
-def championship(request, championship_slug: str):
+def championship(request: HtmxHttpRequest, championship_slug: str) -> HttpResponse:
     """A championship's tournaments with their next steps, and its champion once the finals are signed off."""
     championship = get_object_or_404(Championship, slug=championship_slug)
     tournaments = list(championship.tournaments.all())
     organizes = request.user.is_superuser or championship.staff.filter(
-        user=request.user, role=StaffRole.Role.ORGANIZER).exists()
+        user=request.user, role=StaffRole.Role.ORGANIZER).exists()  # type: ignore[misc]  # login_required: a User
     visible = tournaments if organizes else [t for t in tournaments if is_organizer(request.user, t)]
     if not visible and not organizes:
         raise PermissionDenied(_("Only an organizer of this championship may see this page."))

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -11,6 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from championships.permissions import organized_tournament
 from core.table_export import table_response
 from organize import undelivered
+from web.requests import HtmxHttpRequest
 
 PER_PAGE = 50
 
@@ -21,7 +23,7 @@ def _chosen(value: str) -> int:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def undelivered_emails(request, slug: str):
+def undelivered_emails(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """POST `send_again` (an email's id): it is queued again as it was written."""
     tournament = organized_tournament(request.user, slug)
     if request.method == "POST":
@@ -38,7 +40,7 @@ def undelivered_emails(request, slug: str):
 
 @login_required
 @require_GET
-def undelivered_emails_csv(request, slug: str, fmt: str = "csv"):
+def undelivered_emails_csv(request: HtmxHttpRequest, slug: str, fmt: str = "csv") -> HttpResponse:
     """Every email of the page, newest first, with fixed English column names; as CSV or (`fmt`) a workbook."""
     tournament = organized_tournament(request.user, slug)
     rows = ([e.failed_at.isoformat(), e.to, e.subject, e.reason, e.failures,

@@ -1,10 +1,12 @@
 """Who plays in a tournament: enter registered players in bulk, take entries out before seating, export."""
+from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -12,10 +14,12 @@ from django.views.decorators.http import require_POST
 
 from championships import people
 from championships.foreign_players import FINDS
+from championships.models import Tournament
 from championships.permissions import organized_tournament
 from core.table_export import table_response
 from organize import rosters
 from web.organize.people_forms import FindPlayerForm, search_query
+from web.requests import HtmxHttpRequest
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -27,14 +31,14 @@ if TYPE_CHECKING:
 MAX_SELECTED = 5000
 
 
-def _ids(request) -> list[int]:
+def _ids(request: HtmxHttpRequest) -> list[int]:
     """The checked rows' ids; anything that is not a whole number is ignored (the form only sends ids)."""
     values = request.POST.getlist("selected")[:MAX_SELECTED]
     return [int(v) for v in values if v.isascii() and v.isdigit() and len(v) < 12]
 
 
 @login_required
-def entry_list(request, slug: str):
+def entry_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Entered players (to remove before seating), players of the organizer's other tournaments not entered yet
     (to enter), and the form entering a player of another championship by exact email, or name and date of birth
     (a POST: each try is a counted, logged lookup, `championships.foreign_players`)."""
@@ -51,7 +55,7 @@ def entry_list(request, slug: str):
 
 @login_required
 @require_POST
-def entries_add(request, slug: str):
+def entries_add(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     if any(request.POST.get(key) for key in FindPlayerForm.base_fields):
         return _enter_found(request, tournament)
@@ -68,7 +72,7 @@ def entries_add(request, slug: str):
         done=lambda n: ngettext("%(n)d player entered.", "%(n)d players entered.", n))
 
 
-def _enter_found(request, tournament):
+def _enter_found(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     form = FindPlayerForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Nobody was entered: %(problems)s")
@@ -90,7 +94,7 @@ def _enter_found(request, tournament):
 
 @login_required
 @require_POST
-def entries_remove(request, slug: str):
+def entries_remove(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     ids = _ids(request)
     return _bulk(
@@ -101,7 +105,8 @@ def entries_remove(request, slug: str):
         done=lambda n: ngettext("%(n)d entry removed.", "%(n)d entries removed.", n))
 
 
-def _bulk(request, slug: str, ids: list[int], *, empty: str, apply, failed: str, done):
+def _bulk(request: HtmxHttpRequest, slug: str, ids: list[int], *, empty: str, apply: Callable[[], int], failed: str,
+          done: Callable[[int], str]) -> HttpResponse:
     """Run `apply` on the chosen rows (it returns how many changed) and say what happened, back on the list."""
     if not ids:
         messages.warning(request, empty)
@@ -116,7 +121,7 @@ def _bulk(request, slug: str, ids: list[int], *, empty: str, apply, failed: str,
 
 
 @login_required
-def entries_csv(request, slug: str, fmt: str = "csv"):
+def entries_csv(request: HtmxHttpRequest, slug: str, fmt: str = "csv") -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     entries = cast("Iterator[WithAnnotations[Entry, rosters.ShownEntry]]",
                    rosters.entries(tournament, request.user, search_query(request.GET)).iterator(chunk_size=500))

@@ -4,9 +4,11 @@ Step 1 and step 2 are GET pages that write nothing; only the POST of step 2 crea
 through `championships.setup.create_championship`, which checks permission and the plan again.
 """
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -20,12 +22,15 @@ from engines.rulesets import DEFAULT_RULESET
 from web.organize.forms import (
     CUSTOM,
     ChampionshipForm,
+    StageForm,
     StageFormSet,
     StartForm,
+    TournamentForm,
     TournamentFormSet,
     initial_data,
     plan_from_forms,
 )
+from web.requests import HtmxHttpRequest
 
 
 def _custom_plan(year: int, tournaments: int) -> ChampionshipPlan:
@@ -50,7 +55,7 @@ def _presets_shown(year: int) -> list[tuple[str, object, ChampionshipPlan]]:
 
 
 @login_required
-def new_championship(request):
+def new_championship(request: HtmxHttpRequest) -> HttpResponse:
     require_championship_creator(request.user)
     source = request.POST if request.method == "POST" else request.GET
     start = StartForm(source if "preset" in source else None,
@@ -74,7 +79,7 @@ def new_championship(request):
                         StageFormSet(initial=stages, prefix="s"))
 
 
-def _create(request, key: str, year: int, count: int, base: ChampionshipPlan):
+def _create(request: HtmxHttpRequest, key: str, year: int, count: int, base: ChampionshipPlan) -> HttpResponse:
     championship = ChampionshipForm(request.POST, prefix="c")
     tournaments = TournamentFormSet(request.POST, prefix="t")
     stages = StageFormSet(request.POST, prefix="s")
@@ -97,7 +102,8 @@ def _create(request, key: str, year: int, count: int, base: ChampionshipPlan):
     return _adjust_page(request, key, year, count, championship, tournaments, stages, status=422)
 
 
-def _attach(problems: dict[str, list[str]], championship, tournaments, stage_forms) -> None:
+def _attach(problems: dict[str, list[str]], championship: ChampionshipForm,
+            tournaments: "forms.BaseFormSet[TournamentForm]", stage_forms: dict[str, forms.Form]) -> None:
     """Put each problem of the plan on the field it concerns ("t1-s0-games" → stage 0 of tournament 1, games)."""
     for key, messages_ in problems.items():
         parts = key.split("-")
@@ -110,8 +116,10 @@ def _attach(problems: dict[str, list[str]], championship, tournaments, stage_for
         form.add_error(field if field in form.fields else None, messages_)
 
 
-def _adjust_page(request, key, year, count, championship, tournaments, stages, status=200):
-    by_tournament: dict[int, list] = {}
+def _adjust_page(request: HtmxHttpRequest, key: str, year: int, count: int, championship: ChampionshipForm,
+                 tournaments: "forms.BaseFormSet[TournamentForm]", stages: "forms.BaseFormSet[StageForm]",
+                 status: int = 200) -> HttpResponse:
+    by_tournament: dict[int, list[forms.Form]] = {}
     for form in stages.forms:
         index = form["tournament"].value()
         by_tournament.setdefault(int(index) if str(index).isascii() and str(index).isdigit() else 0, []).append(form)

@@ -1,14 +1,18 @@
 """Players of a tournament's organizer: the list, one added by hand, a registration list imported, relationships;
 whether a player is listed in the public ratings."""
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TypedDict, cast
 from urllib.parse import urlencode
 
 from django.contrib import messages
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
 from django.core import signing
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -17,13 +21,14 @@ from django.views.decorators.http import require_POST
 
 from championships import people, privacy_notice
 from championships.list_dates import FORMAT_LABELS, FORMATS, ISO
+from championships.models import Tournament
 from championships.permissions import organized_tournament, visible_players
-from championships.registration import DECISIONS, KEEP, date_guess, preview_roster
+from championships.registration import DECISIONS, KEEP, Counts, date_guess, preview_roster
 from championships.relationships import remove_declaration
 from championships.roster import Columns, read_list
 from championships.services import change_player
 from core.table_export import table_response
-from engines.csv_input import InputError
+from engines.csv_input import InputError, InputProblem
 from organize import rosters
 from privacy import erasure
 from privacy.models import Erasure
@@ -36,6 +41,7 @@ from web.organize.people_forms import (
     RelationshipForm,
     search_query,
 )
+from web.requests import HtmxHttpRequest
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -61,13 +67,13 @@ class _DeclaredHere(TypedDict):
     """`rosters.relationships` marks the pairs this tournament's championship declared."""
 
 
-def _only(request) -> str:
+def _only(request: HtmxHttpRequest) -> str:
     only = request.GET.get("only", ONLY[0])
     return only if only in ONLY else ONLY[0]
 
 
 @login_required
-def player_list(request, slug: str):
+def player_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     query, only = search_query(request.GET), _only(request)
     page = Paginator(rosters.players(tournament, request.user, query, only), rosters.PER_PAGE).get_page(
@@ -78,13 +84,13 @@ def player_list(request, slug: str):
 
 
 @login_required
-def player_csv(request, slug: str, fmt: str = "csv"):
+def player_csv(request: HtmxHttpRequest, slug: str, fmt: str = "csv") -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     rows = rosters.players(tournament, request.user, search_query(request.GET), _only(request))
     header = ["name", "email", "date_of_birth", "country", "entered", "friends_or_family", "media_opt_out",
               "listed_in_ratings"]
 
-    def lines():
+    def lines() -> "Iterator[list[str]]":
         for chunk_start in range(0, rows.count(), 500):
             for row in rosters.player_rows(tournament, rows[chunk_start:chunk_start + 500]):
                 p = cast("WithAnnotations[Player, _Entered]", row.player)
@@ -97,7 +103,7 @@ def player_csv(request, slug: str, fmt: str = "csv"):
 
 @login_required
 @require_POST
-def player_listing(request, slug: str, player_id: int):
+def player_listing(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpResponse:
     """List a player in the public ratings across events, or hide them (their wish, recorded by an organizer of every
     tournament they are entered in; audited as a change of their details)."""
     tournament = organized_tournament(request.user, slug)
@@ -115,7 +121,7 @@ def player_listing(request, slug: str, player_id: int):
 
 
 @login_required
-def player_erase(request, slug: str, player_id: int):
+def player_erase(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpResponse:
     """Erase a player's personal data on their written request (privacy/erasure.py): GET shows what it does, the POST
     erases, for an organizer of every tournament the player played; audited."""
     tournament = organized_tournament(request.user, slug)
@@ -140,7 +146,7 @@ def player_erase(request, slug: str, player_id: int):
 
 
 @login_required
-def player_add(request, slug: str):
+def player_add(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     form = PlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -159,8 +165,10 @@ def player_add(request, slug: str):
                   status=422 if form.errors else 200)
 
 
-def _preview_context(tournament, records, *, filename: str, user, columns: Columns, date_format: str | None = None,
-                     decisions=None, read_problems=()):
+def _preview_context(tournament: Tournament, records: list[tuple[int, dict[str, str]]], *, filename: str,
+                     user: AbstractBaseUser | AnonymousUser, columns: Columns, date_format: str | None = None,
+                     decisions: dict[int, str] | None = None, read_problems: Iterable[InputProblem] = ()) -> dict[str,
+                     Any]:
     """The preview, and a signed token holding the list, how its header and dates were read, the choices it was
     shown with and the players it matched. Dates are read as guessed from the file unless `date_format` is chosen."""
     decisions = decisions or {}
@@ -195,7 +203,7 @@ COLUMN_LABELS = {"name": gettext_lazy("Name"), "email": gettext_lazy("Email"),
 """The preview's names for the list's columns (the table's headings)."""
 
 
-def _summary(counts, tournament) -> str:
+def _summary(counts: Counts, tournament: Tournament) -> str:
     """What confirming does, counted: the preview's line and the import button say it (issue 20 item 11)."""
     parts = [
         ngettext("%(n)d new player", "%(n)d new players", counts.new),
@@ -210,7 +218,7 @@ def _summary(counts, tournament) -> str:
 
 
 @login_required
-def player_import(request, slug: str):
+def player_import(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """GET: the upload form. POST a file: its preview, nothing saved. POST the preview's token: the import
     (or, when the organizer changed a row's choice, the preview again with the counts those choices give)."""
     tournament = organized_tournament(request.user, slug)
@@ -241,7 +249,7 @@ def player_import(request, slug: str):
     return render(request, "organize/player_import.html", context, status=status)
 
 
-def _posted_decisions(request, shown: dict) -> dict[int, str]:
+def _posted_decisions(request: HtmxHttpRequest, shown: dict[int, Any]) -> dict[int, str]:
     """The choice posted for each row the preview asked about (anything else is the default)."""
     chosen = {}
     for line in shown:
@@ -250,7 +258,7 @@ def _posted_decisions(request, shown: dict) -> dict[int, str]:
     return chosen
 
 
-def _confirm(request, tournament, context):
+def _confirm(request: HtmxHttpRequest, tournament: Tournament, context: dict[str, Any]) -> HttpResponse:
     form = ImportConfirmForm(request.POST)
     form.is_valid()  # a date format not offered is said on the preview; a bad token is refused below
     try:
@@ -305,7 +313,7 @@ def _confirm(request, tournament, context):
 
 
 @login_required
-def relationship_list(request, slug: str):
+def relationship_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     form = RelationshipForm(request.POST or None, players=rosters.entered_players(tournament, request.user))
     if request.method == "POST" and form.is_valid():
@@ -328,7 +336,7 @@ def relationship_list(request, slug: str):
 
 @login_required
 @require_POST
-def relationship_remove(request, slug: str, relationship_id: int):
+def relationship_remove(request: HtmxHttpRequest, slug: str, relationship_id: int) -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     remove_declaration(relationship_id, user=request.user, tournament=tournament)
     messages.success(request, _("Relationship removed."))
@@ -336,7 +344,7 @@ def relationship_remove(request, slug: str, relationship_id: int):
 
 
 @login_required
-def relationship_csv(request, slug: str, fmt: str = "csv"):
+def relationship_csv(request: HtmxHttpRequest, slug: str, fmt: str = "csv") -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     rows = ([r.player_a.name, r.player_a.country.code if r.player_a.country else "", r.player_b.name,
              r.player_b.country.code if r.player_b.country else "", r.kind, "yes" if r.declared_here else "no"]

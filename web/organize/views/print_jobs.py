@@ -2,7 +2,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -14,16 +14,17 @@ from organize import print_jobs, tasks
 from organize.models import PrintJob
 from organize.printing import game_of, printable_games
 from web.organize.print_forms import PrintJobForm
+from web.requests import HtmxHttpRequest
 
 
-def _job(request, slug: str, job_id: int) -> PrintJob:
+def _job(request: HtmxHttpRequest, slug: str, job_id: int) -> PrintJob:
     tournament = organized_tournament(request.user, slug)
     return get_object_or_404(PrintJob.objects.select_related("game"), pk=job_id, game__tournament=tournament)
 
 
 @login_required
 @require_POST
-def start(request, slug: str):
+def start(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     back = reverse("organize-tournament", args=[slug]) + "#print"
     form = PrintJobForm(request.POST, games=printable_games(tournament))
@@ -44,7 +45,7 @@ def start(request, slug: str):
 
 @login_required
 @require_GET
-def progress(request, slug: str, job_id: int):
+def progress(request: HtmxHttpRequest, slug: str, job_id: int) -> HttpResponse:
     """The job's page; htmx polls it for the progress bar until the file is ready or the job failed."""
     job = _job(request, slug, job_id)
     context = {"tournament": job.game.tournament, "progress": progress_of(job)}
@@ -55,7 +56,7 @@ def progress(request, slug: str, job_id: int):
 
 @login_required
 @require_GET
-def download(request, slug: str, job_id: int):
+def download(request: HtmxHttpRequest, slug: str, job_id: int) -> HttpResponse:
     job = _job(request, slug, job_id)
     if job.status != PrintJob.Status.SUCCEEDED or job.pdf is None:
         raise Http404("The file is not ready.")
@@ -64,7 +65,7 @@ def download(request, slug: str, job_id: int):
 
 @login_required
 @require_POST
-def retry(request, slug: str, job_id: int):
+def retry(request: HtmxHttpRequest, slug: str, job_id: int) -> HttpResponse:
     job = _job(request, slug, job_id)
     try:
         job = print_jobs.retry_print_job(job.pk, user=request.user)

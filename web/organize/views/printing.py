@@ -2,8 +2,10 @@
 and the certificates. Each is laid out in the request, once per content (`_laid_out`); a whole game's cards or
 sheets also run as a print job (`organize.print_jobs`). A layout holds one of the organizer's slots
 (`core.pdf_limits`): past them the view answers 429."""
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -15,11 +17,13 @@ from organize import printing
 from organize.printing import blank_tables, game_context, game_of, game_tables, qualification_list
 from ranking.selectors import podium
 from web.public.printing import tournament_paper
+from web.requests import HtmxHttpRequest
 
 BLANK_SHEETS_MAX = 50
 
 
-def _laid_out(request, template: str, context: dict, *, paper: str, landscape: bool = False) -> bytes:
+def _laid_out(request: HtmxHttpRequest, template: str, context: dict[str, Any], *, paper: str,
+              landscape: bool = False) -> bytes:
     """The PDF from the cache when the same content was laid out before: the key is a digest of the HTML it
     prints (seats swapped in a planned game change it without a new results version), in a namespace no public
     PDF shares; the views check the organizer's permission first. A layout holds one of the organizer's slots."""
@@ -32,7 +36,7 @@ def _laid_out(request, template: str, context: dict, *, paper: str, landscape: b
     return cached_pdf(key, layout)
 
 
-def _game_pdf(request, slug: str, number: int, kind: str, suffix: str):
+def _game_pdf(request: HtmxHttpRequest, slug: str, number: int, kind: str, suffix: str) -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     game = game_of(tournament, number)
     tables = game_tables(tournament, game)
@@ -44,32 +48,32 @@ def _game_pdf(request, slug: str, number: int, kind: str, suffix: str):
 @render_limited
 @login_required
 @require_GET
-def table_cards(request, slug: str, number: int):
+def table_cards(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     return _game_pdf(request, slug, number, "table_cards", "table-cards")
 
 
 @render_limited
 @login_required
 @require_GET
-def record_sheets(request, slug: str, number: int):
+def record_sheets(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     return _game_pdf(request, slug, number, "record_sheets", "record-sheets")
 
 
 @render_limited
 @login_required
 @require_GET
-def result_slips(request, slug: str, number: int):
+def result_slips(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     return _game_pdf(request, slug, number, "result_slips", "result-slips")
 
 
 @render_limited
 @login_required
 @require_GET
-def blank_sheets(request, slug: str):
+def blank_sheets(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Record sheets without names or table number, for walk-in tables (`?count=`, 1–50, default 4)."""
     tournament = organized_tournament(request.user, slug)
-    count = request.GET.get("count", "4")
-    count = min(int(count), BLANK_SHEETS_MAX) if count.isascii() and count.isdigit() and len(count) < 4 else 4
+    asked = request.GET.get("count", "4")
+    count = min(int(asked), BLANK_SHEETS_MAX) if asked.isascii() and asked.isdigit() and len(asked) < 4 else 4
     data = _laid_out(request, "print/record_sheets.html", {"tournament": tournament, "game": None,
                                                            "tables": blank_tables(max(count, 1))},
                      paper=tournament_paper(request, tournament))
@@ -79,7 +83,7 @@ def blank_sheets(request, slug: str):
 @render_limited
 @login_required
 @require_GET
-def qualification_pdf(request, slug: str):
+def qualification_pdf(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     data = _laid_out(request, "print/qualification.html",
                      {"tournament": tournament, "data": qualification_list(tournament)},
@@ -90,7 +94,7 @@ def qualification_pdf(request, slug: str):
 @render_limited
 @login_required
 @require_GET
-def certificates(request, slug: str):
+def certificates(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """One certificate per podium place (the champion first), once the podium is known (`podium`)."""
     tournament = organized_tournament(request.user, slug)
     rows = podium(tournament)

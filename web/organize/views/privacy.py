@@ -4,6 +4,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -12,6 +13,7 @@ from championships import privacy_notice
 from championships.models import PrivacyNotice
 from championships.permissions import organized_championship
 from web.forms import add_service_errors
+from web.requests import HtmxHttpRequest
 
 
 class NoticeForm(forms.Form):
@@ -20,7 +22,7 @@ class NoticeForm(forms.Form):
 
 
 @login_required
-def notice(request, championship_slug: str):
+def notice(request: HtmxHttpRequest, championship_slug: str) -> HttpResponse:
     championship = organized_championship(request.user, championship_slug)
     form = NoticeForm(request.POST or None, initial={"text": privacy_notice.text_of(championship)})
     if request.method == "POST" and form.is_valid():

@@ -2,6 +2,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
@@ -12,11 +13,12 @@ from championships.permissions import require_organizer
 from results.publishing import publish_game, reconcile_game_status, unpublish_game
 from results.selectors import tables_missing_results
 from scheduling.models import Game
+from web.requests import HtmxHttpRequest
 
 
 @login_required
 @require_POST
-def publish(request, slug: str, stage_id: int, game_id: int):
+def publish(request: HtmxHttpRequest, slug: str, stage_id: int, game_id: int) -> HttpResponse:
     """Publish; while tables of earlier games still miss results, first ask the organizer to confirm."""
     game = get_object_or_404(Game.objects.select_related("tournament", "stage"), pk=game_id, stage_id=stage_id,
                              tournament__slug=slug)
@@ -39,7 +41,7 @@ def publish(request, slug: str, stage_id: int, game_id: int):
 
 @login_required
 @require_POST
-def unpublish(request, slug: str, stage_id: int, game_id: int):
+def unpublish(request: HtmxHttpRequest, slug: str, stage_id: int, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id, stage_id=stage_id, tournament__slug=slug)
     try:
         unpublish_game(game.pk, user=request.user)
@@ -52,7 +54,7 @@ def unpublish(request, slug: str, stage_id: int, game_id: int):
 
 @login_required
 @require_POST
-def repair_status(request, slug: str, stage_id: int, game_id: int):
+def repair_status(request: HtmxHttpRequest, slug: str, stage_id: int, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id, stage_id=stage_id, tournament__slug=slug)
     before = game.status
     try:

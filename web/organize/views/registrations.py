@@ -1,9 +1,12 @@
 """Registrations by players (championships/signup.py): the settings, the list to approve or refuse, the waiting
 list, its CSV; replacing a player's private link."""
+from datetime import datetime
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Case, IntegerField, Value, When
+from django.db.models import Case, IntegerField, QuerySet, Value, When
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -11,19 +14,20 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from championships import links, places, signup
-from championships.models import Entry, Registration
+from championships.models import Entry, Registration, Tournament
 from championships.permissions import organized_tournament
 from core.site import absolute
 from core.table_export import table_response
 from web.forms import add_service_errors
 from web.organize.registration_forms import PrivateLinkForm, RefuseForm, RegistrationSettingsForm
+from web.requests import HtmxHttpRequest
 
 ORDER = Case(*(When(status=status, then=Value(n)) for n, status in enumerate(
     ["pending", "waiting", "unconfirmed", "entered", "refused", "cancelled"])), output_field=IntegerField())
 """What needs the organizer first: awaiting approval, then the waiting list in its order."""
 
 
-def _rows(tournament, status: str = ""):
+def _rows(tournament: Tournament, status: str = "") -> QuerySet[Registration]:
     rows = (Registration.objects.filter(tournament=tournament).select_related("country", "player", "entry")
             .annotate(order=ORDER).order_by("order", "confirmed_at", "created_at", "pk"))
     return rows.filter(status=status) if status in Registration.Status.values else rows
@@ -31,7 +35,7 @@ def _rows(tournament, status: str = ""):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def registration_list(request, slug: str):
+def registration_list(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     initial = {"self_registration": tournament.self_registration, "capacity": tournament.capacity,
                "registration_closes": timezone.localtime(tournament.registration_closes)
@@ -50,7 +54,7 @@ def registration_list(request, slug: str):
     rows = list(_rows(tournament, status))
     positions = {r.pk: n for n, r in enumerate(places.waiting(tournament), start=1)}
     for row in rows:
-        row.position = positions.get(row.pk)
+        row.position = positions.get(row.pk)  # type: ignore[attr-defined]  # the page's row: its place in the queue
     entered = (Entry.objects.filter(tournament=tournament).select_related("player").order_by("player__sort_key",
                                                                                                  "pk"))
     return render(request, "organize/registrations.html", {
@@ -64,7 +68,7 @@ def registration_list(request, slug: str):
 
 @login_required
 @require_POST
-def registration_decide(request, slug: str, registration_id: int):
+def registration_decide(request: HtmxHttpRequest, slug: str, registration_id: int) -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     registration = get_object_or_404(Registration, pk=registration_id, tournament=tournament)
     action = request.POST.get("action")
@@ -87,11 +91,11 @@ def registration_decide(request, slug: str, registration_id: int):
 
 
 @login_required
-def registration_csv(request, slug: str, fmt: str = "csv"):
+def registration_csv(request: HtmxHttpRequest, slug: str, fmt: str = "csv") -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     positions = {r.pk: n for n, r in enumerate(places.waiting(tournament), start=1)}
 
-    def when(moment):
+    def when(moment: datetime | None) -> str:
         return timezone.localtime(moment).isoformat(timespec="minutes") if moment else ""
     rows = ([r.name, r.email, r.date_of_birth.isoformat() if r.date_of_birth else "",
              r.country.code if r.country else "", r.city, r.friends.replace("\n", "; "), r.media_opt_out, r.language,
@@ -105,7 +109,7 @@ def registration_csv(request, slug: str, fmt: str = "csv"):
 
 @login_required
 @require_POST
-def private_link(request, slug: str):
+def private_link(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Replace an entered player's private link: every link they had stops working; the new one is emailed, or, for a
     player without an email who plays only in tournaments this organizer runs, shown here once (`links.rotate`)."""
     tournament = organized_tournament(request.user, slug)

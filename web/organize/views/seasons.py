@@ -4,7 +4,9 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -28,19 +30,21 @@ from ratings.seasons import (
 )
 from web.forms import add_service_errors
 from web.organize.season_forms import SeasonForm
+from web.requests import HtmxHttpRequest
 
 HISTORY_SHOWN = 20
 """The season page lists its latest changes."""
 
 
-def _season(user, season_id: int) -> Season:
+def _season(user: AbstractBaseUser | AnonymousUser, season_id: int) -> Season:
     season = get_object_or_404(Season, pk=season_id)
     if not may_manage(user, season):
         raise PermissionDenied("Only an organizer of every championship of this season may open it.")
     return season
 
 
-def _form_page(request, form: SeasonForm, season: Season | None, save: Callable[[dict[str, Any]], Season],
+def _form_page(request: HtmxHttpRequest, form: SeasonForm, season: Season | None, save: Callable[[dict[str, Any]],
+               Season],
                done: str) -> HttpResponse:
     """The season form; a valid POST is saved by `save` (given the user and the form's fields), then the season's
     page follows with `done` said. Refused values show the form again (422), the service's reasons at their fields."""
@@ -60,7 +64,7 @@ def _form_page(request, form: SeasonForm, season: Season | None, save: Callable[
 
 @login_required
 @require_GET
-def season_list(request):
+def season_list(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "organize/seasons.html", {
         "seasons": seasons_of(request.user).prefetch_related("championships"),
         "can_create": organized_championships(request.user).exists(),
@@ -69,7 +73,7 @@ def season_list(request):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def season_new(request):
+def season_new(request: HtmxHttpRequest) -> HttpResponse:
     championships = organized_championships(request.user)
     if not championships.exists():
         raise PermissionDenied("Only an organizer of a championship may define a season.")
@@ -79,7 +83,7 @@ def season_new(request):
 
 @login_required
 @require_GET
-def season(request, season_id: int):
+def season(request: HtmxHttpRequest, season_id: int) -> HttpResponse:
     found = _season(request.user, season_id)
     history = [(entry.at, entry.who, action.label if (action := Action.stored(entry.action)) else entry.action)
                for entry in AuditEntry.objects.filter(object_type="season", object_id=found.pk)
@@ -89,7 +93,7 @@ def season(request, season_id: int):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def season_edit(request, season_id: int):
+def season_edit(request: HtmxHttpRequest, season_id: int) -> HttpResponse:
     found = _season(request.user, season_id)
     championships = organized_championships(request.user)
     form = SeasonForm(request.POST or None, championships=championships,
@@ -100,7 +104,7 @@ def season_edit(request, season_id: int):
 
 @login_required
 @require_POST
-def season_delete(request, season_id: int):
+def season_delete(request: HtmxHttpRequest, season_id: int) -> HttpResponse:
     found = _season(request.user, season_id)
     delete_season(found.pk, user=request.user)
     messages.success(request, _("Season “%(name)s” deleted.") % {"name": found.name})
@@ -113,7 +117,7 @@ CSV_HEADER = ["rank", "player", "country", "points", "events", "wins", "total_vp
 
 @login_required
 @require_GET
-def season_csv(request, season_id: int, fmt: str = "csv"):
+def season_csv(request: HtmxHttpRequest, season_id: int, fmt: str = "csv") -> HttpResponse:
     standings = season_standings(_season(request.user, season_id))
     events = standings.counted
     header = CSV_HEADER + [f"{t.slug}_place" for t in events] + [f"{t.slug}_points" for t in events]
@@ -126,7 +130,7 @@ def season_csv(request, season_id: int, fmt: str = "csv"):
 
 @login_required
 @require_GET
-def season_pdf(request, season_id: int):
+def season_pdf(request: HtmxHttpRequest, season_id: int) -> HttpResponse:
     found = _season(request.user, season_id)
     standings = season_standings(found)
     first = found.championships.select_related("country").first()

@@ -19,16 +19,17 @@ from results.publishing import play_order_choice
 from scheduling import jobs, selectors, services, tasks
 from scheduling.models import Game, PlanningJob
 from web.organize.seating_forms import GenerateForm, SwapForm
+from web.requests import HtmxHttpRequest
 
 
-def _stage(request, slug: str, stage_id: int) -> Stage:
+def _stage(request: HtmxHttpRequest, slug: str, stage_id: int) -> Stage:
     stage = get_object_or_404(Stage.objects.select_related("tournament"), pk=stage_id, tournament__slug=slug)
     require_organizer(request.user, stage.tournament)
     return stage
 
 
 @login_required
-def seating_overview(request, slug: str):
+def seating_overview(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = organized_tournament(request.user, slug)
     return render(request, "scheduling/overview.html",
                   {"tournament": tournament, "stages": selectors.stages_overview(tournament)})
@@ -42,7 +43,7 @@ def _int(value: str, default: T) -> int | T:
 
 
 @login_required
-def stage_seating(request, slug: str, stage_id: int):
+def stage_seating(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpResponse:
     stage = _stage(request, slug, stage_id)
     query = request.GET.get("q", "")[:100]
     page = selectors.stage_page(stage, game_number=_int(request.GET.get("game", ""), None),
@@ -60,7 +61,7 @@ def stage_seating(request, slug: str, stage_id: int):
 
 
 @login_required
-def stage_seating_csv(request, slug: str, stage_id: int, fmt: str = "csv"):
+def stage_seating_csv(request: HtmxHttpRequest, slug: str, stage_id: int, fmt: str = "csv") -> HttpResponse:
     """The stage's seating (or one game's, with ?game=N) for a spreadsheet or the hall's own printing."""
     stage = _stage(request, slug, stage_id)
     number = _int(request.GET.get("game", ""), None)
@@ -71,7 +72,7 @@ def stage_seating_csv(request, slug: str, stage_id: int, fmt: str = "csv"):
 
 @login_required
 @require_POST
-def generate(request, slug: str, stage_id: int):
+def generate(request: HtmxHttpRequest, slug: str, stage_id: int) -> HttpResponse:
     """Start planning: small stages are planned before the answer, larger ones in the background while the
     page polls the job's progress (never a request held for the search)."""
     stage = _stage(request, slug, stage_id)
@@ -98,7 +99,7 @@ def generate(request, slug: str, stage_id: int):
 
 
 @login_required
-def task_progress(request, slug: str, stage_id: int, task_id: str):
+def task_progress(request: HtmxHttpRequest, slug: str, stage_id: int, task_id: str) -> HttpResponse:
     """Polled by the page while a stage is planned in the background: how far, and when it will be done."""
     stage = _stage(request, slug, stage_id)
     job = get_object_or_404(PlanningJob, pk=_int(task_id, 0), stage=stage)
@@ -118,7 +119,7 @@ def task_progress(request, slug: str, stage_id: int, task_id: str):
 
 @login_required
 @require_POST
-def swap(request, slug: str, stage_id: int, game_id: int):
+def swap(request: HtmxHttpRequest, slug: str, stage_id: int, game_id: int) -> HttpResponse:
     """Swap the players of two seats the organizer picked (ticked, or typed as table.position)."""
     stage = _stage(request, slug, stage_id)
     game = get_object_or_404(Game, pk=game_id, stage=stage)

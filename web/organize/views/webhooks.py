@@ -4,6 +4,7 @@ XLSX)."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -13,6 +14,7 @@ from championships.permissions import organized_championship
 from core.table_export import table_response
 from web.forms import add_service_errors
 from web.organize.webhook_forms import WebhookForm
+from web.requests import HtmxHttpRequest
 from webhooks import services
 from webhooks.delivery import standard_secret
 from webhooks.models import Format
@@ -20,12 +22,12 @@ from webhooks.models import Format
 ACTIONS = ("turn_off", "turn_on", "remove", "ping", "send_again", "set_format")
 
 
-def _chosen(request) -> int:
+def _chosen(request: HtmxHttpRequest) -> int:
     value = next((request.POST[name] for name in ACTIONS if name in request.POST), "")
     return int(value) if value.isdigit() else 0
 
 
-def _act(request, championship: Championship) -> None:
+def _act(request: HtmxHttpRequest, championship: Championship) -> None:
     """One button of a webhook's row: the service, then a message saying what happened."""
     webhook_id, user = _chosen(request), request.user
     if "send_again" in request.POST:
@@ -56,7 +58,7 @@ def _act(request, championship: Championship) -> None:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def webhooks(request, championship_slug: str):
+def webhooks(request: HtmxHttpRequest, championship_slug: str) -> HttpResponse:
     """POST `url` and `events`: a new webhook, its signing secret shown on the answer and never again; POST
     `new_secret` (a webhook's id): a new one, shown the same way; POST `turn_off`, `turn_on`, `remove` or `ping` (a
     webhook's id), `set_format` (a webhook's id, with `format`), or `send_again` (a failed delivery's id)."""
@@ -88,7 +90,7 @@ def webhooks(request, championship_slug: str):
 
 @login_required
 @require_GET
-def deliveries_csv(request, championship_slug: str, fmt: str = "csv"):
+def deliveries_csv(request: HtmxHttpRequest, championship_slug: str, fmt: str = "csv") -> HttpResponse:
     """Every delivery of the championship's webhooks, newest first, with fixed English column names; as CSV or
     (`fmt`) a workbook."""
     championship = organized_championship(request.user, championship_slug)
