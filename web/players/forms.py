@@ -1,5 +1,6 @@
 """The players' forms: every text has a maximum, in the browser (maxlength) and here."""
 import base64
+from typing import Any, cast
 
 from django import forms
 from django.core.validators import RegexValidator
@@ -12,7 +13,7 @@ from core.text import LineField
 from results.limits import OBJECTION_MAX
 
 
-def _countries():
+def _countries() -> list[tuple[str, object]]:
     return [("", _("Choose your country")), *country_choices()]
 
 
@@ -32,7 +33,7 @@ class RegistrationForm(forms.Form):
     media_opt_out = forms.BooleanField(label=_("Do not photograph or film me"), required=False)
     consent = forms.BooleanField(label=_("I have read the privacy notice and agree to it"), required=False)
 
-    def __init__(self, *args, needs_birth_date: bool = False, needs_consent: bool = False, **kwargs):
+    def __init__(self, *args: Any, needs_birth_date: bool = False, needs_consent: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["consent"].required = needs_consent  # a championship's tournament: its notice is shown
         self.fields["country"].choices = _countries()  # type: ignore[attr-defined]  # a ChoiceField
@@ -40,10 +41,10 @@ class RegistrationForm(forms.Form):
         if needs_birth_date:
             self.fields["date_of_birth"].help_text = _("Needed to check the minimum age.")
 
-    def clean_email(self):
-        return self.cleaned_data["email"].strip()
+    def clean_email(self) -> str:
+        return cast(str, self.cleaned_data["email"]).strip()
 
-    def clean_friends(self):
+    def clean_friends(self) -> str:
         lines = [line.strip() for line in self.cleaned_data["friends"].splitlines()]
         return "\n".join(line for line in lines if line)
 
@@ -74,7 +75,7 @@ class PushSubscriptionForm(forms.Form):
     p256dh = forms.CharField(max_length=200, required=False, validators=[_BASE64URL])
     auth = forms.CharField(max_length=100, required=False, validators=[_BASE64URL])
 
-    def __init__(self, *args, subscribing: bool, **kwargs):
+    def __init__(self, *args: Any, subscribing: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["p256dh"].required = self.fields["auth"].required = subscribing
 
@@ -86,8 +87,8 @@ class PushSubscriptionForm(forms.Form):
         """The browser's authentication secret: 16 bytes."""
         return self._key("auth", lambda raw: len(raw) == 16)
 
-    def _key(self, name: str, shaped) -> str:
-        value = self.cleaned_data[name].rstrip("=")
+    def _key(self, name: str, shaped: Any) -> str:
+        value: str = self.cleaned_data[name].rstrip("=")
         try:
             fits = not value or shaped(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)))
         except ValueError:  # binascii.Error: a length no base64 text has

@@ -9,7 +9,9 @@ opened on the same phone knows who is checking in.
 """
 import math
 import secrets
+from collections.abc import Callable, Iterable
 from functools import wraps
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib import messages
@@ -25,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from championships import foreign_players, links, places, privacy_notice, push, signup
-from championships.models import Championship, Entry, Tournament
+from championships.models import Championship, Entry, Player, Tournament
 from championships.tasks import send_private_link
 from core.background import run_in_background
 from core.emails import recipient_wait, refusal
@@ -37,12 +39,13 @@ from organize import self_checkin
 from privacy import erasure
 from privacy.export import player_copy_json, sections
 from privacy.models import Erasure
-from ranking.own import own_page
+from ranking.own import OwnTournament, own_page
 from results.limits import OBJECTION_MAX
 from results.models import RecordSheet
 from results.sheets import SheetLocked, StaleSheet, confirm_on_phone, object_on_phone
 from scheduling.calendar import tournament_event
 from web.forms import add_service_errors
+from web.requests import HtmxHttpRequest
 
 from .forms import EmailForm, ObjectionForm, PushSubscriptionForm, RegistrationForm
 
@@ -58,10 +61,10 @@ COOKIE_SALT = "web.players.me"
 COOKIE_DAYS = 30
 
 
-def private_page(view):
+def private_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """A page that shows or takes a token: no-store, noindex, its address never sent to another site."""
     @wraps(view)
-    def wrapper(request, *args, **kwargs):
+    def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         response = view(request, *args, **kwargs)
         add_never_cache_headers(response)  # Cache-Control: max-age=0, no-cache, no-store, must-revalidate, private
         response["X-Robots-Tag"] = "noindex, nofollow"
@@ -70,7 +73,8 @@ def private_page(view):
     return wrapper
 
 
-def _too_many(request, template: str, context: dict, wait: int, problem: str):
+def _too_many(request: HtmxHttpRequest, template: str, context: dict[str, Any], wait: int,
+              problem: str) -> HttpResponse:
     response = render(request, template, {**context, "problem": problem}, status=429)
     response["Retry-After"] = str(wait)
     return response
@@ -80,24 +84,24 @@ def _minutes(seconds: int) -> int:
     return max(1, math.ceil(seconds / 60))
 
 
-def _invalid_link(request, problem: str = ""):
+def _invalid_link(request: HtmxHttpRequest, problem: str = "") -> HttpResponse:
     """A token or code that opens nothing: counted against the client's address (TOKEN_MISSES)."""
     if wait := TOKEN_MISSES.hit_client(request):
         return _guessing(request, wait)
     return render(request, "players/invalid_link.html", {"problem": problem}, status=404)
 
 
-def _guessing(request, wait: int):
+def _guessing(request: HtmxHttpRequest, wait: int) -> HttpResponse:
     return _too_many(request, "players/invalid_link.html", {}, wait, ngettext(
         "Too many links that open nothing came from your network: try again in %(n)d minute.",
         "Too many links that open nothing came from your network: try again in %(n)d minutes.", _minutes(wait))
         % {"n": _minutes(wait)})
 
 
-def tokens_checked(view):
+def tokens_checked(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """Refuses, before looking a token up, an address that has had too many that open nothing."""
     @wraps(view)
-    def wrapper(request, *args, **kwargs):
+    def wrapper(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if wait := TOKEN_MISSES.client_wait(request):
             return _guessing(request, wait)
         return view(request, *args, **kwargs)
@@ -112,7 +116,7 @@ def _needs_birth_date(tournament: Tournament) -> bool:
 
 @private_page
 @require_http_methods(["GET", "POST"])
-def register(request, slug: str):
+def register(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
     closed = signup.why_closed(tournament)
     form = RegistrationForm(request.POST or None, needs_birth_date=_needs_birth_date(tournament),
@@ -146,7 +150,7 @@ def register(request, slug: str):
 @private_page
 @require_http_methods(["GET", "POST"])
 @tokens_checked
-def register_confirm(request, slug: str, token: str):
+def register_confirm(request: HtmxHttpRequest, slug: str, token: str) -> HttpResponse:
     """GET shows what confirming does and a button (email scanners open links too); the POST confirms."""
     registration = signup.registration_for(slug, token)
     if registration is None:
@@ -172,7 +176,7 @@ def register_confirm(request, slug: str, token: str):
 
 @private_page
 @require_http_methods(["GET", "POST"])
-def me_home(request):
+def me_home(request: HtmxHttpRequest) -> HttpResponse:
     """Ask for the private link again: the answer is the same whatever the email (the sending runs in the
     background, so not even its time tells whether the email is a player's)."""
     form = EmailForm(request.POST or None)
@@ -193,29 +197,29 @@ def me_home(request):
     return render(request, "players/me_home.html", context)
 
 
-def _set_cookie(response, token: str) -> None:
+def _set_cookie(response: HttpResponse, token: str) -> None:
     response.set_cookie(COOKIE, signing.dumps(token, salt=COOKIE_SALT), max_age=COOKIE_DAYS * 24 * 3600,
                         secure=settings.SESSION_COOKIE_SECURE, httponly=True, samesite="Lax")
 
 
-def _cookie_token(request) -> str | None:
+def _cookie_token(request: HtmxHttpRequest) -> str | None:
     value = request.COOKIES.get(COOKIE)
     if not value:
         return None
     try:
-        return signing.loads(value, salt=COOKIE_SALT, max_age=COOKIE_DAYS * 24 * 3600)
+        return cast(str, signing.loads(value, salt=COOKIE_SALT, max_age=COOKIE_DAYS * 24 * 3600))
     except signing.BadSignature:
         return None
 
 
-def _player(token: str):
+def _player(token: str) -> Player | None:
     return links.player_for(token)
 
 
 @private_page
 @require_GET
 @tokens_checked
-def me(request, token: str):
+def me(request: HtmxHttpRequest, token: str) -> HttpResponse:
     player = _player(token)
     if player is None:
         return _invalid_link(request, _("This link does not open anything: it was mistyped, or replaced by a newer "
@@ -233,7 +237,7 @@ def me(request, token: str):
     return response
 
 
-def _acts_in(token: str, rows) -> set[int]:
+def _acts_in(token: str, rows: Iterable[OwnTournament]) -> set[int]:
     """The tournaments where a link handed over by an organizer may confirm a result (`links.may_act`)."""
     return {row.tournament.pk for row in rows if links.may_act(token, row.tournament)}
 
@@ -245,7 +249,7 @@ HANDED_OVER = gettext_lazy("The link you have was handed to you by the organizer
 @private_page
 @require_GET
 @tokens_checked
-def me_calendar(request, token: str):
+def me_calendar(request: HtmxHttpRequest, token: str) -> HttpResponse:
     player = _player(token)
     if player is None:
         return _invalid_link(request)
@@ -266,7 +270,7 @@ def _ics(text: str, filename: str) -> HttpResponse:
 @private_page
 @require_POST
 @tokens_checked
-def me_cancel(request, token: str, registration_id: int):
+def me_cancel(request: HtmxHttpRequest, token: str, registration_id: int) -> HttpResponse:
     player = _player(token)
     if player is None:
         return _invalid_link(request)
@@ -287,7 +291,7 @@ def me_cancel(request, token: str, registration_id: int):
 @private_page
 @require_POST
 @tokens_checked
-def me_sheet(request, token: str, sheet_id: int):
+def me_sheet(request: HtmxHttpRequest, token: str, sheet_id: int) -> HttpResponse:
     """Confirm the table's result (the player's signature, by phone) or say it is wrong."""
     player = _player(token)
     if player is None:
@@ -323,7 +327,7 @@ def me_sheet(request, token: str, sheet_id: int):
 @private_page
 @require_POST
 @tokens_checked
-def me_confirm_entry(request, token: str, entry_id: int):
+def me_confirm_entry(request: HtmxHttpRequest, token: str, entry_id: int) -> HttpResponse:
     """The player lets the organizers of a tournament that entered them from another championship see their
     details (`foreign_players.confirm`)."""
     player = _player(token)
@@ -342,7 +346,7 @@ def me_confirm_entry(request, token: str, entry_id: int):
 @private_page
 @require_POST
 @tokens_checked
-def me_push_subscribe(request, token: str):
+def me_push_subscribe(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """This browser is notified of the player's tables from now on (posted by static/players/push.js)."""
     return _push_change(request, token, subscribing=True)
 
@@ -350,12 +354,12 @@ def me_push_subscribe(request, token: str):
 @private_page
 @require_POST
 @tokens_checked
-def me_push_unsubscribe(request, token: str):
+def me_push_unsubscribe(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """This browser is no longer notified of the player's tables."""
     return _push_change(request, token, subscribing=False)
 
 
-def _push_change(request, token: str, *, subscribing: bool):
+def _push_change(request: HtmxHttpRequest, token: str, *, subscribing: bool) -> HttpResponse:
     """204 when done; JSON with the problem otherwise. There is nothing here where Web Push is not configured."""
     if not push_configured():
         raise Http404
@@ -385,7 +389,7 @@ def _push_change(request, token: str, *, subscribing: bool):
 @private_page
 @require_GET
 @tokens_checked
-def me_data(request, token: str):
+def me_data(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """Everything the site keeps about the player, readable (privacy/export.py), with the JSON to download."""
     player = _player(token)
     if player is None:
@@ -396,7 +400,7 @@ def me_data(request, token: str):
 @private_page
 @require_GET
 @tokens_checked
-def me_data_json(request, token: str):
+def me_data_json(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The same as one JSON file, downloaded."""
     player = _player(token)
     if player is None:
@@ -413,7 +417,7 @@ ERASE_ASKS = RateLimit("player-erase-ask", 3, HOUR)
 @private_page
 @require_POST
 @tokens_checked
-def me_erase(request, token: str):
+def me_erase(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """Ask to erase one's data: the emailed link confirms it (`privacy.erasure.ask`), so a phone left open does not."""
     player = _player(token)
     if player is None:
@@ -432,7 +436,7 @@ def me_erase(request, token: str):
 @private_page
 @require_http_methods(["GET", "POST"])
 @tokens_checked
-def erase_confirm(request, token: str):
+def erase_confirm(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The emailed link: GET says what erasing does and shows the button (mail scanners open links too), the POST
     erases."""
     player = erasure.asked_by(token)
@@ -450,7 +454,7 @@ def erase_confirm(request, token: str):
 @private_page
 @require_http_methods(["GET", "POST"])
 @tokens_checked
-def check_in(request, slug: str, code: str):
+def check_in(request: HtmxHttpRequest, slug: str, code: str) -> HttpResponse:
     """The QR code's page: GET says who would be checked in, the POST checks them in (late by the rule, or sent
     to the desk). The player is the one whose private link this phone opened last."""
     tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
@@ -479,7 +483,7 @@ def check_in(request, slug: str, code: str):
 
 
 @require_GET
-def tournament_calendar(request, slug: str):
+def tournament_calendar(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The tournament's day as a calendar file: public, like the tournament's page."""
     tournament = get_object_or_404(Tournament, slug=slug)
     event = tournament_event(tournament, url=absolute(reverse("public-tournament", args=[tournament.slug])))
@@ -487,7 +491,7 @@ def tournament_calendar(request, slug: str):
 
 
 @require_GET
-def championship_calendar(request, championship_slug: str):
+def championship_calendar(request: HtmxHttpRequest, championship_slug: str) -> HttpResponse:
     """The championship's days, one event per dated tournament (qualifiers and finals): public, like its page."""
     championship = get_object_or_404(Championship, slug=championship_slug)
     events = [event for tournament in championship.tournaments.all() if (event := tournament_event(
