@@ -33,7 +33,7 @@ class Chart:
 def _step(span: float) -> float:
     """A round tick step giving four to eight ticks over `span`."""
     raw = span / 5
-    power = 10 ** math.floor(math.log10(raw))
+    power: float = 10 ** math.floor(math.log10(raw))
     return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
 
 

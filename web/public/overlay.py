@@ -9,6 +9,7 @@ number of viewers. Only public data: names and countries, no links.
 """
 import contextlib
 from dataclasses import dataclass
+from typing import cast
 
 from django.core.cache import cache
 from django.db.models import Count, Max
@@ -101,7 +102,7 @@ def sheet_token(tournament_id: int, table: int) -> str:
     key = f"overlay-sheets:{tournament_id}:{table}"
     with contextlib.suppress(Exception):  # the cache is an optimisation only
         if (found := cache.get(key)) is not None:
-            return found
+            return cast(str, found)
     latest = RecordSheet.objects.filter(
         table__game__tournament_id=tournament_id, table__game__status=Game.Status.PUBLISHED, table__number=table,
     ).aggregate(n=Count("pk"), at=Max("updated_at"))

@@ -6,20 +6,24 @@ for readers who are not signed in; its version is the results version and its ta
 referee saves shows within seconds although the other public pages wait for the sign-off.
 """
 
+from typing import Any
+
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from championships.models import Tournament
 from ranking.live import POLL_SECONDS, cached_page, live_page, poll_answer, poll_state, request_version, tournament_id
+from web.requests import HtmxHttpRequest
 
 from .overlay import overlay_page, sheet_token, table_number
 
 
-def _table(request) -> int:
+def _table(request: HtmxHttpRequest) -> int:
     return table_number(request.GET.get("table", ""))
 
 
-def overlay_version(request, slug: str, *args, **kwargs) -> str | None:
+def overlay_version(request: HtmxHttpRequest, slug: str, *args: Any, **kwargs: Any) -> str | None:
     """The results version this reader is shown and the token of the table's sheets (read once per request);
     None without a cache, or for no such tournament."""
     if not hasattr(request, "overlay_version"):
@@ -32,7 +36,7 @@ def overlay_version(request, slug: str, *args, **kwargs) -> str | None:
 @require_GET
 @live_page(version=overlay_version)
 @cached_page(uses={"table": table_number}, version=overlay_version)
-def overlay(request, slug: str):
+def overlay(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     return render(request, "public/overlay.html", {
         "tournament": tournament, "page": overlay_page(tournament, _table(request)),
@@ -41,7 +45,7 @@ def overlay(request, slug: str):
 
 @require_GET
 @live_page(version=poll_state(overlay_version))
-def version(request, slug: str):
+def version(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """What an open overlay polls, as `/t/<slug>/version/` answers the other live pages (`ranking.live.poll_answer`):
     its version, 304 while it is the one the overlay holds."""
     return poll_answer(request, slug, overlay_version(request, slug))

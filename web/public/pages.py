@@ -3,7 +3,9 @@
 No login; every page works without JavaScript. Live pages answer 304 while nothing changed (`ranking.live`).
 """
 
-from django.http import Http404
+from typing import Any
+
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
@@ -18,6 +20,7 @@ from ranking.public.player import player_page
 from ranking.public.screen import screen_page
 from ranking.public.where import QUERY_MAX
 from ranking.public.where import where as find_seats
+from web.requests import HtmxHttpRequest
 
 
 def positive_number(value: str) -> int:
@@ -25,7 +28,7 @@ def positive_number(value: str) -> int:
     return int(value) if value.isascii() and value.isdigit() and 0 < len(value) < 6 and int(value) else 1
 
 
-def page_number(request) -> int:
+def page_number(request: HtmxHttpRequest) -> int:
     """The `page` query parameter (see `positive_number`)."""
     return positive_number(request.GET.get("page", "1"))
 
@@ -39,7 +42,7 @@ def _tournament(slug: str) -> Tournament:
     return get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
 
 
-def _live(request, tournament: Tournament, **context) -> dict:
+def _live(request: HtmxHttpRequest, tournament: Tournament, **context: object) -> dict[str, Any]:
     """The page's context with what its live script needs: the version it shows and how often to ask."""
     return {"tournament": tournament, "version": request_version(request, tournament.slug) or "",
             "poll_seconds": POLL_SECONDS, **context}
@@ -48,7 +51,7 @@ def _live(request, tournament: Tournament, **context) -> dict:
 @require_GET
 @live_page
 @cached_page
-def overview(request, slug: str):
+def overview(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
     page = tournament_overview(tournament)
     return render(request, "ranking/public/overview.html",
@@ -57,7 +60,7 @@ def overview(request, slug: str):
 
 @require_GET
 @cached_page(uses={"q": query_text})
-def where(request, slug: str):
+def where(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
     page = find_seats(tournament, request.GET.get("q", ""))
     return render(request, "ranking/public/where.html",
@@ -67,7 +70,7 @@ def where(request, slug: str):
 @require_GET
 @live_page
 @cached_page(uses={"page": positive_number})
-def game(request, slug: str, number: int):
+def game(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _tournament(slug)
     found = published_game(tournament, number)
     if found is None:
@@ -81,7 +84,7 @@ def game(request, slug: str, number: int):
 @require_GET
 @live_page
 @cached_page
-def player(request, slug: str, player_id: int):
+def player(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpResponse:
     tournament = _tournament(slug)
     page = player_page(tournament, player_id)
     if page is None:
@@ -92,7 +95,7 @@ def player(request, slug: str, player_id: int):
 @require_GET
 @live_page
 @cached_page(uses={"part": positive_number})
-def screen(request, slug: str):
+def screen(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
     page = screen_page(tournament, positive_number(request.GET.get("part", "1")))
     return render(request, "ranking/public/screen.html", _live(request, tournament, page=page, site_host=netloc()))
@@ -100,14 +103,14 @@ def screen(request, slug: str):
 
 @require_GET
 @live_page(version=poll_state(request_version))
-def version(request, slug: str):
+def version(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """What the live pages poll (`ranking.live.poll_answer`): the results version, 304 while it is the one they
     hold."""
     return poll_answer(request, slug, request_version(request, slug))
 
 
 @require_GET
-def championship(request, championship_slug: str):
+def championship(request: HtmxHttpRequest, championship_slug: str) -> HttpResponse:
     page = championship_page(get_object_or_404(Championship, slug=championship_slug))
     return render(request, "ranking/public/championship.html", {"page": page, "championship": page.championship})
 

@@ -4,7 +4,9 @@ Each is laid out once per results version, language and paper and then served fr
 asked again, it costs a cache read; the likely ones are laid out ahead by the background refresh
 (`ranking.refresh`), which is told here which ones readers ask for. A layout holds one of the client's slots
 (`core.pdf_limits`): past them the view answers 429."""
-from django.http import Http404
+from collections.abc import Callable
+
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
@@ -16,19 +18,21 @@ from core.pdf_limits import render_limited, render_slot
 from ranking import printing, refresh
 from ranking.live import request_version, tournament_id
 from ranking.public.game import published_game
+from web.requests import HtmxHttpRequest
 
 
 def _tournament(slug: str) -> Tournament:
     return get_object_or_404(Tournament.objects.select_related("championship__country"), slug=slug)
 
 
-def tournament_paper(request, tournament: Tournament) -> str:
+def tournament_paper(request: HtmxHttpRequest, tournament: Tournament) -> str:
     """`?paper=a4|letter`, else the usual paper of the championship's country."""
     country = tournament.championship.country if tournament.championship is not None else None
     return paper_for(request.GET.get("paper"), country.code if country else None)
 
 
-def _public_pdf(request, slug: str, kind: str, number: int | None, layout) -> bytes:
+def _public_pdf(request: HtmxHttpRequest, slug: str, kind: str, number: int | None, layout: Callable[[Tournament,
+                str], bytes]) -> bytes:
     """The PDF `layout(tournament, paper)` lays out, from the cache when this version's is there: a hit reads
     nothing from the database (the key holds the paper as asked; the version changes with the tournament and its
     championship)."""
@@ -51,7 +55,7 @@ def _public_pdf(request, slug: str, kind: str, number: int | None, layout) -> by
 
 @render_limited
 @require_GET
-def standings_pdf(request, slug: str):
+def standings_pdf(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     def layout(tournament: Tournament, paper: str) -> bytes:
         return printing.standings_pdf(tournament, paper)
 
@@ -60,7 +64,7 @@ def standings_pdf(request, slug: str):
 
 @render_limited
 @require_GET
-def seating_pdf(request, slug: str, number: int):
+def seating_pdf(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     def layout(tournament: Tournament, paper: str) -> bytes:
         game = published_game(tournament, number)
         if game is None:

@@ -1,4 +1,6 @@
 """Public, read-only pages: live standings (with a CSV export of the same table)."""
+from collections.abc import Iterable
+
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -11,6 +13,7 @@ from ranking.final_table import final_table
 from ranking.live import POLL_SECONDS, cached_fragment, cached_page, live_page, request_version
 from ranking.public.standings import places_needed, public_standings
 from ranking.standings import tournament_standings
+from web.requests import HtmxHttpRequest
 
 from .pages import page_number, positive_number
 
@@ -23,7 +26,7 @@ FINAL_HEADER = ["final_place", "final_vp"]
 @require_GET
 @live_page
 @cached_page(uses={"page": positive_number})
-def standings(request, slug: str):
+def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
     version = request_version(request, slug)
     table = cached_fragment(request, "standings", version, lambda: render_to_string(
@@ -37,10 +40,10 @@ def standings(request, slug: str):
 
 @busy_limited
 @require_GET
-def standings_csv(request, slug: str, fmt: str = "csv"):
+def standings_csv(request: HtmxHttpRequest, slug: str, fmt: str = "csv") -> HttpResponse:
     """The standings table as the page shows it; with a final table, each finalist's place and VP there first.
     As CSV or (`fmt`) a workbook, kept per results version like the public PDFs."""
-    def table():
+    def table() -> tuple[list[str], Iterable[list[object]]]:
         tournament = get_object_or_404(Tournament, slug=slug)
         standings = tournament_standings(tournament)
         columns = standings_columns(tournament.ruleset, standings)

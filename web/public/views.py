@@ -7,6 +7,8 @@ page is answered 304. A player who is not listed is not shown to the public; the
 with a note saying so.
 """
 import hashlib
+from collections.abc import Callable, Iterable
+from typing import Any
 from urllib.parse import urlencode
 
 from django.http import Http404, HttpResponse
@@ -20,6 +22,7 @@ from engines.ratings import PROVISIONAL_GAMES
 from ranking.live import cached_fragment
 from ratings.selectors import Filters, PlayerHistory, player_history, ratings_page, ratings_rows
 from ratings.version import ratings_version
+from web.requests import HtmxHttpRequest
 
 from .chart import history_chart
 from .pages import page_number
@@ -29,7 +32,7 @@ GAMES_CSV_HEADER = ["tournament", "date", "game", "table", "place", "players", "
 """Machine-readable keys, the same in every language (the pages are for people, the CSVs for programs)."""
 
 
-def _etag(request, *args, **kwargs) -> str | None:
+def _etag(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> str | None:
     """Same ratings version, language, address and account: the same page."""
     version = ratings_version()
     if version is None:
@@ -39,7 +42,8 @@ def _etag(request, *args, **kwargs) -> str | None:
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
 
 
-def _cached(request, name: str, uses: dict[str, str], render_page) -> HttpResponse:
+def _cached(request: HtmxHttpRequest, name: str, uses: dict[str, str], render_page: Callable[[],
+            HttpResponse]) -> HttpResponse:
     """The page rendered once per ratings version, language, address and the query values it reads (`uses`), for
     readers who are not signed in and have no message waiting (the page then holds nothing personal); others get
     it rendered for them."""
@@ -49,13 +53,13 @@ def _cached(request, name: str, uses: dict[str, str], render_page) -> HttpRespon
     return HttpResponse(cached_fragment(request, name, ratings_version(), lambda: render_page().content.decode()))
 
 
-def _context(**context) -> dict:
+def _context(**context: object) -> dict[str, Any]:
     return {"provisional_games": PROVISIONAL_GAMES, **context}
 
 
 @require_GET
 @condition(etag_func=_etag)
-def ratings(request):
+def ratings(request: HtmxHttpRequest) -> HttpResponse:
     filters = Filters.from_query(request.GET)
     number = page_number(request)
     return _cached(request, "ratings", {**filters.as_params(), "page": str(number)}, lambda: render(
@@ -65,11 +69,11 @@ def ratings(request):
 
 @busy_limited
 @require_GET
-def ratings_csv(request, fmt: str = "csv"):
+def ratings_csv(request: HtmxHttpRequest, fmt: str = "csv") -> HttpResponse:
     """Everyone the page's filters keep, in rank order (all pages); the workbook kept per ratings version."""
     filters = Filters.from_query(request.GET)
 
-    def table():
+    def table() -> tuple[list[str], Iterable[list[object]]]:
         return LIST_CSV_HEADER, ([r.rank, r.player_id, r.name, r.country.code if r.country else "",
                                   f"{r.ordinal:.6f}", f"{r.mu:.6f}", f"{r.sigma:.6f}", r.games,
                                   "yes" if r.provisional else "no"] for r in ratings_rows(filters))
@@ -78,7 +82,7 @@ def ratings_csv(request, fmt: str = "csv"):
                                  table)
 
 
-def _history(request, player_id: int, page: int | None) -> tuple[PlayerHistory, bool]:
+def _history(request: HtmxHttpRequest, player_id: int, page: int | None) -> tuple[PlayerHistory, bool]:
     """The player's history for this reader, and whether the player is hidden from the public: a player who is not
     listed is shown only to a user who may read their personal data (their organizers)."""
     history = player_history(player_id, page)
@@ -93,10 +97,10 @@ def _history(request, player_id: int, page: int | None) -> tuple[PlayerHistory, 
 
 @require_GET
 @condition(etag_func=_etag)
-def player(request, player_id: int):
+def player(request: HtmxHttpRequest, player_id: int) -> HttpResponse:
     number = page_number(request)
 
-    def render_page():
+    def render_page() -> HttpResponse:
         history, hidden = _history(request, player_id, number)
         first_shown = history.row.games - len(history.chart) + 1
         return render(request, "public/player.html", _context(
@@ -107,10 +111,10 @@ def player(request, player_id: int):
 
 @busy_limited
 @require_GET
-def player_csv(request, player_id: int, fmt: str = "csv"):
+def player_csv(request: HtmxHttpRequest, player_id: int, fmt: str = "csv") -> HttpResponse:
     """Every rated game of the player, latest first (all pages). The workbook's key names the reader's account: a
     player hidden from the public is read (and kept) only for their organizers."""
-    def table():
+    def table() -> tuple[list[str], Iterable[list[object]]]:
         history, _hidden = _history(request, player_id, None)
         return GAMES_CSV_HEADER, ([g.tournament_slug, g.tournament_date.isoformat() if g.tournament_date else "",
                                    g.game, g.table, g.place, g.players, f"{g.ordinal:.6f}", f"{g.change:.6f}"]
