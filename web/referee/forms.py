@@ -1,22 +1,23 @@
 """Forms of the referee's screens; they parse input, the services (sheets, penalties, draws) decide."""
 import json
 import uuid
-from typing import cast
+from collections.abc import Sequence
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
-from championships.models import Entry
+from championships.models import Entry, Tournament
 from engines.rulesets import ruleset_for
 from results.deductions import MAX_DEDUCTION_VP, deduction_label
 from results.disqualification import disqualification_help
 from results.limits import SIGNATURE_IMAGE_MAX, TEXT_MAX
-from results.models import ANNOUNCEMENT_MAX, Penalty, Signature, TiebreakDraw
+from results.models import ANNOUNCEMENT_MAX, Penalty, Score, Signature, TiebreakDraw
 from results.penalties import MAX_MINUTES_LATE, lateness_rule
 from results.sheets import SheetInput
-from scheduling.models import Game
+from scheduling.models import Game, Seat
 
 
 class SheetForm(forms.Form):
@@ -30,7 +31,7 @@ class SheetForm(forms.Form):
                                widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"))
     base_version = forms.IntegerField(widget=forms.HiddenInput)
 
-    def __init__(self, *args, scores, **kwargs):
+    def __init__(self, *args: Any, scores: Sequence[Score], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.scores = scores
         for score in scores:
@@ -43,7 +44,7 @@ class SheetForm(forms.Form):
         winner.choices = [(s.seat.entry_id, s.seat.entry.player.name) for s in scores]
 
     @property
-    def rows(self):
+    def rows(self) -> list[tuple[Score, forms.BoundField]]:
         """(score, its bound VP field) in play order: the template's rows."""
         return [(score, self[f"vp_{score.seat.entry_id}"]) for score in self.scores]
 
@@ -73,7 +74,7 @@ class SignatureForm(forms.Form):
 class PlayOrderForm(forms.Form):
     """The play order the players of a seeded table chose: one player per position."""
 
-    def __init__(self, *args, seats, **kwargs):
+    def __init__(self, *args: Any, seats: Sequence[Seat], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         players = [(seat.entry_id, seat.entry.player.name) for seat in seats]
         for seat in seats:
@@ -82,7 +83,7 @@ class PlayOrderForm(forms.Form):
                 initial=seat.entry_id,
             )
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         super().clean()
         cleaned = self.cleaned_data
         order = [cleaned.get(name) for name in self.fields]
@@ -96,17 +97,17 @@ class SignOffForm(forms.Form):
     version = forms.IntegerField(widget=forms.HiddenInput)
 
 
-class _EntryField(forms.ModelChoiceField):
+class _EntryField(forms.ModelChoiceField):  # type: ignore[type-arg]  # generic in django-stubs only
     """An entry, named by its player."""
 
-    def label_from_instance(self, obj) -> str:
+    def label_from_instance(self, obj: Entry) -> str:
         return obj.player.name
 
 
-class _GameField(forms.ModelChoiceField):
+class _GameField(forms.ModelChoiceField):  # type: ignore[type-arg]  # generic in django-stubs only
     """A game, named by its number."""
 
-    def label_from_instance(self, obj) -> str:
+    def label_from_instance(self, obj: Game) -> str:
         return _("Game %(n)d") % {"n": obj.number}
 
 
@@ -141,12 +142,12 @@ class PenaltyForm(forms.Form):
                              help_text=_("Required, except for a late arrival (the minutes are the reason)."))
     request_key = forms.UUIDField(widget=forms.HiddenInput, required=False)
 
-    def __init__(self, data=None, *, tournament, **kwargs):
+    def __init__(self, data: QueryDict | None = None, *, tournament: Tournament, **kwargs: Any) -> None:
         super().__init__(data, initial={"request_key": uuid.uuid4()}, **kwargs)
         entries = tournament.entries.select_related("player").order_by("player__sort_key", "pk")
         for name in ("entry", "partner"):
-            cast(forms.ModelChoiceField, self.fields[name]).queryset = entries
-        cast(forms.ModelChoiceField, self.fields["game"]).queryset = tournament.games.order_by("number")
+            cast("forms.ModelChoiceField[Entry]", self.fields[name]).queryset = entries
+        cast("forms.ModelChoiceField[Game]", self.fields["game"]).queryset = tournament.games.order_by("number")
         self.fields["ground"].help_text = disqualification_help(tournament.ruleset)
         self.rules = ruleset_for(tournament.ruleset)
         kinds = PENALTY_KINDS
@@ -172,7 +173,7 @@ class PenaltyForm(forms.Form):
             self.fields["kind"].widget.attrs["data-lateness-vp"] = self.lateness.vp
         cast(forms.ChoiceField, self.fields["kind"]).choices = kinds
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         super().clean()
         cleaned = self.cleaned_data
         kind = cleaned.get("kind")
@@ -193,7 +194,7 @@ class PenaltyForm(forms.Form):
         cleaned["deduction"] = cleaned.get("deduction") or ""
         return cleaned
 
-    def _clean_deduction(self, cleaned) -> None:
+    def _clean_deduction(self, cleaned: dict[str, Any]) -> None:
         """Which of the ruleset's deductions; a fixed one fills in its VP (the service checks again)."""
         deduction = self.rules.vp_deduction(cleaned.get("deduction") or "")
         if deduction is None:
@@ -227,7 +228,7 @@ class DrawForm(forms.Form):
     note = forms.CharField(label=_("Note"), required=False, max_length=TEXT_MAX,
                            widget=forms.Textarea(attrs={"rows": 2}))
 
-    def __init__(self, *args, players: list[tuple[int, str]], **kwargs):
+    def __init__(self, *args: Any, players: list[tuple[int, str]], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.places = []
         for place in range(1, len(players) + 1):
@@ -238,7 +239,7 @@ class DrawForm(forms.Form):
             )
             self.places.append(name)
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         super().clean()
         cleaned = self.cleaned_data
         order = [cleaned.get(name) for name in self.places]
@@ -278,7 +279,7 @@ class BankerForm(forms.Form):
     banker = forms.ChoiceField(label=_("Banker (resource cards)"))
     was = forms.CharField(widget=forms.HiddenInput, max_length=20)
 
-    def __init__(self, *args, seats, referee_label, **kwargs):
+    def __init__(self, *args: Any, seats: Sequence[Seat], referee_label: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         banker = cast(forms.ChoiceField, self.fields["banker"])
         banker.choices = [("referee", referee_label),

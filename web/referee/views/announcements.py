@@ -2,7 +2,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -10,13 +10,14 @@ from django.views.decorators.http import require_POST
 from championships.permissions import official_tournament
 from results.announcements import post_announcement, remove_announcement
 from results.models import Announcement
+from web.requests import HtmxHttpRequest
 
 from ..forms import AnnouncementForm
 
 
 @login_required
 @require_POST
-def post(request, slug: str):
+def post(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = official_tournament(request.user, slug)
     form = AnnouncementForm(request.POST)
     try:
@@ -32,7 +33,7 @@ def post(request, slug: str):
 
 @login_required
 @require_POST
-def remove(request, slug: str, announcement_id: int):
+def remove(request: HtmxHttpRequest, slug: str, announcement_id: int) -> HttpResponse:
     """Take an announcement down; one already gone (a double tap) just shows the desk again."""
     tournament = official_tournament(request.user, slug)
     found = Announcement.objects.filter(pk=announcement_id).values_list("tournament_id", flat=True).first()

@@ -1,7 +1,10 @@
 """The board and the map-study clock of a published game, changed from the referee's desk."""
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -12,11 +15,12 @@ from results.signals import announce_after_commit
 from scheduling.boards import change_board
 from scheduling.clocks import change_clock, set_timed_turns
 from scheduling.models import Game, Table
+from web.requests import HtmxHttpRequest
 
 from ..forms import BoardForm, TimedTurnsForm
 
 
-def _change_and_back(request, slug: str, game: Game, change):
+def _change_and_back(request: HtmxHttpRequest, slug: str, game: Game, change: Callable[[], object]) -> HttpResponse:
     """Run `change()`; the public screens hear of it at their next poll, a refusal is shown on the desk."""
     try:
         change()
@@ -29,7 +33,7 @@ def _change_and_back(request, slug: str, game: Game, change):
 
 @login_required
 @require_POST
-def clock(request, slug: str, game_id: int):
+def clock(request: HtmxHttpRequest, slug: str, game_id: int) -> HttpResponse:
     """Start, pause, resume, reset or end early; every public screen picks the change up at its next poll."""
     tournament = official_tournament(request.user, slug)
     game = get_object_or_404(Game, pk=game_id, tournament=tournament)
@@ -39,13 +43,13 @@ def clock(request, slug: str, game_id: int):
 
 @login_required
 @require_POST
-def board(request, slug: str, game_id: int):
+def board(request: HtmxHttpRequest, slug: str, game_id: int) -> HttpResponse:
     """A new random board for the game, or the board of a typed code."""
     tournament = organized_tournament(request.user, slug)
     game = get_object_or_404(Game, pk=game_id, tournament=tournament)
     form = BoardForm(request.POST)
 
-    def new_board():
+    def new_board() -> None:
         if not form.is_valid():
             raise ValidationError(form.errors["code"].as_data())
         change_board(game.pk, code=form.cleaned_data["code"], user=request.user)
@@ -57,7 +61,7 @@ def board(request, slug: str, game_id: int):
 
 @login_required
 @require_POST
-def timed_turns(request, slug: str, table_id: int):
+def timed_turns(request: HtmxHttpRequest, slug: str, table_id: int) -> HttpResponse:
     """Impose timed turns on the table (with their lengths), change them or lift them, from the tablet's sheet page."""
     tournament = official_tournament(request.user, slug)
     table = get_object_or_404(Table, pk=table_id, game__tournament=tournament)

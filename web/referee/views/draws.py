@@ -2,6 +2,7 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
@@ -9,12 +10,13 @@ from championships.permissions import is_organizer, official_tournament
 from ranking.qualification import open_ties
 from ranking.standings import straddles_cutoff, tournament_standings
 from results.draws import first_draw_choosers, record_draw
+from web.requests import HtmxHttpRequest
 
 from ..forms import DrawForm
 
 
 @login_required
-def draws(request, slug: str):
+def draws(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """Ties that no computed tiebreaker separates, each with a form to record the draw's order and what it changes
     (a qualification cut-off; the next stage seated by rank: who plays, at which table, who chooses first).
 

@@ -8,21 +8,27 @@ sent twice (the answer was lost on the way back) is applied once, with one revis
 someone else changed meanwhile answers 409 with its current content, which the tablet shows beside its own for the
 referee to choose; the server's rules are the sheet screen's, unchanged.
 """
+from typing import Any
+
+from django import forms
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.views.decorators.http import require_POST
 
 from championships.permissions import official_tournament
 from results import selectors, sheets, tablets
 from results.models import RecordSheet
 from scheduling.models import Table
+from web.requests import HtmxHttpRequest
 
 from ..forms import SheetForm, SignatureForm, SignOffForm
 from .sheets import _table
 
 
-def sheet_state(table: Table) -> dict:
+def sheet_state(table: Table) -> dict[str, Any]:
     """What the server holds for the table now: the tablet shows it beside its own values on a conflict."""
     page = selectors.sheet_page(table)
     sheet = page.sheet
@@ -37,12 +43,13 @@ def sheet_state(table: Table) -> dict:
     }
 
 
-def _form_errors(form) -> list[str]:
-    return [f"{form.fields[name].label}: {message}" if name in form.fields and form.fields[name].label else message
-            for name, messages in form.errors.items() for message in messages]
+def _form_errors(form: forms.Form) -> list[str]:
+    return [f"{form.fields[name].label}: {message}" if name in form.fields and form.fields[name].label else message  # type: ignore[misc]
+            for name, messages in form.errors.items() for message in messages]  # an ErrorList's items are str
 
 
-def _apply(kind: str, table: Table, data, user) -> RecordSheet | list[str]:
+def _apply(kind: str, table: Table, data: dict[str, Any],
+           user: AbstractBaseUser | AnonymousUser) -> RecordSheet | list[str]:
     """Run one queued action through the sheet's service; the form's errors when it cannot be read."""
     sheet_id = table.sheet.pk
     if kind == "scores":
@@ -68,7 +75,7 @@ def _apply(kind: str, table: Table, data, user) -> RecordSheet | list[str]:
 
 @login_required
 @require_POST
-def send(request, slug: str, table_id: int):
+def send(request: HtmxHttpRequest, slug: str, table_id: int) -> HttpResponse:
     """One queued action: 200 and the sheet's state once applied (or already applied), 409 with the server's
     sheet when it changed meanwhile or is locked, 422 with the reasons when the server refuses the values."""
     table = _table(request, slug, table_id)
@@ -85,7 +92,7 @@ def send(request, slug: str, table_id: int):
 
 @login_required
 @require_POST
-def pending(request, slug: str):
+def pending(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The tablet says which of the tournament's tables have actions waiting on it (none: everything was sent)."""
     tournament = official_tournament(request.user, slug)
     try:

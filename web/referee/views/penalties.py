@@ -3,20 +3,23 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from championships.models import Entry
 from championships.permissions import is_organizer, official_tournament, organized_tournament
 from results.models import Penalty
 from results.penalties import ReusedRequestKey, record_lateness, record_penalty, rule_on_collusion, withdraw_penalty
 from results.selectors import pending_collusion_rulings, recorded_penalties, seeded_games_to_seat_again
 from web.forms import add_service_errors
+from web.requests import HtmxHttpRequest
 
 from ..forms import CollusionRulingForm, PenaltyForm
 
 
-def _record(request, form) -> bool:
+def _record(request: HtmxHttpRequest, form: PenaltyForm) -> bool:
     """Call the service for the form's kind and say what it did; False when it refused."""
     data = form.cleaned_data
     entry = data["entry"]
@@ -39,8 +42,8 @@ def _record(request, form) -> bool:
         return False
     name = entry.player.name
     if data["kind"] == Penalty.Kind.LATENESS:
-        rule = {"player": name, "minutes": done.minutes, "admitted": form.lateness.admitted_minutes,
-                "vp": form.lateness.vp}
+        rule = {"player": name, "minutes": done.minutes, "admitted": form.lateness.admitted_minutes,  # type: ignore[union-attr]
+                "vp": form.lateness.vp}  # type: ignore[union-attr]  # a lateness is offered only with a rule
         if done.not_admitted:
             messages.warning(request, _("%(player)s arrived %(minutes)d minutes late, more than %(admitted)d: not "
                                         "admitted.") % rule)
@@ -59,7 +62,7 @@ def _record(request, form) -> bool:
     return True
 
 
-def _seat_again(request, entry) -> None:
+def _seat_again(request: HtmxHttpRequest, entry: Entry) -> None:
     """Say which games seated by rank must be seated again without the disqualified player (as for a withdrawal)."""
     for game in seeded_games_to_seat_again(entry):
         values = {"player": entry.player.name, "stage": game.stage.name, "n": game.number}
@@ -73,7 +76,7 @@ def _seat_again(request, entry) -> None:
 
 
 @login_required
-def penalties(request, slug: str):
+def penalties(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = official_tournament(request.user, slug)
     pending = pending_collusion_rulings(tournament)
     ruling_id = request.POST.get("ruling") if request.method == "POST" else None
@@ -114,7 +117,7 @@ def penalties(request, slug: str):
 
 @login_required
 @require_POST
-def withdraw(request, slug: str, penalty_id: int):
+def withdraw(request: HtmxHttpRequest, slug: str, penalty_id: int) -> HttpResponse:
     """An organizer withdraws a mistaken penalty with a reason; it stays listed, struck through."""
     tournament = organized_tournament(request.user, slug)
     penalty = get_object_or_404(Penalty.objects.select_related("entry__player"), pk=penalty_id, tournament=tournament)

@@ -1,24 +1,28 @@
 """The referee's record-sheet screen: enter scores, collect signatures, sign off; organizers correct."""
+from collections.abc import Callable, Sequence
 from functools import wraps
+from typing import Any, cast
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from championships.permissions import is_organizer, require_official
 from results import publishing, selectors, sheets
-from results.banker import banker_of, record_banker, referee_banks
-from results.models import RecordSheet, Signature
+from results.banker import Banker, banker_of, record_banker, referee_banks
+from results.models import RecordSheet, Score, Signature
 from scheduling.models import Game, Table
 from web.forms import add_service_errors
+from web.requests import HtmxHttpRequest
 
 from ..forms import BankerForm, CorrectionForm, PlayOrderForm, SheetForm, SignatureForm, SignOffForm
 
 
-def _table(request, slug: str, table_id: int) -> Table:
+def _table(request: HtmxHttpRequest, slug: str, table_id: int) -> Table:
     """A table of a published game (it has its record sheet), for a referee or organizer of its tournament."""
     table = get_object_or_404(Table.objects.select_related("game__tournament__championship", "game__stage", "sheet")
                               .exclude(game__status=Game.Status.PLANNED), pk=table_id, game__tournament__slug=slug)
@@ -26,36 +30,40 @@ def _table(request, slug: str, table_id: int) -> Table:
     return table
 
 
-def _sheet_and_scores(table: Table) -> tuple[RecordSheet, list]:
+def _sheet_and_scores(table: Table) -> tuple[RecordSheet, list[Score]]:
     page = selectors.sheet_page(table)
     return page.sheet, page.scores
 
 
-def sheet_action(view):
+def sheet_action(view: Callable[[HtmxHttpRequest, str, int], HttpResponse]
+                 ) -> Callable[[HtmxHttpRequest, str, int], HttpResponse]:
     """Actions are POSTs; reloading or bookmarking their address shows the sheet, not an error."""
     @wraps(view)
-    def wrapper(request, slug: str, table_id: int):
+    def wrapper(request: HtmxHttpRequest, slug: str, table_id: int) -> HttpResponse:
         if request.method != "POST":
             return redirect("referee-sheet", slug=slug, table_id=table_id)
         return view(request, slug, table_id)
     return wrapper
 
 
-def _initial(sheet: RecordSheet, scores) -> dict:
+def _initial(sheet: RecordSheet, scores: Sequence[Score]) -> dict[str, Any]:
     initial = {f"vp_{s.seat.entry_id}": s.vp for s in scores}
     winner = next((s.seat.entry_id for s in scores if s.winner), None)
     return {**initial, "winner": winner, "start_time": sheet.start_time, "end_time": sheet.end_time,
             "base_version": sheet.version}
 
 
-def _banker_form(sheet, scores, data=None, banker=None) -> BankerForm:
+def _banker_form(sheet: RecordSheet, scores: Sequence[Score], data: QueryDict | None = None,
+                 banker: Banker | None = None) -> BankerForm:
     banker = banker or banker_of(sheet, [s.seat for s in scores])
     return BankerForm(data, seats=[s.seat for s in scores], referee_label=_("The referee"),
                       initial={"banker": banker.key, "was": banker.key})
 
 
-def _page(request, table: Table, *, form=None, correction_form=None, signature_error=None, signer=None,
-          order_form=None, banker_form=None, status=200):
+def _page(request: HtmxHttpRequest, table: Table, *, form: SheetForm | None = None,
+          correction_form: CorrectionForm | None = None, signature_error: str | None = None, signer: int | None = None,
+          order_form: PlayOrderForm | None = None, banker_form: BankerForm | None = None,
+          status: int = 200) -> HttpResponse:
     """The sheet; a form that failed comes back with what was typed and the saved values beside it."""
     page = selectors.sheet_page(table)
     sheet, scores = page.sheet, page.scores
@@ -93,21 +101,22 @@ def _page(request, table: Table, *, form=None, correction_form=None, signature_e
 
 
 @login_required
-def sheet_page(request, slug: str, table_id: int):
+def sheet_page(request: HtmxHttpRequest, slug: str, table_id: int) -> HttpResponse:
     return _page(request, _table(request, slug, table_id))
 
 
-def _stale(request, form, error: sheets.StaleSheet) -> None:
+def _stale(request: HtmxHttpRequest, form: SheetForm, error: sheets.StaleSheet) -> None:
     """Keep what was typed, now based on the current version, and say why it was not saved."""
     messages.warning(request, _("Someone else changed this sheet meanwhile. Your values are kept below: "
                                 "check the sheet's current state and save again."))
-    form.data = form.data.copy()
-    form.data["base_version"] = error.sheet.version
+    data = cast(QueryDict, form.data).copy()
+    data["base_version"] = str(error.sheet.version)
+    form.data = data
 
 
 @login_required
 @sheet_action
-def save_scores(request, slug: str, table_id: int):
+def save_scores(request: HtmxHttpRequest, slug: str, table_id: int) -> HttpResponse:
     table = _table(request, slug, table_id)
     sheet, scores = _sheet_and_scores(table)
     form = SheetForm(request.POST, scores=scores)
@@ -133,7 +142,7 @@ def save_scores(request, slug: str, table_id: int):
 
 @login_required
 @sheet_action
-def add_signature(request, slug: str, table_id: int):
+def add_signature(request: HtmxHttpRequest, slug: str, table_id: int) -> HttpResponse:
     table = _table(request, slug, table_id)
     form = SignatureForm(request.POST)
     if not form.is_valid():
@@ -154,7 +163,7 @@ def add_signature(request, slug: str, table_id: int):
 
 @login_required
 @sheet_action
-def sign_off(request, slug: str, table_id: int):
+def sign_off(request: HtmxHttpRequest, slug: str, table_id: int) -> HttpResponse:
     table = _table(request, slug, table_id)
     form = SignOffForm(request.POST)
     if form.is_valid():
@@ -171,7 +180,7 @@ def sign_off(request, slug: str, table_id: int):
 
 @login_required
 @sheet_action
-def correct_sheet(request, slug: str, table_id: int):
+def correct_sheet(request: HtmxHttpRequest, slug: str, table_id: int) -> HttpResponse:
     table = _table(request, slug, table_id)
     sheet, scores = _sheet_and_scores(table)
     form = CorrectionForm(request.POST, scores=scores)
@@ -191,7 +200,7 @@ def correct_sheet(request, slug: str, table_id: int):
 
 @login_required
 @sheet_action
-def play_order(request, slug: str, table_id: int):
+def play_order(request: HtmxHttpRequest, slug: str, table_id: int) -> HttpResponse:
     table = _table(request, slug, table_id)
     form = PlayOrderForm(request.POST, seats=list(table.seats.select_related("entry__player").order_by("position")))
     if form.is_valid():
@@ -207,7 +216,7 @@ def play_order(request, slug: str, table_id: int):
 
 @login_required
 @sheet_action
-def banker(request, slug: str, table_id: int):
+def banker(request: HtmxHttpRequest, slug: str, table_id: int) -> HttpResponse:
     """Record who banks at the table: the starting player, a player the table elected, or the referee."""
     table = _table(request, slug, table_id)
     sheet, scores = _sheet_and_scores(table)
