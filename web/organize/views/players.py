@@ -167,8 +167,8 @@ def player_add(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 def _preview_context(tournament: Tournament, records: list[tuple[int, dict[str, str]]], *, filename: str,
                      user: AbstractBaseUser | AnonymousUser, columns: Columns, date_format: str | None = None,
-                     decisions: dict[int, str] | None = None, read_problems: Iterable[InputProblem] = ()) -> dict[str,
-                     Any]:
+                     decisions: dict[int, str] | None = None,
+                     read_problems: Iterable[InputProblem] = ()) -> dict[str, Any]:
     """The preview, and a signed token holding the list, how its header and dates were read, the choices it was
     shown with and the players it matched. Dates are read as guessed from the file unless `date_format` is chosen."""
     decisions = decisions or {}

@@ -43,8 +43,8 @@ def _season(user: AbstractBaseUser | AnonymousUser, season_id: int) -> Season:
     return season
 
 
-def _form_page(request: HtmxHttpRequest, form: SeasonForm, season: Season | None, save: Callable[[dict[str, Any]],
-               Season],
+def _form_page(request: HtmxHttpRequest, form: SeasonForm, season: Season | None,
+               save: Callable[[dict[str, Any]], Season],
                done: str) -> HttpResponse:
     """The season form; a valid POST is saved by `save` (given the user and the form's fields), then the season's
     page follows with `done` said. Refused values show the form again (422), the service's reasons at their fields."""
