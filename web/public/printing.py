@@ -31,8 +31,8 @@ def tournament_paper(request: HtmxHttpRequest, tournament: Tournament) -> str:
     return paper_for(request.GET.get("paper"), country.code if country else None)
 
 
-def _public_pdf(request: HtmxHttpRequest, slug: str, kind: str, number: int | None, layout: Callable[[Tournament,
-                str], bytes]) -> bytes:
+def _public_pdf(request: HtmxHttpRequest, slug: str, kind: str, number: int | None,
+                layout: Callable[[Tournament, str], bytes]) -> bytes:
     """The PDF `layout(tournament, paper)` lays out, from the cache when this version's is there: a hit reads
     nothing from the database (the key holds the paper as asked; the version changes with the tournament and its
     championship)."""

@@ -42,8 +42,8 @@ def _etag(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> str | None:
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:32]
 
 
-def _cached(request: HtmxHttpRequest, name: str, uses: dict[str, str], render_page: Callable[[],
-            HttpResponse]) -> HttpResponse:
+def _cached(request: HtmxHttpRequest, name: str, uses: dict[str, str],
+            render_page: Callable[[], HttpResponse]) -> HttpResponse:
     """The page rendered once per ratings version, language, address and the query values it reads (`uses`), for
     readers who are not signed in and have no message waiting (the page then holds nothing personal); others get
     it rendered for them."""
