@@ -184,6 +184,24 @@ def _anonymous(request) -> bool:
     return not any(name in request.COOKIES for name in (settings.SESSION_COOKIE_NAME, "messages"))
 
 
+def shared_when_anonymous(view: View) -> View:
+    """A page anyone not signed in is shown alike that is not kept whole here (a list across tournaments, an
+    export, a PDF): the proxy in front may still keep it PROXY_SECONDS, so a burst of readers costs one render a
+    second. Only a plain 200 that set no caching of its own (a refusal's `no-store` stays) and holds nothing
+    personal (`_unshareable`); staff, with a session, always get their own."""
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        response = view(request, *args, **kwargs)
+        if (request.method in ("GET", "HEAD") and response.status_code == 200 and _anonymous(request)
+                and not response.has_header("Cache-Control") and not response.streaming
+                and not _unshareable(request, response)):
+            patch_vary_headers(response, ("Cookie",))
+            shared(response)
+        return response
+
+    return wrapper
+
+
 TIMED = b"data-server-now-ms"
 """The mark of a page that shows the server's present time (the map-study clock): it is never stored."""
 

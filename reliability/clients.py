@@ -34,6 +34,10 @@ BUSY_WAIT_MAX = 30.0
 BUSY_WAIT_DEFAULT = 2.0
 
 
+PROXY_ANSWERED = frozenset({"HIT", "STALE", "UPDATING", "REVALIDATED"})
+"""nginx's `$upstream_cache_status` values of an answer given from its cache."""
+
+
 def client_address(group: int, index: int) -> str:
     """A distinct loopback address per client (group 1: readers, 2: referees, 3: the harness's own probes)."""
     return f"127.{group}.{index // 250}.{index % 250 + 1}"
@@ -82,6 +86,7 @@ class Stats:
     latencies: dict[str, list[tuple[float, float]]] = field(default_factory=lambda: defaultdict(list))
     errors: dict[str, list[tuple[float, str]]] = field(default_factory=lambda: defaultdict(list))
     busy: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    from_proxy: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
     def ok(self, page: str, started: float, seconds: float) -> None:
         self.latencies[page].append((started, seconds))
@@ -92,6 +97,11 @@ class Stats:
     def refused(self, page: str, started: float) -> None:
         """An expected 429 (a PDF while the renders are busy): not an error, the reader asks again after a while."""
         self.busy[page].append(started)
+
+    def proxy_answered(self, page: str, response: httpx.Response) -> None:
+        """Count an answer nginx gave from its cache (its `X-Cache`), without asking a replica."""
+        if response.headers.get("x-cache") in PROXY_ANSWERED:
+            self.from_proxy[page] += 1
 
     @property
     def names(self) -> list[str]:
@@ -116,14 +126,15 @@ class Stats:
         pages = self.names if pages is None else pages
         seconds = max(seconds, 1e-9)
         lines = [f"{'page':<44} {'requests':>8} {'errors':>6} {'429':>5} {'req/s':>6} {'p50 ms':>7} {'p95 ms':>7} "
-                 f"{'p99 ms':>7} {'max ms':>7}"]
+                 f"{'p99 ms':>7} {'max ms':>7} {'nginx':>6}"]
         for page in pages:
             times = [s * 1000 for _, s in self.latencies.get(page, [])]
             errors, busy = len(self.errors.get(page, [])), len(self.busy.get(page, []))
             requests = len(times) + errors + busy
             figures = [percentile(times, .5), percentile(times, .95), percentile(times, .99), max(times, default=NaN)]
+            proxy = f"{self.from_proxy.get(page, 0) / len(times):.0%}" if times else "—"
             lines.append(f"{page:<44} {requests:>8} {errors:>6} {busy:>5} {requests / seconds:>6.1f} "
-                         + " ".join(f"{'—' if f != f else f'{f:.0f}':>7}" for f in figures))
+                         + " ".join(f"{'—' if f != f else f'{f:.0f}':>7}" for f in figures) + f" {proxy:>6}")
         return lines
 
     def summary(self, pages: list[str]) -> dict:
@@ -181,6 +192,7 @@ class Browser:
                 if not await pause(self.stop, retry_after(response)):
                     return None
                 continue
+            self.stats.proxy_answered(name, response)
             if response.status_code == 304:
                 self.stats.ok(name, started, time.monotonic() - started)
                 return self.bodies.get((path, htmx))
