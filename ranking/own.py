@@ -32,6 +32,11 @@ class SeatNow:
     seed: int | None
     table_mates: list[tuple[int, str]]
     """The others at the table: (play order, name)."""
+    played: Game
+    """The game itself, whose map-study countdown the page shows as the tablet and the projector do."""
+    turn_seconds: int | None
+    """The timed turns a referee imposed on the table (seconds a turn); None while turns are untimed."""
+    placement_seconds: int | None
 
 
 @dataclass(frozen=True)
@@ -88,6 +93,18 @@ def own_page(player: Player) -> list[OwnTournament]:
     return sorted(rows, key=order)
 
 
+def own_tournament(player: Player, tournament: Tournament) -> OwnTournament | None:
+    """The one tournament of `own_page` (its live part, refreshed on its own); None if the player is not in it."""
+    entry = (Entry.objects.filter(player=player, tournament=tournament)
+             .select_related("tournament__championship", "player__country", "source_tournament").first())
+    registration = (Registration.objects.filter(player=player, tournament=tournament)
+                    .filter(Q(status__in=LIVE) | Q(entry__isnull=False)).select_related("entry")
+                    .order_by("created_at").last())  # as `own_page`: the latest
+    if entry is None and registration is None:
+        return None
+    return _own(entry.tournament if entry else tournament, entry, registration)
+
+
 def _own(tournament: Tournament, entry: Entry | None, registration: Registration | None) -> OwnTournament:
     row = OwnTournament(tournament, entry, registration)
     if registration is not None:
@@ -103,9 +120,10 @@ def _own(tournament: Tournament, entry: Entry | None, registration: Registration
         if page is not None and seat is not None:
             mates = [(s.position, s.entry.player.name) for s in page.table_seats.get(seat.table_id, [])
                      if s.pk != seat.pk]
+            seat.game.tournament = tournament  # the clock reads its rules: no query
             row.seat_now = SeatNow(seat.game.number, seat.table.number, seat.position,
                                    seat.table.board_code or seat.game.board_code, seat.game.stage.name, seat.seed,
-                                   mates)
+                                   mates, seat.game, seat.table.turn_seconds, seat.table.placement_seconds)
             row.to_confirm = _to_confirm(seat)
     row.next_steps = _next_steps(row)
     return row

@@ -1,7 +1,8 @@
 """Cached standings follow every change they depend on, whichever path made it (services or admin).
 
 Sheets, penalties and draws announce themselves (`results_changed`); entries, players, tournaments
-and stages can also change in the admin, so their saves are watched here. The token is also the
+and stages can also change in the admin, so their saves are watched here, and a table's timed turns too (the phones
+of its players show them). The token is also the
 public pages' results version (their ETag), so games (published, finished) and announcements
 replace it too. Each change also queues the background refresh of the public pages (`ranking.tasks`); a change of
 results also tells the championship's webhooks that the standings changed (`webhooks.events`).
@@ -15,7 +16,7 @@ from django.dispatch import receiver
 from championships.models import Championship, Entry, Player, Stage, Tournament
 from results.models import Announcement
 from results.signals import results_changed
-from scheduling.models import Game
+from scheduling.models import Game, Table
 from webhooks import events as webhook_events
 
 from .live import forget_tournament_ids
@@ -39,6 +40,13 @@ def _results_changed(sender, tournament_id: int, **kwargs) -> None:
 @receiver([post_save, post_delete], sender=Announcement)
 def _entry_or_stage_changed(sender, instance, **kwargs) -> None:
     _after_commit([instance.tournament_id])
+
+
+@receiver(post_save, sender=Table)
+def _timed_turns_changed(sender, instance, update_fields=None, **kwargs) -> None:
+    """Timed turns imposed, changed or lifted: the phones of the players at that table show them."""
+    if update_fields and {"turn_seconds", "placement_seconds"} & set(update_fields):
+        _after_commit([instance.game.tournament_id])
 
 
 @receiver([post_save, post_delete], sender=Tournament)

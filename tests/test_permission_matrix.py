@@ -282,6 +282,8 @@ ACCESS: dict[str, Access] = {
     "players-me-home": Access(ANYONE, ANYONE, lambda w: {"email": "perm-player-4@example.org"}),
     "players-me": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),
     "players-me-calendar": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),
+    "players-me-seat": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token,
+                                                                "slug": w.tournament.slug}),
     "players-me-data": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),
     "players-me-data-json": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),
     "players-me-erase": Access(NOBODY, ANYONE, kwargs=lambda w: {"token": w.player_token}),

@@ -69,6 +69,12 @@ def has_map_study(tournament) -> bool:
     return ruleset_for(tournament.ruleset).has_map_study
 
 
+@register.filter
+def minutes_seconds(seconds: int) -> str:
+    """Seconds as the clocks show them: 90 → "1:30"."""
+    return clock_text(seconds)
+
+
 @register.simple_tag(takes_context=True)
 def study_clock(context, game, controls: bool = False) -> str:
     """The map-study countdown of a game from the server's clock: with the desk's buttons (`controls`), or on a

@@ -8,6 +8,7 @@ from django.contrib.auth.models import Permission
 
 from audit.actions import Action
 from audit.services import record_change
+from championships import links
 from championships.services import assign_staff
 from organize import checkin
 from organize.models import PrintJob
@@ -122,6 +123,7 @@ def tournament_day():
         "where do I sit": f"/t/{tournament.slug}/where/?q=a",
         "game": f"/t/{tournament.slug}/games/1/",
         "player": f"/t/{tournament.slug}/players/{entries[1].player_id}/",
+        "my page": f"/me/{links.issue(entries[4].player)}/",  # table 2: the study clock and timed turns
         "projector": f"/t/{tournament.slug}/screen/",
         "championship": f"/c/{tournament.championship.slug}/",
         "desk": f"/referee/{tournament.slug}/",
@@ -162,7 +164,7 @@ def tournament_day():
 
 
 PUBLIC = ("home", "standings", "overview", "where do I sit", "game", "player", "projector", "championship", "ratings",
-          "rated player")
+          "rated player", "my page")
 
 
 @pytest.mark.parametrize("language", ["en", "he"])

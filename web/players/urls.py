@@ -2,7 +2,7 @@
 pages under /me/. Included in every language (catan_tournaments/urls.py)."""
 from django.urls import path
 
-from . import views
+from . import seat, views
 
 urlpatterns = [
     path("t/<slug:slug>/register/", views.register, name="players-register"),
@@ -13,6 +13,7 @@ urlpatterns = [
     path("me/", views.me_home, name="players-me-home"),
     path("me/erase/<str:token>/", views.erase_confirm, name="players-erase-confirm"),
     path("me/<str:token>/", views.me, name="players-me"),
+    path("me/<str:token>/t/<slug:slug>/seat/", seat.me_seat, name="players-me-seat"),
     path("me/<str:token>/calendar.ics", views.me_calendar, name="players-me-calendar"),
     path("me/<str:token>/registrations/<int:registration_id>/cancel/", views.me_cancel, name="players-me-cancel"),
     path("me/<str:token>/sheets/<int:sheet_id>/", views.me_sheet, name="players-me-sheet"),

@@ -39,6 +39,7 @@ from organize import self_checkin
 from privacy import erasure
 from privacy.export import player_copy_json, sections
 from privacy.models import Erasure
+from ranking.live import POLL_SECONDS, request_version
 from ranking.own import OwnTournament, own_page
 from results.limits import OBJECTION_MAX
 from results.models import RecordSheet
@@ -231,10 +232,20 @@ def me(request: HtmxHttpRequest, token: str) -> HttpResponse:
                                                    "handed_over": HANDED_OVER,
                                                    "invitations": foreign_players.awaiting(player) if sent else [],
                                                    "objection_max": OBJECTION_MAX,
+                                                   "live": live_of(request, rows),
                                                    "push_key": settings.WEBPUSH_VAPID_PUBLIC_KEY
                                                    if push_configured() else ""})
     _set_cookie(response, token)
     return response
+
+
+def live_of(request: HtmxHttpRequest, rows: list[OwnTournament]) -> dict[str, object] | None:
+    """What the page's live poll follows: the first tournament being played (`own_page` puts it first)."""
+    row = next((row for row in rows if row.tournament.status == Tournament.Status.RUNNING), None)
+    if row is None:
+        return None
+    return {"tournament": row.tournament, "poll_seconds": POLL_SECONDS,
+            "version": request_version(request, row.tournament.slug) or ""}
 
 
 def _acts_in(token: str, rows: Iterable[OwnTournament]) -> set[int]:
