@@ -128,11 +128,6 @@ def _stylesheets(paper: str, landscape: bool) -> tuple[Any, list[Any]]:
     return fonts, [css, sizes[paper, landscape]]
 
 
-def print_fonts() -> Any:
-    """This thread's WeasyPrint font configuration, with the print stylesheet's fonts (to measure text with)."""
-    return _stylesheets(A4, False)[0]
-
-
 class _CollectorPause:
     """The garbage collector paused while documents are laid out: WeasyPrint makes millions of short-lived objects
     and hardly a cycle, and the collector's passes over them cost an eighth of the time (a few MB more at the

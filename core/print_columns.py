@@ -8,9 +8,10 @@ columns up because the shipped Noto fonts give every digit, "=" and the figure s
 other characters of a number (".", ",", "%", "–", no-break space) and the padding spaces the same width in every
 font that has them: `em` measures them from the fonts' advance widths. A name is isolated in its own direction
 (FSI … PDI); on a right-to-left page each value is isolated too (RLI … PDI), so the columns mirror and a number
-keeps its order. The header is one line too, each label placed with spaces by the width Pango gives it
-(`measured`), and the pages are built here (`paginate`): groups of a few rows, as many to a page (or to each of
-its columns) as its height holds, so WeasyPrint never lays out what does not fit, only to lay it out again.
+keeps its order. The header is one line too, each label placed with spaces by its shaped width (`measured`:
+HarfBuzz, with which Pango sets the PDF's text), and the pages are built here (`paginate`): groups of a few rows,
+as many to a page (or to each of its columns) as its height holds, so WeasyPrint never lays out what does not
+fit, only to lay it out again.
 
 No table: WeasyPrint lays a table out a third slower than the same lines in blocks. No tab stops either: they
 would put the name second, but WeasyPrint 70 draws a tab 2.4 % wider than Pango measured it, which moves whatever
@@ -22,15 +23,15 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+import uharfbuzz as hb
 from django.conf import settings
 
 FONTS = Path(settings.BASE_DIR) / "static" / "fonts"
 FAMILIES = ("NotoSans", "NotoSansArabic", "NotoSansHebrew")
 """The shipped fonts, in the order their glyphs are looked up (numbers take the same width in each)."""
-PRINT_FAMILIES = {"NotoSans": "Print Sans", "NotoSansArabic": "Print Arabic", "NotoSansHebrew": "Print Hebrew"}
-"""The print stylesheet's names of the shipped fonts (its @font-face rules)."""
-FIRST_FAMILY = {"ar": "NotoSansArabic", "fa": "NotoSansArabic", "he": "NotoSansHebrew"}
-"""The font a page's text is set in first, by language (static/print/print.css, `html[lang]`); others: NotoSans."""
+FIRST_FAMILY = {"ar": "NotoSansArabic", "fa": "NotoSansArabic"}
+"""The font a list's text is set in first, by language (static/print/print.css, `html[lang]`, `.lines`); others,
+Hebrew too, NotoSans."""
 WIDE = 1.0
 """Width (em) counted for a character none of the shipped fonts has (a CJK ideograph is one em)."""
 PT_MM = 25.4 / 72
@@ -78,43 +79,50 @@ def em(text: str, *, bold: bool = False) -> float:
 
 
 def measured(texts: list[str], *, language: str, bold: bool = False) -> list[float]:
-    """The widths of `texts` in em as Pango lays them out in the stylesheet's fonts for `language` (shaped: an
-    Arabic word is narrower than the separate forms of its letters that `em` adds up). For the few labels placed
-    along a line; `em` if WeasyPrint's Pango bindings are not what this expects."""
-    try:
-        return _pango_widths(tuple(texts), language[:2], bold)
-    except Exception:  # WeasyPrint's own bindings changed: the fonts' advance widths will do
-        return [em(text, bold=bold) for text in texts]
+    """The widths of `texts` in em as the PDF sets them in the stylesheet's fonts for `language`: shaped by
+    HarfBuzz, as Pango shapes them for WeasyPrint (an Arabic word is narrower than the separate forms of its
+    letters that `em` adds up). For the few labels placed along a line."""
+    return [_shaped(text, language[:2], bold) for text in texts]
 
 
 @cache
-def _pango_widths(texts: tuple[str, ...], language: str, bold: bool) -> list[float]:
-    from weasyprint.text.ffi import ffi, gobject, pango, unicode_to_char_p
+def _shaper(family: str, bold: bool) -> tuple[hb.Font, int]:
+    face = hb.Face(hb.Blob.from_file_path(str(FONTS / f"{family}-{'Bold' if bold else 'Regular'}.ttf")))
+    return hb.Font(face), face.upem
 
-    from core.pdf import print_fonts
 
-    size = 100  # px: the widths are read in em
+def _runs(text: str, language: str, bold: bool) -> list[tuple[str | None, str]]:
+    """`text` in runs of one font each, as the stylesheet's font list falls back: each character from the first
+    shipped font that has it (the page's language's first), spaces, digits and punctuation staying in the run
+    they are in when its font has them; None for characters no shipped font has."""
     first = FIRST_FAMILY.get(language, FAMILIES[0])
-    families = [PRINT_FAMILIES[first]] + [PRINT_FAMILIES[f] for f in FAMILIES if f != first] + ["sans-serif"]
-    context = ffi.gc(pango.pango_font_map_create_context(print_fonts().font_map), gobject.g_object_unref)
-    pango.pango_context_set_round_glyph_positions(context, False)
-    language_p, _language = unicode_to_char_p(language)
-    pango.pango_context_set_language(context, pango.pango_language_from_string(language_p))
-    description = ffi.gc(pango.pango_font_description_new(), pango.pango_font_description_free)
-    family_p, _family = unicode_to_char_p(",".join(families))
-    pango.pango_font_description_set_family(description, family_p)
-    pango.pango_font_description_set_weight(description, 700 if bold else 400)
-    pango.pango_font_description_set_absolute_size(description, size * 1024)
-    layout = ffi.gc(pango.pango_layout_new(context), gobject.g_object_unref)
-    pango.pango_layout_set_font_description(layout, description)
-    rectangle = ffi.new("PangoRectangle *")
-    widths = []
-    for text in texts:
-        text_p, _text = unicode_to_char_p(text)
-        pango.pango_layout_set_text(layout, text_p, -1)
-        pango.pango_layout_line_get_extents(pango.pango_layout_get_line_readonly(layout, 0), ffi.NULL, rectangle)
-        widths.append(rectangle.width / 1024 / size)
-    return widths
+    order = [first, *(family for family in FAMILIES if family != first)]
+    runs: list[tuple[str | None, str]] = []
+    for char in text:
+        having = [family for family in order if char in _font(family, bold)]
+        neutral = unicodedata.category(char)[0] in "ZPN"
+        if runs and runs[-1][0] in having and (neutral or having[0] == runs[-1][0]):
+            runs[-1] = (runs[-1][0], runs[-1][1] + char)
+        else:
+            runs.append((having[0] if having else None, char))
+    return runs
+
+
+@cache
+def _shaped(text: str, language: str, bold: bool) -> float:
+    width = 0.0
+    for family, run in _runs(text, language, bold):
+        if family is None:
+            width += WIDE * len(run)
+            continue
+        font, units = _shaper(family, bold)
+        buffer = hb.Buffer()
+        buffer.add_str(run)
+        buffer.guess_segment_properties()
+        buffer.language = language
+        hb.shape(font, buffer, {})
+        width += sum(position.x_advance for position in buffer.glyph_positions) / units
+    return width
 
 
 def spaces(width: float) -> str:

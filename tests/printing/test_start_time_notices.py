@@ -1,5 +1,6 @@
 """Start-time notices (seed 001 §6): each participant with an email is told the official start once, within the
 day before, and again when it moves; the organizer sees who was told."""
+import re
 from datetime import date, datetime, time, timedelta
 
 import pytest
@@ -107,4 +108,5 @@ def test_the_lateness_sentence_is_the_ruleset_registrys(event, monkeypatch, send
     send_start_time_notices(at(DAY, 8))
     bodies = {m.to[0]: m.body for m in mail.outbox}
     assert "up to 10 minutes late lose 2 VP; later arrivals are not admitted" in bodies["player0@example.com"]
-    assert "late" not in bodies["world@example.com"] and "VP" not in bodies["world@example.com"]
+    world_text = re.sub(r"https?://\S+", "", bodies["world@example.com"])  # a link's token may spell anything
+    assert "late" not in world_text and "VP" not in world_text
