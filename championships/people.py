@@ -20,9 +20,9 @@ from engines.csv_input import Record
 from . import foreign_players
 from .foreign_players import Typed
 from .list_dates import ISO
+from .list_import import RosterPreview, preview_roster
 from .models import Entry, Player, Relationship, Tournament
 from .permissions import require_organizer, visible_players
-from .registration import RosterPreview, preview_roster
 from .relationships import declare_relationship
 from .roster import RosterRow
 from .services import enter_player, match_rows, register_players

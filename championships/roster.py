@@ -7,7 +7,7 @@ by ';'). Headers are matched loosely ("Date of birth", "Friends", "What is your 
 "نام"), including those of Google Forms and Microsoft Forms exports, whose own bookkeeping columns (Timestamp,
 ID, Start time…) are ignored and named as such in the preview; a "Last name" question is joined to the name.
 
-The file's shape is checked here, without the database; `championships.registration` then checks
+The file's shape is checked here, without the database; `championships.list_import` then checks
 each row against the players already registered and the tournament they are entered in.
 """
 import csv

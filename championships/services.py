@@ -17,6 +17,7 @@ from core.names import fold
 
 from .countries import country_for_code
 from .eligibility import check_can_enter, check_can_officiate
+from .list_import import Registered
 from .models import RESERVED_SLUGS, Championship, Entry, Player, StaffRole, Tournament
 from .permissions import (
     awaiting_player,
@@ -25,7 +26,6 @@ from .permissions import (
     require_championship_organizer,
     require_organizer,
 )
-from .registration import Registered
 from .relationships import declare_relationship
 from .roster import RosterRow
 

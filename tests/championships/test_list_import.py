@@ -11,9 +11,9 @@ from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
 from audit.models import AuditEntry
+from championships.list_import import preview_roster
 from championships.models import Entry, Player, Relationship
 from championships.people import add_player, import_registration_list
-from championships.registration import preview_roster
 from championships.roster import MAX_ROWS, read_upload
 from engines.csv_input import InputError
 from tests.factories import make_admin, make_official, make_player, make_tournament, make_user
