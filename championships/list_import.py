@@ -25,10 +25,10 @@ from engines.csv_input import InputProblem, Record
 
 from .eligibility import age_on, staff_roles
 from .list_dates import ISO, Guess, default_format, guess_format
+from .list_file import RosterLine, RosterRow, check_records
 from .models import Declaration, Entry, Player, StaffRole, Tournament
 from .permissions import officiated_tournaments, visible_players
 from .relationships import declaration_scope
-from .roster import RosterLine, RosterRow, check_records
 
 KEEP, UPDATE = "keep", "update"
 DECISIONS = (KEEP, UPDATE)
@@ -209,7 +209,7 @@ def date_guess(records: list[Record], tournament: Tournament) -> Guess:
 def preview_roster(records: list[Record], tournament: Tournament, *, user, decisions: dict[int, str] | None = None,
                    read_problems: Sequence[InputProblem] = (), allow_existing: bool = True,
                    date_format: str = ISO) -> RosterPreview:
-    """Every row with its problems: the file's own (see `roster.check_records`) and the database's.
+    """Every row with its problems: the file's own (see `list_file.check_records`) and the database's.
 
     `decisions` (line → KEEP or UPDATE) say what to do with a registered player the row describes
     differently; KEEP where not given. Every row is entered in `tournament`, so its age cut-off and staff apply.

@@ -20,11 +20,11 @@ from engines.csv_input import Record
 from . import foreign_players
 from .foreign_players import Typed
 from .list_dates import ISO
+from .list_file import RosterRow
 from .list_import import RosterPreview, preview_roster
 from .models import Entry, Player, Relationship, Tournament
 from .permissions import require_organizer, visible_players
 from .relationships import declare_relationship
-from .roster import RosterRow
 from .services import enter_player, match_rows, register_players
 from .waiting_list import place_freed
 

@@ -17,6 +17,7 @@ from core.names import fold
 
 from .countries import country_for_code
 from .eligibility import check_can_enter, check_can_officiate
+from .list_file import RosterRow
 from .list_import import Registered
 from .models import RESERVED_SLUGS, Championship, Entry, Player, StaffRole, Tournament
 from .permissions import (
@@ -27,7 +28,6 @@ from .permissions import (
     require_organizer,
 )
 from .relationships import declare_relationship
-from .roster import RosterRow
 
 
 def unique_slug(model, base: str, also_taken=()) -> str:

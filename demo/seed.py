@@ -40,8 +40,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from championships import signup
+from championships.list_file import parse_roster
 from championships.models import Championship, Player, StaffRole, Stage, Tournament
-from championships.roster import parse_roster
 from championships.services import assign_staff, create_championship_from_preset, enter_players, register_players
 from organize.checkin import check_in
 from ranking.qualification import seat_seeded_stage

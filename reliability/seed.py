@@ -22,8 +22,8 @@ from django.urls import URLPattern, reverse  # noqa: E402
 
 from catan_tournaments.routes import api as api_routes  # noqa: E402
 from catan_tournaments.routes import public as public_routes  # noqa: E402
+from championships.list_file import RosterRow  # noqa: E402
 from championships.models import StaffRole, Tournament  # noqa: E402
-from championships.roster import RosterRow  # noqa: E402
 from championships.services import (  # noqa: E402
     assign_staff,
     create_championship_from_preset,

@@ -127,8 +127,8 @@ def test_the_keys_are_kept_on_every_write_of_a_name(hall):
 
 
 def test_an_imported_list_keeps_the_keys_and_matches_a_registered_player_by_the_fold():
+    from championships.list_file import read_upload
     from championships.people import import_registration_list
-    from championships.roster import read_upload
     other = make_tournament()
     organizer = make_official(other, "organizer")
     records, _problems = read_upload("list.csv", b"name,date_of_birth\nNadia Ferreira,1991-02-03\n")
@@ -211,9 +211,9 @@ def test_every_other_search_finds_latin_letters_typed_plain(client, latin, typed
 
 
 def test_the_import_and_the_namesakes_match_latin_letters_typed_plain(latin):
+    from championships.list_file import read_upload
     from championships.namesakes import entry_numbers
     from championships.people import import_registration_list
-    from championships.roster import read_upload
     tournament, entries, _game, organizer = latin
     records, _problems = read_upload("list.csv", b"name,date_of_birth\nLukasz Kowalski,1990-01-01\n")
     other = make_tournament(championship=tournament.championship)

@@ -11,8 +11,8 @@ from django.core import mail
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from championships.list_file import parse_roster
 from championships.models import Championship, Player
-from championships.roster import parse_roster
 from core.mail import queue_email
 from core.text import clean_line, one_line
 from engines.csv_input import InputError

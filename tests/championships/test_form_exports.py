@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from openpyxl import Workbook
 
 from championships.list_dates import DAY_FIRST, ISO, MONTH_FIRST, default_format, guess_format, parse_date
-from championships.roster import check_records, header_key, map_columns, parse_roster, read_list, read_upload
+from championships.list_file import check_records, header_key, map_columns, parse_roster, read_list, read_upload
 from engines.csv_input import InputError
 
 FORMS = Path(__file__).resolve().parents[1] / "data" / "forms"

@@ -11,10 +11,10 @@ from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
 from audit.models import AuditEntry
+from championships.list_file import MAX_ROWS, read_upload
 from championships.list_import import preview_roster
 from championships.models import Entry, Player, Relationship
 from championships.people import add_player, import_registration_list
-from championships.roster import MAX_ROWS, read_upload
 from engines.csv_input import InputError
 from tests.factories import make_admin, make_official, make_player, make_tournament, make_user
 
@@ -45,7 +45,7 @@ def test_csv_with_semicolons_bom_aliases_and_country_names_in_four_languages():
     assert problems == []
     assert [(line, cells["name"], cells["country"]) for line, cells in records][:2] == [
         (2, "Ann", "الإمارات العربية المتحدة"), (3, "Bob", "לבנון")]
-    from championships.roster import check_records
+    from championships.list_file import check_records
     lines = check_records(records)
     assert [item.row.country for item in lines] == ["AE", "LB", "IR", "LB"]
     assert lines[0].row.email == "ann@example.org" and lines[0].row.friends_or_family == ("Bob",)
@@ -81,7 +81,7 @@ def test_huge_cells_and_old_excel_files_are_a_clear_message():
     with pytest.raises(InputError, match=r"Old Excel files \(.xls\)"):
         read_upload("a.xls", b"\xd0\xcf\x11\xe0" + bytes(100))
     records, _ = read_upload("a.csv", ("name\n" + "x" * 300 + "\n").encode())
-    from championships.roster import check_records
+    from championships.list_file import check_records
     assert [str(p) for p in check_records(records)[0].problems] == ["line 2, name: longer than 200 characters"]
 
 

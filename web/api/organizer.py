@@ -15,11 +15,11 @@ from ninja import Field, Query, Router, Schema, Status
 from ninja.errors import HttpError
 from ninja.security import HttpBearer
 
+from championships.list_file import MAX_BYTES, read_upload
+from championships.list_file import check_records as check_roster
 from championships.models import Tournament
 from championships.people import import_rows
 from championships.permissions import visible_players
-from championships.roster import MAX_BYTES, read_upload
-from championships.roster import check_records as check_roster
 from championships.services import enter_players
 from core.names import fold
 from engines.csv_input import InputError, InputProblem

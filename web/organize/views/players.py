@@ -21,11 +21,11 @@ from django.views.decorators.http import require_POST
 
 from championships import people, privacy_notice
 from championships.list_dates import FORMAT_LABELS, FORMATS, ISO
+from championships.list_file import Columns, read_list
 from championships.list_import import DECISIONS, KEEP, Counts, date_guess, preview_roster
 from championships.models import Tournament
 from championships.permissions import organized_tournament, visible_players
 from championships.relationships import remove_declaration
-from championships.roster import Columns, read_list
 from championships.services import change_player
 from core.table_export import table_response
 from engines.csv_input import InputError, InputProblem

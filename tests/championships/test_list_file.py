@@ -4,9 +4,9 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ValidationError
 
+from championships.list_file import parse_roster
 from championships.models import Entry, Player, Relationship
 from championships.people import import_rows
-from championships.roster import parse_roster
 from engines.csv_input import InputError
 from tests.factories import make_admin, make_tournament
 
