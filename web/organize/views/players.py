@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
-from championships import people, privacy_notice
+from championships import people, privacy_notice, rosters
 from championships.list_dates import FORMAT_LABELS, FORMATS, ISO
 from championships.list_file import Columns, read_list
 from championships.list_import import DECISIONS, KEEP, Counts, date_guess, preview_roster
@@ -29,7 +29,6 @@ from championships.relationships import remove_declaration
 from championships.services import change_player
 from core.table_export import table_response
 from engines.csv_input import InputError, InputProblem
-from organize import rosters
 from privacy import erasure
 from privacy.models import Erasure
 from web.forms import add_service_errors
