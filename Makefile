@@ -87,7 +87,7 @@ chaos: install
 # PostgreSQL (catan_stack), Redis as broker and as cache, Celery worker and beat, an SMTP server writing .eml files,
 # a Web Push receiver (README "Deploying"). Options: make stack ARGS="--port 18600" (see --help).
 stack: install
-	$(PY) -m reliability.stack $(ARGS)
+	$(PY) -m reliability.run_stack $(ARGS)
 
 # The browser journeys (organizer, referee's tablet offline and online, player's phone) through the stack, one start.
 test-stack: install $(NODE)

@@ -6,7 +6,7 @@ are personal data. So a list shows, after each namesake's name:
 - to everyone else, a number: the namesakes' order of entry in the tournament ("Ann Lee (2)"). It says
   nothing about the person, stays the same all tournament long (a later entry takes the next number),
   and a player learns theirs at the check-in desk or on their private page.
-Names are compared as the import compares them (`roster.name_key`).
+Names are compared as the import compares them (`core.names.fold`).
 """
 from collections.abc import Iterable, Set
 

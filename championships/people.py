@@ -20,17 +20,17 @@ from engines.csv_input import Record
 from . import foreign_players
 from .foreign_players import Typed
 from .list_dates import ISO
+from .list_file import ListRow
+from .list_import import ListPreview, preview_list
 from .models import Entry, Player, Relationship, Tournament
 from .permissions import require_organizer, visible_players
-from .registration import RosterPreview, preview_roster
 from .relationships import declare_relationship
-from .roster import RosterRow
 from .services import enter_player, match_rows, register_players
 from .waiting_list import place_freed
 
 FIELDS = {"name": "name", "email": "email", "date_of_birth": "date_of_birth", "country": "country",
           "friends_or_family": "friend"}
-"""The add-a-player form's field for each roster column a problem names."""
+"""The add-a-player form's field for each list column a problem names."""
 
 
 @dataclass(frozen=True)
@@ -42,18 +42,18 @@ class ImportResult:
     relationships: int
 
 
-def _line_messages(preview: RosterPreview) -> list[str]:
+def _line_messages(preview: ListPreview) -> list[str]:
     return [_("Line %(line)d, %(column)s: %(problem)s") % {"line": p.line, "column": p.column, "problem": p.message}
             if p.column else _("Line %(line)d: %(problem)s") % {"line": p.line, "problem": p.message}
             for p in preview.problems]
 
 
-def typed(row: RosterRow) -> Typed:
+def typed(row: ListRow) -> Typed:
     """What a list's row gives to find a registered player by: its email, else its date of birth."""
     return Typed(email=row.email) if row.email else Typed(date_of_birth=row.date_of_birth)
 
 
-def _on_line(line: int, player: Player, tournament: Tournament, *, user, row: RosterRow, foreign: bool) -> Entry:
+def _on_line(line: int, player: Player, tournament: Tournament, *, user, row: ListRow, foreign: bool) -> Entry:
     """`foreign_players.enter` for a list's line, its refusal named by the line."""
     try:
         return foreign_players.enter(player, tournament, user=user, typed=typed(row), foreign=foreign)[0]
@@ -67,9 +67,9 @@ def _changed_meanwhile() -> ValidationError:
                              "saved: check the list again."))
 
 
-def import_registration_list(tournament: Tournament, records: list[Record], *, user,
-                             decisions: dict[int, str] | None = None, expected: dict[int, int] | None = None,
-                             date_format: str = ISO) -> ImportResult:
+def import_list(tournament: Tournament, records: list[Record], *, user,
+                decisions: dict[int, str] | None = None, expected: dict[int, int] | None = None,
+                date_format: str = ISO) -> ImportResult:
     """Register and enter every row of a list, or nothing: the preview's checks run again here.
 
     `decisions` (line → keep or update) are the organizer's for rows naming a registered player with other
@@ -81,7 +81,7 @@ def import_registration_list(tournament: Tournament, records: list[Record], *, u
     require_organizer(user, tournament)
     try:
         with transaction.atomic():
-            preview = preview_roster(records, tournament, user=user, decisions=decisions, date_format=date_format)
+            preview = preview_list(records, tournament, user=user, decisions=decisions, date_format=date_format)
             if not preview.ok:
                 raise ValidationError(_line_messages(preview) or [_("The list has no players.")])
             matches = {line: match.player for line, match in preview.matches.items()}
@@ -89,8 +89,8 @@ def import_registration_list(tournament: Tournament, records: list[Record], *, u
                 raise _changed_meanwhile()
             counts = preview.counts
             foreign = foreign_players.unseen(user, matches.values())
-            rows = {row.line: row for row in preview.roster_rows}
-            players = register_players(preview.roster_rows, user=user, tournament=tournament,
+            rows = {row.line: row for row in preview.list_rows}
+            players = register_players(preview.list_rows, user=user, tournament=tournament,
                                        matches=matches, friends=preview.friends,
                                        updates=frozenset(line for line, m in preview.matches.items() if m.updates))
             for line, player in players.items():
@@ -102,7 +102,7 @@ def import_registration_list(tournament: Tournament, records: list[Record], *, u
         raise _changed_meanwhile() from error
 
 
-def looked_up_in(preview: RosterPreview, tournament: Tournament, *, user) -> None:
+def looked_up_in(preview: ListPreview, tournament: Tournament, *, user) -> None:
     """The registered players a previewed list names, counted and logged as lookups where the user could not see
     them (`foreign_players.look_up_list`); refused whole past the user's hourly allowance."""
     rows = {item.line: item.row for item in preview.lines if item.row is not None}
@@ -117,19 +117,19 @@ def add_player(tournament: Tournament, *, user, name: str, email: str = "", date
     require_organizer(user, tournament)
     cells = {"name": name, "email": email, "date_of_birth": date_of_birth.isoformat() if date_of_birth else "",
              "country": country, "friends_or_family": friend.replace(";", " ")}
-    preview = preview_roster([(1, cells)], tournament, user=user, allow_existing=False)
+    preview = preview_list([(1, cells)], tournament, user=user, allow_existing=False)
     looked_up_in(preview, tournament, user=user)
     with transaction.atomic():
         return _add(preview, tournament, user=user, kind=kind)
 
 
-def _add(preview: RosterPreview, tournament: Tournament, *, user, kind: str) -> Player:
+def _add(preview: ListPreview, tournament: Tournament, *, user, kind: str) -> Player:
     if not preview.ok:
         errors: dict[str, list[str]] = {}
         for problem in preview.problems:
             errors.setdefault(FIELDS.get(problem.column or "", "__all__"), []).append(problem.message)
         raise ValidationError(errors)
-    (row,) = preview.roster_rows
+    (row,) = preview.list_rows
     try:
         with transaction.atomic():
             (player,) = register_players([row], user=user, tournament=tournament, matches={},
@@ -168,7 +168,7 @@ def enter_found(tournament: Tournament, *, user, email: str = "", name: str = ""
     return foreign_players.enter(player, tournament, user=user, typed=found_by)
 
 
-def import_rows(tournament: Tournament, rows: list[RosterRow], *, user) -> list[tuple[RosterRow, Entry, bool]]:
+def import_rows(tournament: Tournament, rows: list[ListRow], *, user) -> list[tuple[ListRow, Entry, bool]]:
     """A parsed list registered and entered, or nothing (the API's import): each row with its entry and whether its
     player is one of another championship's, looked up and counted first (`foreign_players.look_up_list`), entered
     with an invitation, and of whom the caller may answer nothing but what the row says."""

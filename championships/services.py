@@ -17,6 +17,8 @@ from core.names import fold
 
 from .countries import country_for_code
 from .eligibility import check_can_enter, check_can_officiate
+from .list_file import ListRow
+from .list_import import Registered
 from .models import RESERVED_SLUGS, Championship, Entry, Player, StaffRole, Tournament
 from .permissions import (
     awaiting_player,
@@ -25,9 +27,7 @@ from .permissions import (
     require_championship_organizer,
     require_organizer,
 )
-from .registration import Registered
 from .relationships import declare_relationship
-from .roster import RosterRow
 
 
 def unique_slug(model, base: str, also_taken=()) -> str:
@@ -93,7 +93,7 @@ def assign_staff(member: AbstractBaseUser, role: str, *, user, tournament: Tourn
     return staff_role
 
 
-def match_rows(rows: list[RosterRow], *, user) -> dict[int, Player]:
+def match_rows(rows: list[ListRow], *, user) -> dict[int, Player]:
     """The registered players rows stand for, matched as the import preview matches them; refuses ambiguous rows."""
     registered = Registered(rows, user)
     matches, problems = {}, []
@@ -156,10 +156,10 @@ def _audited(value):
 
 
 @transaction.atomic
-def register_players(rows: list[RosterRow], *, user, tournament: Tournament, matches: dict[int, Player] | None = None,
+def register_players(rows: list[ListRow], *, user, tournament: Tournament, matches: dict[int, Player] | None = None,
                      updates: frozenset[int] = frozenset(), friends: dict[str, Player] | None = None
                      ) -> dict[int, Player]:
-    """Create the players of a parsed roster, link or update registered ones, and declare their relationships.
+    """Create the players of a parsed list, link or update registered ones, and declare their relationships.
 
     `matches` (from the import preview) says which registered player a line is; without it rows are matched
     here and a registered player is linked as registered. `updates`: lines whose registered player takes the
@@ -194,7 +194,7 @@ def register_players(rows: list[RosterRow], *, user, tournament: Tournament, mat
 
 @transaction.atomic
 def enter_players(tournament: Tournament, players: dict[int, Player], *, user) -> list[Entry]:
-    """Enter players (keyed by roster line); a refused one aborts all, naming its line."""
+    """Enter players (keyed by the list's line); a refused one aborts all, naming its line."""
     entries = []
     for line, player in players.items():
         try:

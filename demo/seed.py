@@ -40,8 +40,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from championships import signup
+from championships.list_file import parse_list
 from championships.models import Championship, Player, StaffRole, Stage, Tournament
-from championships.roster import parse_roster
 from championships.services import assign_staff, create_championship_from_preset, enter_players, register_players
 from organize.checkin import check_in
 from ranking.qualification import seat_seeded_stage
@@ -126,7 +126,7 @@ def _roster(path: Path, organizer, tournament: Tournament, rows: slice = slice(N
     """The roster's players (`rows` of it) by line, registered from `tournament`, whose activity log says so; one
     registered already (left from a demo removed by hand, perhaps entered in a real tournament since) is linked as
     it is, not reset to the file (`register_players`)."""
-    return register_players(parse_roster(path.read_text(encoding="utf-8"))[rows], user=organizer,
+    return register_players(parse_list(path.read_text(encoding="utf-8"))[rows], user=organizer,
                             tournament=tournament)
 
 
@@ -216,7 +216,7 @@ def _players_side(organizer, referee) -> Championship:
     signup.change_settings(finals, signup.Settings(self_registration=True, capacity=OPEN_PLACES,
                                                    registration_closes=None, registration_approval=False),
                            user=organizer)
-    *confirming, unconfirmed = parse_roster(OPEN_ROSTER.read_text(encoding="utf-8"))
+    *confirming, unconfirmed = parse_list(OPEN_ROSTER.read_text(encoding="utf-8"))
     for row in (*confirming, unconfirmed):
         token = secrets.token_urlsafe(32)
         language = "ar" if any("\u0600" <= ch <= "\u06ff" for ch in row.name) else "en"

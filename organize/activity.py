@@ -1,36 +1,31 @@
 """The activity log told in words: each audit entry of a tournament as a sentence, with its details.
 
-Audit entries name their object by type and id (like Django's admin log), so the games, tables,
-stages and players they are about are looked up here, a few queries per page of entries whatever
-its length. This module sits above every app, so it may read all of them.
+What fills each action's sentence is here (`_TELLERS`); the words are activity_text.py's, the before and after
+lines activity_details.py's. Audit entries name their object by type and id (like Django's admin log), so the
+games, tables, stages and players they are about are looked up in activity_context.py, a few queries per page of
+entries whatever its length. These modules sit above every app, so they may read all of them.
 """
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from django.apps import apps
-from django.db.models import QuerySet, TextChoices
-from django.utils.html import conditional_escape, format_html
-from django.utils.safestring import mark_safe
+from django.db.models import QuerySet
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from audit.actions import BY_THE_SITE, Action, Kind
 from audit.models import AuditEntry
-from championships.models import Entry, Player, Relationship, StaffRole, Stage, Tournament
-from results.models import Penalty, RecordSheet
+from championships.models import Relationship, StaffRole, Tournament
+from results.models import Penalty
 from scheduling.boards import LIMIT_LABELS
-from scheduling.models import Game, Table
+from scheduling.models import Game
 
-from .activity_labels import DETAIL_LABELS, HIDDEN_DETAILS, OBJECT_LABELS
-
-
-@dataclass(frozen=True)
-class Detail:
-    label: str
-    value: str
-    """Safe HTML: names and data isolated for right-to-left pages."""
-    was: str | None = None
-    """The value before the change, when it was different (safe HTML too)."""
+from .activity_context import Context
+from .activity_details import Detail, entry_details
+from .activity_text import Plain as _Plain
+from .activity_text import Said, game_at
+from .activity_text import choice_label as _choice_label
+from .activity_text import clock_text as _clock_text
+from .activity_text import qualified as _qualified
 
 
 @dataclass(frozen=True)
@@ -64,7 +59,7 @@ class ActivityRow:
 def described(entries: Iterable[AuditEntry]) -> list[ActivityRow]:
     """The entries told in words; what they refer to is looked up in a few queries for all of them."""
     entries = list(entries)
-    context = _Context(entries)
+    context = Context(entries)
     return [_describe(entry, context) for entry in entries]
 
 
@@ -79,122 +74,6 @@ def described_in_chunks(entries: QuerySet[AuditEntry], size: int = 500) -> Itera
     yield from described(chunk)
 
 
-class _Context:
-    """Numbers and names of the objects a batch of entries refers to, looked up once per type."""
-
-    def __init__(self, entries: list[AuditEntry]):
-        ids: dict[str, set[int]] = defaultdict(set)
-        entry_ids: set[int] = set()
-        player_ids: set[int] = set()
-        for e in entries:
-            ids[e.object_type].add(e.object_id)
-            if e.action == Action.SEATING_PLAY_ORDER:
-                for side in (e.before, e.after):
-                    entry_ids.update(pk for pk in (side or {}).get("order", []) if isinstance(pk, int))
-            if e.kind == Kind.PLAYER:
-                player_ids.add(e.object_id)
-            if e.kind == Kind.ADMIN:
-                for side in (e.before, e.after):
-                    player_id = (side or {}).get("player_id")
-                    if isinstance(player_id, int):
-                        player_ids.add(player_id)
-        self.sheets = self._rows(RecordSheet, ids["recordsheet"], "table__game__number", "table__number")
-        self.tables = self._rows(Table, ids["table"], "game__number", "number")
-        self.games = self._rows(Game, ids["game"], "number")
-        self.stages = self._rows(Stage, ids["stage"], "name")
-        self.tournaments = self._rows(Tournament, ids["tournament"], "name")
-        self.entries = self._rows(Entry, entry_ids, "player__name")
-        self.players = self._rows(Player, player_ids, "name")
-        self.model_names = {m._meta.model_name: m._meta.verbose_name for m in apps.get_models()}
-
-    @staticmethod
-    def _rows(model, pks: set[int], *fields: str) -> dict[int, tuple]:
-        if not pks:
-            return {}
-        rows = model.objects.filter(pk__in=pks).values_list("pk", *fields)
-        return {pk: tuple(values) for pk, *values in rows}
-
-    def where(self, entry: AuditEntry) -> str:
-        pk = entry.object_id
-        if entry.object_type == "recordsheet" and pk in self.sheets:
-            game, table = self.sheets[pk]
-            return _game_and_table(game, table)
-        if entry.object_type == "table" and pk in self.tables:
-            game, table = self.tables[pk]
-            return _game_and_table(game, table)
-        if entry.object_type == "game" and pk in self.games:
-            return _game(self.games[pk][0])
-        if entry.object_type == "stage" and pk in self.stages:
-            return self.stages[pk][0]
-        return ""
-
-    def player_name(self, entry: AuditEntry) -> str:
-        return self.players[entry.object_id][0] if entry.object_id in self.players else f"#{entry.object_id}"
-
-    def entry_name(self, pk) -> str:
-        return self.entries[pk][0] if pk in self.entries else f"#{pk}"
-
-    def admin_object(self, entry: AuditEntry) -> "_Said":
-        data = entry.after or entry.before or {}
-        kind = str(OBJECT_LABELS.get(entry.object_type) or self.model_names.get(entry.object_type, entry.object_type))
-        name = data.get("name")
-        if not name and data.get("player_id") in self.players:
-            name = self.players[data["player_id"]][0]
-        if name:
-            return _Said(_("%(type)s “%(name)s”"), type=_Plain(kind), name=name)
-        return _Said(_("%(type)s #%(id)s"), type=_Plain(kind), id=entry.object_id)
-
-
-def _game(number) -> str:
-    return _("Game %(n)s") % {"n": number}
-
-
-def _game_and_table(game, table) -> str:
-    return _("Game %(g)s · Table %(t)s") % {"g": game, "t": table}
-
-
-def _names(names) -> str:
-    return ", ".join(str(n) for n in names or [])
-
-
-class _Plain(str):
-    """Words of the current language put into a sentence as they are (not isolated like a name)."""
-
-
-class _Said:
-    """A sentence with its values filled in, as text and as HTML with each name isolated (<bdi>) for right-to-left.
-
-    A value may be a list (of names), a `_Plain` text, or another `_Said`.
-    """
-
-    def __init__(self, sentence: str, **values):
-        self.text = sentence % {k: _text(v) for k, v in values.items()}
-        self.html = mark_safe(conditional_escape(sentence) % {k: _html(v) for k, v in values.items()})
-
-    def __str__(self) -> str:
-        return self.text
-
-
-def _text(value) -> str:
-    if isinstance(value, list):
-        return _names(_text(v) for v in value)
-    return value.text if isinstance(value, _Said) else str(value)
-
-
-def _html(value) -> str:
-    if isinstance(value, list):
-        return mark_safe(", ".join(_html(v) for v in value))
-    if isinstance(value, _Said):
-        return value.html
-    if isinstance(value, _Plain):
-        return conditional_escape(value)
-    return format_html("<bdi>{}</bdi>", value)
-
-
-def _clock_text(seconds: int) -> str:
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
 @dataclass(frozen=True)
 class _Facts:
     """An entry with its before and after as dicts, and what the batch of entries refers to."""
@@ -202,7 +81,7 @@ class _Facts:
     entry: AuditEntry
     before: dict
     after: dict
-    context: _Context
+    context: Context
 
 
 @dataclass(frozen=True)
@@ -376,92 +255,16 @@ _TELLERS: dict[Action, Callable[[_Facts], _Telling]] = {
 """What fills each action's sentence, by action; an action whose sentences have no blanks needs none."""
 
 
-def _describe(entry: AuditEntry, context: _Context) -> ActivityRow:
+def _describe(entry: AuditEntry, context: Context) -> ActivityRow:
     """The entry told by its action's sentence from the registry; an action this version does not know by its code."""
     action = Action.stored(entry.action)
     if action is None:
         return ActivityRow(entry, entry.action, format_html("<code>{}</code>", entry.action),
-                           f"{entry.object_type} #{entry.object_id}", known=False, details=_details(entry, context))
+                           f"{entry.object_type} #{entry.object_id}", known=False,
+                           details=entry_details(entry, context))
     facts = _Facts(entry, entry.before or {}, entry.after or {}, context)
     telling = _TELLERS[action](facts) if action in _TELLERS else _tell()
-    said = _Said(str(action.sentences.get(telling.variant, action.label)), **telling.values)
-    where = _game(telling.game) if telling.game else context.where(entry)
-    return ActivityRow(entry, said.text, said.html, where, details=_details(entry, context) if action.details else [])
-
-
-def _choice_label(choices: type[TextChoices], value) -> str:
-    """The value's label in the current language, "?" for a value the choices do not (or no longer) have."""
-    return str(choices(value).label) if value in choices.values else "?"
-
-
-def _qualified(rows) -> list:
-    """[name, rank] pairs as "name (rank)", each name isolated."""
-    return [_Said("%(name)s (%(rank)s)", name=row[0], rank=_Plain(row[1]))
-            if isinstance(row, list | tuple) and len(row) == 2 else row for row in rows or []]
-
-
-def _details(entry: AuditEntry, context: _Context) -> list[Detail]:
-    """The before/after of an entry as label: value lines; for a change, only what changed, with what it was."""
-    before, after = entry.before, entry.after
-    admin = entry.kind == Kind.ADMIN
-    if entry.action == Action.SEATING_SWAPPED:
-        return [Detail(str(name), _seat(place), _seat(before.get(name)) if isinstance(before, dict) else None)
-                for name, place in (after or {}).items()]
-    if not isinstance(before, dict) or not isinstance(after, dict):
-        data = after if isinstance(after, dict) else before
-        if not isinstance(data, dict):
-            return []
-        return [Detail(_label(key, admin), _value(key, value, entry, context))
-                for key, value in data.items()
-                if admin or (key not in HIDDEN_DETAILS and value not in (None, "", [], {}))]
-    details = []
-    for key in list(after) + [k for k in before if k not in after]:
-        if not admin and key in HIDDEN_DETAILS:
-            continue
-        new, old = after.get(key), before.get(key)
-        if key in before and key in after and new == old:
-            if admin or entry.action == Action.SHEET_CORRECTED:
-                continue
-            details.append(Detail(_label(key, admin), _value(key, new, entry, context)))
-        else:
-            details.append(Detail(_label(key, admin), _value(key, new, entry, context),
-                                  _value(key, old, entry, context) if key in before else None))
-    return details
-
-
-def _label(key: str, admin: bool) -> str:
-    if admin:
-        return key
-    return str(DETAIL_LABELS.get(key, key.replace("_", " ")))
-
-
-def _seat(place) -> str:
-    if isinstance(place, list | tuple) and len(place) == 2:
-        return _Said(_("table %(table)s, position %(position)s"), table=_Plain(place[0]),
-                     position=_Plain(place[1])).html
-    return _value("", place, None, None)
-
-
-def _value(key: str, value, entry: AuditEntry | None, context: _Context | None) -> str:
-    """A before or after value as safe HTML: words of the current language as they are, names and data isolated."""
-    if value is None or value == "" or value == []:
-        return "—"
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    if key == "scores" and isinstance(value, list):
-        return mark_safe("; ".join(
-            _Said(_("%(player)s: %(vp)s VP (winner)") if s.get("winner") else _("%(player)s: %(vp)s VP"),
-                  player=s.get("player", "?"), vp=_Plain("—" if s.get("vp") is None else s["vp"])).html
-            for s in value if isinstance(s, dict)))
-    if key == "order" and entry is not None and context is not None and entry.action == Action.SEATING_PLAY_ORDER:
-        return _html([context.entry_name(pk) for pk in value])
-    if key == "qualified" and isinstance(value, list):
-        return _html(_qualified(value))
-    if key == "tables" and isinstance(value, list):
-        return mark_safe("; ".join(
-            _Said(_("Table %(n)s"), n=_Plain(n)).html + ": " + _html(list(names)) for n, names in enumerate(value, 1)))
-    if isinstance(value, dict):
-        return mark_safe(", ".join(format_html("{}: {}", k, _value(k, v, entry, context)) for k, v in value.items()))
-    if isinstance(value, list):
-        return mark_safe(", ".join(_value("", v, entry, context) for v in value))
-    return _html(value)
+    said = Said(str(action.sentences.get(telling.variant, action.label)), **telling.values)
+    where = game_at(telling.game) if telling.game else context.where(entry)
+    return ActivityRow(entry, said.text, said.html, where,
+                       details=entry_details(entry, context) if action.details else [])

@@ -22,8 +22,8 @@ from django.urls import URLPattern, reverse  # noqa: E402
 
 from catan_tournaments.routes import api as api_routes  # noqa: E402
 from catan_tournaments.routes import public as public_routes  # noqa: E402
+from championships.list_file import ListRow  # noqa: E402
 from championships.models import StaffRole, Tournament  # noqa: E402
-from championships.roster import RosterRow  # noqa: E402
 from championships.services import (  # noqa: E402
     assign_staff,
     create_championship_from_preset,
@@ -51,8 +51,8 @@ def _user(username: str, password: str):
 
 
 def _players(organizer, tournament: Tournament, prefix: str, count: int = PLAYERS) -> dict:
-    rows = [RosterRow(line=i + 2, name=f"{prefix} {i + 1:03d}", email=f"{prefix.lower()}-{i + 1}@load.invalid",
-                      date_of_birth=date(1990, 1, 1), country="AE", friends_or_family=())
+    rows = [ListRow(line=i + 2, name=f"{prefix} {i + 1:03d}", email=f"{prefix.lower()}-{i + 1}@load.invalid",
+                    date_of_birth=date(1990, 1, 1), country="AE", friends_or_family=())
             for i in range(count)]
     return register_players(rows, user=organizer, tournament=tournament)
 

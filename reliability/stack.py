@@ -1,22 +1,19 @@
 """The production stack on loopback, all of its own: nginx terminating TLS for `catan.test` (a certificate made at
 start) in front of two gunicorn replicas, a PostgreSQL database, Redis as Celery's broker and a second Redis as the
 cache, a Celery worker and beat, an SMTP server writing each message as an .eml file and a Web Push receiver.
-`make load` and `make chaos` start it to drive it; `make stack` (`main` below) runs it in the foreground.
+`make load` and `make chaos` start it to drive it; `make stack` (run_stack.py) runs it in the foreground.
 
 Every process is started here and stopped here by its pid; the shared PostgreSQL server is only asked to create,
 reset and drop the stack's own database, and the shared Redis (6379) is never used.
 """
-import argparse
 import functools
 import json
 import os
 import secrets
 import shutil
-import signal
 import ssl
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from collections.abc import Callable
@@ -394,65 +391,10 @@ def _no_control_socket() -> list[str]:
     return ["--no-control-socket"] if "--no-control-socket" in help_text.stdout else []
 
 
-def _orphaned(parent: int, stop: threading.Event) -> None:
-    """`stop` set once whoever started the stack is gone (a test run killed by SIGKILL cannot stop it itself)."""
-    while not stop.wait(1):
-        if os.getppid() != parent:
-            log("the process that started the stack is gone")
-            stop.set()
-
-
 def machine_note() -> str:
     load1, load5, _load15 = os.getloadavg()
     at = time.strftime("%H:%M UTC", time.gmtime())
     return f"{os.cpu_count()} cores, load average {load1:.2f} (1 min) {load5:.2f} (5 min) at {at}"
-
-
-def main(argv: list[str] | None = None) -> int:
-    """`make stack`: the stack in the foreground until Ctrl-C or SIGTERM, then every process stopped."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--port", type=int, default=18600, help="nginx's TLS port (the others follow from it)")
-    parser.add_argument("--redis-port", type=int, default=6394)
-    parser.add_argument("--cache-redis-port", type=int, default=6395)
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per replica")
-    parser.add_argument("--name", default="stack", help="the database catan_<name> and the folder /tmp/catan_<name>")
-    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
-    options = parser.parse_args(argv)
-    stack = Stack(options.name, options.port, options.redis_port, options.workers,
-                  cache_redis_port=options.cache_redis_port)
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
-    threading.Thread(target=_orphaned, args=(os.getppid(), stop), daemon=True).start()
-    code = 0
-    try:
-        started = time.monotonic()
-        log(f"preparing {stack.database} and {stack.dir}")
-        stack.prepare()
-        log(f"prepared in {time.monotonic() - started:.0f} s: "
-            + ", ".join(f"{what} {how}" for what, how in stack.prepared.items()))
-        stack.start_all()
-        log(f"every process started, {time.monotonic() - started:.0f} s in all")
-        assert stack.certificates is not None
-        print(f"stack ready: {stack.site_url}/", flush=True)
-        print(f"stack mail: {stack.mail_dir}", flush=True)
-        print(f"stack push: {stack.push_url} (messages into {stack.push_dir})", flush=True)
-        print(f"stack ca: {stack.certificates.ca} (Chromium: --ignore-certificate-errors-spki-list="
-              f"{stack.certificates.spki} --host-resolver-rules=\"MAP {SITE} {HOST}\")",
-              flush=True)
-        print(f"stack env: {stack.write_env()}", flush=True)
-        stop.wait()
-    except Exception as error:  # said, then everything stopped
-        log(f"the stack did not start: {type(error).__name__}: {error}")
-        code = 1
-    finally:
-        log("stopping every process of the stack")
-        for problem in stack.stop_all():
-            log(problem)
-        if not options.keep:
-            stack.drop_database()
-    log("stack stopped")
-    return code
 
 
 STACK_ENV = ("DATABASE_URL", "REDIS_URL", "REDIS_CACHE_URL", "EMAIL_URL", "SITE_URL", "ALLOWED_HOSTS",
@@ -460,6 +402,3 @@ STACK_ENV = ("DATABASE_URL", "REDIS_URL", "REDIS_CACHE_URL", "EMAIL_URL", "SITE_
              "WEBPUSH_VAPID_PRIVATE_KEY", "PROXY_COUNT")
 """What a process beside the stack (the browser tests) needs to be one more of its replicas."""
 
-
-if __name__ == "__main__":
-    sys.exit(main())

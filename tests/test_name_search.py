@@ -13,10 +13,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from championships import rosters
 from championships.models import Player
 from championships.services import assign_staff
 from core.names import fold, sort_key
-from organize import checkin, rosters
+from organize import checkin
 from scheduling.selectors import stage_page
 from tests.factories import make_admin, make_game, make_official, make_player, make_tournament
 
@@ -127,16 +128,16 @@ def test_the_keys_are_kept_on_every_write_of_a_name(hall):
 
 
 def test_an_imported_list_keeps_the_keys_and_matches_a_registered_player_by_the_fold():
-    from championships.people import import_registration_list
-    from championships.roster import read_upload
+    from championships.list_file import read_upload
+    from championships.people import import_list
     other = make_tournament()
     organizer = make_official(other, "organizer")
     records, _problems = read_upload("list.csv", b"name,date_of_birth\nNadia Ferreira,1991-02-03\n")
-    import_registration_list(other, records, user=organizer)
+    import_list(other, records, user=organizer)
     nadia = Player.objects.get(name="Nadia Ferreira")
     assert nadia.search_name == "nadia ferreira" and bytes(nadia.sort_key) == sort_key("Nadia Ferreira")
     records, _problems = read_upload("again.csv", "name,date_of_birth\nnádia ferreira,1991-02-03\n".encode())
-    import_registration_list(other, records, user=organizer)
+    import_list(other, records, user=organizer)
     assert Player.objects.filter(search_name="nadia ferreira").count() == 1  # the same person, linked
 
 
@@ -211,14 +212,14 @@ def test_every_other_search_finds_latin_letters_typed_plain(client, latin, typed
 
 
 def test_the_import_and_the_namesakes_match_latin_letters_typed_plain(latin):
+    from championships.list_file import read_upload
     from championships.namesakes import entry_numbers
-    from championships.people import import_registration_list
-    from championships.roster import read_upload
+    from championships.people import import_list
     tournament, entries, _game, organizer = latin
     records, _problems = read_upload("list.csv", b"name,date_of_birth\nLukasz Kowalski,1990-01-01\n")
     other = make_tournament(championship=tournament.championship)
     assign_staff(organizer, "organizer", tournament=other, user=make_admin())
-    import_registration_list(other, records, user=organizer)
+    import_list(other, records, user=organizer)
     assert Player.objects.filter(search_name="lukasz kowalski").count() == 1  # the same person, linked
     soren = tournament.entries.create(player=make_player("Soren Hansen"))
     numbers = entry_numbers([(e.pk, e.player.name) for e in [*entries, soren]])

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from championships import links
 from championships.eligibility import OLDEST, check_birth_date
+from championships.list_file import check_records, read_upload
 from championships.models import Player, Registration
-from championships.roster import check_records, read_upload
 from tests.factories import make_entries, make_official, make_tournament, make_user
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,8 @@ from django.core import mail
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from championships.list_file import parse_list
 from championships.models import Championship, Player
-from championships.roster import parse_roster
 from core.mail import queue_email
 from core.text import clean_line, one_line
 from engines.csv_input import InputError
@@ -115,11 +115,11 @@ def test_a_start_time_notice_goes_out_whatever_the_tournament_is_called(django_c
 
 
 def test_a_registration_list_is_cleaned_like_every_name():
-    rows = parse_roster(f"name,friends_or_family\nAnn{ZWSP} Lee,Bob{RLO}\n{RLO}Bob,Ann Lee\n")
+    rows = parse_list(f"name,friends_or_family\nAnn{ZWSP} Lee,Bob{RLO}\n{RLO}Bob,Ann Lee\n")
     assert [(row.name, row.friends_or_family) for row in rows] == [("Ann Lee", ("Bob",)), ("Bob", ("Ann Lee",))]
 
 
 def test_a_line_separator_in_a_registration_list_is_named_with_its_line():
     with pytest.raises(InputError) as refused:
-        parse_roster("name\nBob\nAnn\u2028Lee\n")
+        parse_list("name\nBob\nAnn\u2028Lee\n")
     assert [str(problem) for problem in refused.value.problems] == ["line 3, name: contains control characters"]

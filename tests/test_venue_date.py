@@ -8,7 +8,7 @@ import time
 import pytest
 from django.utils import timezone
 
-from championships.roster import check_records
+from championships.list_file import check_records
 from web.organize.people_forms import PlayerForm
 
 VENUE = "Pacific/Kiritimati"

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from openpyxl import Workbook
 
 from championships.list_dates import DAY_FIRST, ISO, MONTH_FIRST, default_format, guess_format, parse_date
-from championships.roster import check_records, header_key, map_columns, parse_roster, read_list, read_upload
+from championships.list_file import check_records, header_key, map_columns, parse_list, read_list, read_upload
 from engines.csv_input import InputError
 
 FORMS = Path(__file__).resolve().parents[1] / "data" / "forms"
@@ -192,10 +192,10 @@ def test_the_microsoft_forms_sample_reads_day_first_with_a_date_cell():
 
 def test_the_documented_csv_still_reads_iso_only():
     with pytest.raises(InputError) as error:
-        parse_roster("name,date_of_birth\nAnn,5/31/1990\n")
+        parse_list("name,date_of_birth\nAnn,5/31/1990\n")
     assert [str(p) for p in error.value.problems] == ["line 2, date_of_birth: '5/31/1990' is not a date like "
                                                       "1990-05-31"]
-    assert parse_roster("Full name,Email address\nAnn,ann@example.org\n")[0].email == "ann@example.org"
+    assert parse_list("Full name,Email address\nAnn,ann@example.org\n")[0].email == "ann@example.org"
 
 
 ARABIC = FORMS / "google-forms-arabic-first-and-last-names.csv"

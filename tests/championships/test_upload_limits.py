@@ -10,7 +10,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from championships.roster import MAX_COLUMNS, MAX_ROWS, XLSX_LIMITS, read_upload
+from championships.list_file import MAX_COLUMNS, MAX_ROWS, XLSX_LIMITS, read_upload
 from core.uploads import MAX_UPLOAD_BYTES, RefusedUpload
 from engines.csv_input import InputError
 from tests.factories import make_official, make_tournament

@@ -20,7 +20,7 @@ from pathlib import Path
 from reliability.processes import alive, descendants
 
 STACK_ARGS = os.environ.get("STACK_ARGS")
-"""Set by `make test-stack`: the arguments `python -m reliability.stack` is started with."""
+"""Set by `make test-stack`: the arguments `python -m reliability.run_stack` is started with."""
 READY_SECONDS = 600
 """The most a stack may take to migrate its database and start (a loaded 2-core machine needs minutes)."""
 MAIL_SECONDS = 30
@@ -91,11 +91,11 @@ class Site:
 
 
 class RunningStack:
-    """`python -m reliability.stack` started for the whole test session, and every process it started."""
+    """`python -m reliability.run_stack` started for the whole test session, and every process it started."""
 
     def __init__(self, args: str):
         self.log = Path(os.environ["STACK_ENV_FILE"]).parent.with_suffix(".log")
-        self.process = subprocess.Popen([sys.executable, "-m", "reliability.stack", *shlex.split(args)],
+        self.process = subprocess.Popen([sys.executable, "-m", "reliability.run_stack", *shlex.split(args)],
                                         stdout=self.log.open("wb"), stderr=subprocess.STDOUT,
                                         cwd=Path(__file__).resolve().parents[2])
         self.started: set[int] = set()

@@ -287,9 +287,9 @@ def test_the_qr_screen_shows_a_new_windows_code_by_itself(browser, live_server):
 def test_the_wait_page_after_too_many_links_that_open_nothing(browser, live_server, axe_script, monkeypatch):
     """An address past its misses is told to wait, on a page that passes axe-core at every width."""
     from core.ratelimit import RateLimit
-    from web.players import views
+    from web.players import tokens
 
-    monkeypatch.setattr(views, "TOKEN_MISSES", RateLimit("player-token-miss", 0, 3600))
+    monkeypatch.setattr(tokens, "TOKEN_MISSES", RateLimit("player-token-miss", 0, 3600))
     target = os.environ.get("PLAYER_SHOTS")
     failing: dict[str, str] = {}
     for page, language, prefix, width in every_width(browser, live_server):

@@ -244,10 +244,10 @@ def test_tokens_that_open_nothing_are_limited_per_address(cup, monkeypatch):
     """Nobody tries tokens or check-in codes at speed: past the misses one address may have in an hour, every token
     it sends waits (the good one too), players elsewhere are not affected, and a good token is never counted."""
     from core.ratelimit import RateLimit
-    from web.players import views
+    from web.players import tokens
 
     tournament, entries, organizer = cup
-    monkeypatch.setattr(views, "TOKEN_MISSES", RateLimit("player-token-miss", 3, 3600))
+    monkeypatch.setattr(tokens, "TOKEN_MISSES", RateLimit("player-token-miss", 3, 3600))
     good = links.issue(entries[0].player)
     window = self_checkin.open_window(tournament, user=organizer)
     guesser = Client(REMOTE_ADDR="203.0.113.9")

@@ -1,4 +1,4 @@
-"""A stack whose starter is gone stops by itself (reliability/stack.py `_orphaned`): a test run killed by SIGKILL
+"""A stack whose starter is gone stops by itself (reliability/run_stack.py `orphaned`): a test run killed by SIGKILL
 cannot stop the stack it started, and the stack's processes would otherwise run on."""
 import subprocess
 import sys
@@ -7,9 +7,9 @@ from pathlib import Path
 
 ORPHAN = """
 import os, sys, threading
-from reliability.stack import _orphaned
+from reliability.run_stack import orphaned
 stop = threading.Event()
-threading.Thread(target=_orphaned, args=(os.getppid(), stop), daemon=True).start()
+threading.Thread(target=orphaned, args=(os.getppid(), stop), daemon=True).start()
 open(sys.argv[1] + ".started", "w").close()
 stop.wait(30)
 open(sys.argv[1], "w").write("stopped" if stop.is_set() else "still running")

@@ -15,11 +15,11 @@ from ninja import Field, Query, Router, Schema, Status
 from ninja.errors import HttpError
 from ninja.security import HttpBearer
 
+from championships.list_file import MAX_BYTES, read_upload
+from championships.list_file import check_records as check_list
 from championships.models import Tournament
 from championships.people import import_rows
 from championships.permissions import visible_players
-from championships.roster import MAX_BYTES, read_upload
-from championships.roster import check_records as check_roster
 from championships.services import enter_players
 from core.names import fold
 from engines.csv_input import InputError, InputProblem
@@ -111,7 +111,7 @@ def import_players(request: HttpRequest, slug: Slug, body: PlayersIn) -> Any:
     list said (its name and country), never the registered name."""
     tournament = _scoped(request, slug)
     try:
-        lines = check_roster(*read_upload("players.csv", body.csv.encode()))
+        lines = check_list(*read_upload("players.csv", body.csv.encode()))
     except InputError as error:
         return Status(422, {"detail": "The list cannot be read.", "problems": [_problem(p) for p in error.problems]})
     names = {fold(line.row.name) for line in lines if line.row}

@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 from championships.countries import country_choices
 from championships.eligibility import check_birth_date
 from championships.list_dates import FORMAT_LABELS
+from championships.list_file import MAX_BYTES
 from championships.models import Relationship
-from championships.roster import MAX_BYTES
 from core.text import LineField
 from results.limits import TEXT_MAX
 from results.penalties import MAX_MINUTES_LATE

@@ -9,16 +9,16 @@ from championships.models import Tournament
 from ranking.own import own_tournament
 from web.requests import HtmxHttpRequest
 
-from .views import _invalid_link, _player, private_page, tokens_checked
+from .tokens import invalid_link, private_page, token_player, tokens_checked
 
 
 @private_page
 @require_GET
 @tokens_checked
 def me_seat(request: HtmxHttpRequest, token: str, slug: str) -> HttpResponse:
-    player = _player(token)
+    player = token_player(token)
     if player is None:
-        return _invalid_link(request)
+        return invalid_link(request)
     tournament = Tournament.objects.filter(slug=slug).select_related("championship").first()
     row = None if tournament is None else own_tournament(player, tournament)
     if row is None:

@@ -12,12 +12,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from championships import people
+from championships import people, rosters
 from championships.foreign_players import FINDS
 from championships.models import Tournament
 from championships.permissions import organized_tournament
 from core.table_export import table_response
-from organize import rosters
 from web.organize.people_forms import FindPlayerForm, search_query
 from web.requests import HtmxHttpRequest
 

@@ -19,17 +19,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
-from championships import people, privacy_notice
+from championships import people, privacy_notice, rosters
 from championships.list_dates import FORMAT_LABELS, FORMATS, ISO
+from championships.list_file import Columns, read_list
+from championships.list_import import DECISIONS, KEEP, Counts, date_guess, preview_list
 from championships.models import Tournament
 from championships.permissions import organized_tournament, visible_players
-from championships.registration import DECISIONS, KEEP, Counts, date_guess, preview_roster
 from championships.relationships import remove_declaration
-from championships.roster import Columns, read_list
 from championships.services import change_player
 from core.table_export import table_response
 from engines.csv_input import InputError, InputProblem
-from organize import rosters
 from privacy import erasure
 from privacy.models import Erasure
 from web.forms import add_service_errors
@@ -174,8 +173,8 @@ def _preview_context(tournament: Tournament, records: list[tuple[int, dict[str, 
     decisions = decisions or {}
     guess = date_guess(records, tournament)
     date_format = date_format or guess.format
-    preview = preview_roster(records, tournament, user=user, decisions=decisions, read_problems=list(read_problems),
-                             date_format=date_format)
+    preview = preview_list(records, tournament, user=user, decisions=decisions, read_problems=list(read_problems),
+                           date_format=date_format)
     shown = {str(item.line): preview.matches[item.line].decision for item in preview.decisions}
     token = signing.dumps({"t": tournament.pk, "u": user.pk, "f": filename, "r": records, "d": shown,
                            "df": date_format, "c": columns.as_dict(),
@@ -296,8 +295,8 @@ def _confirm(request: HtmxHttpRequest, tournament: Tournament, context: dict[str
             raise ValidationError(_("Tick that the players on the list agreed to the championship's privacy notice: "
                                     "the import records that you collected their consent."))
         with transaction.atomic():
-            result = people.import_registration_list(tournament, records, user=request.user, decisions=decisions,
-                                                     expected=matched, date_format=date_format)
+            result = people.import_list(tournament, records, user=request.user, decisions=decisions,
+                                        expected=matched, date_format=date_format)
             if tournament.championship:
                 privacy_notice.consent_collected(tournament, players=len(records), user=request.user)
     except ValidationError as error:

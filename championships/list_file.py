@@ -7,7 +7,7 @@ by ';'). Headers are matched loosely ("Date of birth", "Friends", "What is your 
 "نام"), including those of Google Forms and Microsoft Forms exports, whose own bookkeeping columns (Timestamp,
 ID, Start time…) are ignored and named as such in the preview; a "Last name" question is joined to the name.
 
-The file's shape is checked here, without the database; `championships.registration` then checks
+The file's shape is checked here, without the database; `championships.list_import` then checks
 each row against the players already registered and the tournament they are entered in.
 """
 import csv
@@ -177,7 +177,7 @@ def map_columns(headers: Sequence[str]) -> Columns:
 
 
 @dataclass(frozen=True)
-class RosterRow:
+class ListRow:
     line: int
     name: str
     email: str
@@ -187,12 +187,12 @@ class RosterRow:
 
 
 @dataclass
-class RosterLine:
+class ListLine:
     """One row of the file as typed, what it means (None if unreadable) and what is wrong with it."""
 
     line: int
     cells: dict[str, str]
-    row: RosterRow | None = None
+    row: ListRow | None = None
     problems: list[InputProblem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     """Worth knowing but not wrong (an existing player reused), shown in the preview."""
@@ -204,7 +204,7 @@ class RosterLine:
 
 @dataclass(frozen=True)
 class Upload:
-    """An uploaded list's rows by line, keyed by the roster's columns; rows the reader could not read; its header."""
+    """An uploaded list's rows by line, keyed by the list's columns; rows the reader could not read; its header."""
 
     records: list[Record]
     problems: list[InputProblem]
@@ -212,14 +212,14 @@ class Upload:
 
 
 def read_upload(filename: str, data: bytes) -> tuple[list[Record], list[InputProblem]]:
-    """The rows of an uploaded CSV or XLSX file, by line, with the column names the roster uses, and the rows the
+    """The rows of an uploaded CSV or XLSX file, by line, with the column names the list uses, and the rows the
     reader could not read (`read_list`, without how the header was read)."""
     upload = read_list(filename, data)
     return upload.records, upload.problems
 
 
 def read_list(filename: str, data: bytes) -> Upload:
-    """An uploaded CSV or XLSX file: its rows by line, keyed by the roster's columns, and how its header was read.
+    """An uploaded CSV or XLSX file: its rows by line, keyed by the list's columns, and how its header was read.
 
     Raises InputError when the file as a whole is unusable (too big, not CSV or XLSX, no name column); a message
     about a limit names the file and the limit.
@@ -245,7 +245,7 @@ def read_list(filename: str, data: bytes) -> Upload:
 
 
 def _renamed(cells: dict[str, str], columns: Columns) -> dict[str, str]:
-    """Cells keyed by the roster's own column names (`cells` are keyed by lower-case header); the rest dropped.
+    """Cells keyed by the list's own column names (`cells` are keyed by lower-case header); the rest dropped.
     Microsoft Forms' account columns say "anonymous" for a respondent not signed in: read as blank."""
     out = {}
     for column, header in columns.used.items():
@@ -313,7 +313,7 @@ def _xlsx_records(data: bytes, filename: str) -> tuple[list[str], list[Record], 
 
 
 def check_records(records: list[Record], problems: Sequence[InputProblem] = (), *,
-                  date_format: str = ISO) -> list[RosterLine]:
+                  date_format: str = ISO) -> list[ListLine]:
     """Each row read and checked on its own and against the others (the database is not consulted).
 
     `problems` are the reader's (rows it could not read); they are attached to their lines. Dates of birth are
@@ -321,11 +321,11 @@ def check_records(records: list[Record], problems: Sequence[InputProblem] = (), 
     share a name when their emails or dates of birth tell them apart (namesakes), but then neither can
     be named as a friend by name.
     """
-    lines = [RosterLine(line, {c: cells.get(c, "") for c in COLUMNS}) for line, cells in records]
+    lines = [ListLine(line, {c: cells.get(c, "") for c in COLUMNS}) for line, cells in records]
     for problem in problems:
-        lines.append(RosterLine(problem.line or 0, {c: "" for c in COLUMNS}, problems=[problem]))
+        lines.append(ListLine(problem.line or 0, {c: "" for c in COLUMNS}, problems=[problem]))
     lines.sort(key=lambda item: item.line)
-    names: dict[str, list[RosterRow]] = {}
+    names: dict[str, list[ListRow]] = {}
     emails: dict[str, int] = {}
     for item in lines:
         if item.problems:
@@ -346,13 +346,13 @@ def check_records(records: list[Record], problems: Sequence[InputProblem] = (), 
     return lines
 
 
-def told_apart(one: RosterRow, other: RosterRow) -> bool:
+def told_apart(one: ListRow, other: ListRow) -> bool:
     """Namesakes are two people when their emails, or their dates of birth, differ."""
     return bool((one.email and other.email and one.email != other.email)
                 or (one.date_of_birth and other.date_of_birth and one.date_of_birth != other.date_of_birth))
 
 
-def _check_line(item: RosterLine, names: dict[str, list[RosterRow]], emails: dict[str, int],
+def _check_line(item: ListLine, names: dict[str, list[ListRow]], emails: dict[str, int],
                 date_format: str) -> None:
     cells, line, found = item.cells, item.line, item.problems
     for column, value in cells.items():
@@ -397,7 +397,7 @@ def _check_line(item: RosterLine, names: dict[str, list[RosterRow]], emails: dic
     friends = tuple(dict.fromkeys(clean_line(n) for n in cells["friends_or_family"].split(";") if clean_line(n)))
     if not name:
         return
-    row = RosterRow(line, name, email, born, country, friends)
+    row = ListRow(line, name, email, born, country, friends)
     same = names.setdefault(fold(name), [])
     twin = next((other for other in same if not told_apart(row, other)), None)
     if twin is not None:
@@ -407,7 +407,7 @@ def _check_line(item: RosterLine, names: dict[str, list[RosterRow]], emails: dic
     item.row = row
 
 
-def parse_roster(text: str) -> list[RosterRow]:
+def parse_list(text: str) -> list[ListRow]:
     """Read a whole CSV text; raise InputError listing every problem, so one upload fixes them all.
 
     Short rows are read with the missing cells empty, as spreadsheets often write them. Friends must

@@ -11,10 +11,10 @@ from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
 from audit.models import AuditEntry
+from championships.list_file import MAX_ROWS, read_upload
+from championships.list_import import preview_list
 from championships.models import Entry, Player, Relationship
-from championships.people import add_player, import_registration_list
-from championships.registration import preview_roster
-from championships.roster import MAX_ROWS, read_upload
+from championships.people import add_player, import_list
 from engines.csv_input import InputError
 from tests.factories import make_admin, make_official, make_player, make_tournament, make_user
 
@@ -45,7 +45,7 @@ def test_csv_with_semicolons_bom_aliases_and_country_names_in_four_languages():
     assert problems == []
     assert [(line, cells["name"], cells["country"]) for line, cells in records][:2] == [
         (2, "Ann", "الإمارات العربية المتحدة"), (3, "Bob", "לבנון")]
-    from championships.roster import check_records
+    from championships.list_file import check_records
     lines = check_records(records)
     assert [item.row.country for item in lines] == ["AE", "LB", "IR", "LB"]
     assert lines[0].row.email == "ann@example.org" and lines[0].row.friends_or_family == ("Bob",)
@@ -81,7 +81,7 @@ def test_huge_cells_and_old_excel_files_are_a_clear_message():
     with pytest.raises(InputError, match=r"Old Excel files \(.xls\)"):
         read_upload("a.xls", b"\xd0\xcf\x11\xe0" + bytes(100))
     records, _ = read_upload("a.csv", ("name\n" + "x" * 300 + "\n").encode())
-    from championships.roster import check_records
+    from championships.list_file import check_records
     assert [str(p) for p in check_records(records)[0].problems] == ["line 2, name: longer than 200 characters"]
 
 
@@ -118,7 +118,7 @@ def test_preview_names_every_problem_by_line():
             + "Cara,,1990-99-01,AE,Nobody; Stranger\n"            # bad date, unknown friends
             + "Twin,,1990-01-01,AE,\n")                           # the registered Twin: same name and birth date
     records, problems = read_upload("list.csv", text.encode())
-    preview = preview_roster(records, tournament, user=make_official(tournament, "organizer"), read_problems=problems)
+    preview = preview_list(records, tournament, user=make_official(tournament, "organizer"), read_problems=problems)
     assert not preview.ok
     assert problems_of(preview) == [
         "line 3, date_of_birth: under 18 on the cut-off date 2022-11-17",
@@ -137,10 +137,10 @@ def test_import_reuses_registered_players_and_keeps_what_the_file_leaves_blank()
     tournament = make_tournament()
     known = make_player("Ann Lee", email="ann@example.org", born=date(1990, 1, 1), country="LB")
     records, _ = read_upload("l.csv", (HEADER + "Ann Lee,ANN@example.org,,,Bob\nBob,,1991-01-01,Germany,\n").encode())
-    preview = preview_roster(records, tournament, user=make_admin())
+    preview = preview_list(records, tournament, user=make_admin())
     assert preview.ok and {line: m.player for line, m in preview.matches.items()} == {2: known}
     assert preview.lines[0].notes[0] == "Already registered: this player is reused."
-    result = import_registration_list(tournament, records, user=make_admin())
+    result = import_list(tournament, records, user=make_admin())
     assert (result.created, result.linked, result.updated, result.entered, result.relationships) == (1, 1, 0, 2, 1)
     known.refresh_from_db()
     assert (known.date_of_birth, known.country.code) == (date(1990, 1, 1), "LB")
@@ -155,14 +155,14 @@ def test_import_checks_again_at_confirmation_and_writes_nothing_on_a_problem():
     tournament = make_tournament()
     records, _ = read_upload("l.csv", (HEADER + "Ann,ann@example.org,1990-01-01,AE,\n"
                                        "Bob,bob@example.org,1990-01-01,AE,Ann\n").encode())
-    assert preview_roster(records, tournament, user=make_admin()).ok
+    assert preview_list(records, tournament, user=make_admin()).ok
     bob = make_user("bob", email="bob@example.org")  # Bob becomes a referee between preview and confirmation
     make_official(tournament, "referee").delete()
     from championships.services import assign_staff
     assign_staff(bob, "referee", tournament=tournament, user=make_admin())
     before = AuditEntry.objects.count()
     with pytest.raises(ValidationError) as error:
-        import_registration_list(tournament, records, user=make_admin())
+        import_list(tournament, records, user=make_admin())
     assert error.value.messages == [f"Line 3, email: Bob is on the staff of {tournament.name} and cannot play in it."]
     assert not Player.objects.exists() and not Entry.objects.exists() and not Relationship.objects.exists()
     assert AuditEntry.objects.count() == before
@@ -174,7 +174,7 @@ def test_only_an_organizer_of_the_tournament_imports_or_adds():
     records, _ = read_upload("l.csv", b"name\nAnn\n")
     for user in (make_official(tournament, "referee"), make_official(other, "organizer")):
         with pytest.raises(PermissionDenied):
-            import_registration_list(tournament, records, user=user)
+            import_list(tournament, records, user=user)
         with pytest.raises(PermissionDenied):
             add_player(tournament, user=user, name="Ann")
     assert not Player.objects.exists()
@@ -222,11 +222,11 @@ def test_fuzzed_uploads_never_fail_badly_and_never_half_write(data):
             assert error.problems and all(str(p) for p in error.problems)
             transaction.set_rollback(True)
             return
-        preview = preview_roster(records, tournament, user=make_admin(), read_problems=problems)
+        preview = preview_list(records, tournament, user=make_admin(), read_problems=problems)
         assert all(p.line for p in preview.problems)
         players, entries, audited = Player.objects.count(), Entry.objects.count(), AuditEntry.objects.count()
         try:
-            import_registration_list(tournament, records, user=make_admin())
+            import_list(tournament, records, user=make_admin())
         except ValidationError as error:
             assert all(m.startswith("Line ") for m in error.messages) or error.messages == ["The list has no players."]
             assert (Player.objects.count(), Entry.objects.count(), AuditEntry.objects.count()) == (
@@ -244,16 +244,16 @@ def test_an_existing_email_with_other_details_is_a_decision_that_keeps_the_recor
     known = make_player("Ann Lee", email="ann@example.org", born=date(1990, 1, 1), country="LB")
     Entry.objects.create(tournament=tournament, player=known)
     records, _ = read_upload("l.csv", (HEADER + "Ann Smith,ann@example.org,1990-01-01,,\n").encode())
-    preview = preview_roster(records, tournament, user=organizer)
+    preview = preview_list(records, tournament, user=organizer)
     assert preview.ok and preview.lines[0].notes == [f"Already entered in {tournament.name}."]
     match = preview.matches[2]
     assert (match.player, match.may_change, match.decision) == (known, True, "keep")
     assert match.changes == {"name": ("Ann Lee", "Ann Smith")}
     assert [item.line for item in preview.decisions] == [2]
-    import_registration_list(tournament, records, user=organizer)
+    import_list(tournament, records, user=organizer)
     known.refresh_from_db()
     assert known.name == "Ann Lee"
-    result = import_registration_list(tournament, records, user=organizer, decisions={2: "update"})
+    result = import_list(tournament, records, user=organizer, decisions={2: "update"})
     known.refresh_from_db()
     assert (known.name, known.country.code, result.updated) == ("Ann Smith", "LB", 1)
     entry = AuditEntry.objects.get(action="player.updated")
@@ -272,16 +272,16 @@ def test_namesakes_are_registered_when_an_email_or_a_birth_date_tells_them_apart
                                        "Omar Ali,,1982-02-02,AE,\n"
                                        "Yara Said,yara1@example.org,1990-01-01,AE,\n"
                                        "yara said,yara2@example.org,1991-01-01,AE,\n").encode())
-    preview = preview_roster(records, tournament, user=organizer)
+    preview = preview_list(records, tournament, user=organizer)
     assert preview.ok, problems_of(preview)
     assert preview.counts.new == 4 and not preview.matches
-    import_registration_list(tournament, records, user=organizer)
+    import_list(tournament, records, user=organizer)
     assert Player.objects.filter(name="Ann Lee").count() == 2 and Player.objects.filter(name="Omar Ali").count() == 2
     make_player("Zed Ray", born=date(1970, 1, 1))
     make_player("Zed Ray", born=date(1971, 1, 1))
     records, _ = read_upload("l.csv", (HEADER + "Ann Lee,,,AE,\nZed Ray,,,AE,\nKim,,1990-01-01,,Yara Said\n")
                              .encode())
-    preview = preview_roster(records, tournament, user=organizer)
+    preview = preview_list(records, tournament, user=organizer)
     assert preview.matches[2].player.email == "ann.lee@example.org"  # the organizer's own Ann Lee, by name
     assert problems_of(preview) == [
         "line 3, name: 2 players named Zed Ray are registered: give an email or a date of birth to tell this one "
@@ -299,10 +299,10 @@ def test_the_counts_say_what_the_import_will_do():
     organizer = make_official(tournament, "organizer")
     text = HEADER + "".join(f"P{n},p{n}@example.org,1990-01-01,AE,\n" for n in range(3))
     records, _ = read_upload("l.csv", text.encode())
-    import_registration_list(tournament, records, user=organizer)
-    preview = preview_roster(records, tournament, user=organizer)
+    import_list(tournament, records, user=organizer)
+    preview = preview_list(records, tournament, user=organizer)
     assert (preview.counts.new, preview.counts.linked, preview.counts.updated, preview.counts.entered) == (0, 3, 0, 0)
     assert preview.counts.nothing_to_do
     records, _ = read_upload("l.csv", (text + "New,new@example.org,1990-01-01,AE,P1\n").encode())
-    counts = preview_roster(records, tournament, user=organizer).counts
+    counts = preview_list(records, tournament, user=organizer).counts
     assert (counts.new, counts.linked, counts.updated, counts.entered, counts.relationships) == (1, 3, 0, 1, 1)

@@ -25,10 +25,10 @@ from engines.csv_input import InputProblem, Record
 
 from .eligibility import age_on, staff_roles
 from .list_dates import ISO, Guess, default_format, guess_format
+from .list_file import ListLine, ListRow, check_records
 from .models import Declaration, Entry, Player, StaffRole, Tournament
 from .permissions import officiated_tournaments, visible_players
 from .relationships import declaration_scope
-from .roster import RosterLine, RosterRow, check_records
 
 KEEP, UPDATE = "keep", "update"
 DECISIONS = (KEEP, UPDATE)
@@ -72,14 +72,14 @@ class Counts:
 
 @dataclass(frozen=True)
 class PreviewRow:
-    item: RosterLine
+    item: ListLine
     match: Match | None
     entered: bool
 
 
 @dataclass
-class RosterPreview:
-    lines: list[RosterLine]
+class ListPreview:
+    lines: list[ListLine]
     matches: dict[int, Match]
     """Registered players the rows stand for, by line."""
     friends: dict[str, Player]
@@ -93,7 +93,7 @@ class RosterPreview:
         return bool(self.lines) and all(item.ok for item in self.lines)
 
     @property
-    def roster_rows(self) -> list[RosterRow]:
+    def list_rows(self) -> list[ListRow]:
         """What the lines mean, in order: one a line once the preview is ok (only a line with problems has none)."""
         return [item.row for item in self.lines if item.row is not None]
 
@@ -102,7 +102,7 @@ class RosterPreview:
         return [p for item in self.lines for p in item.problems]
 
     @property
-    def decisions(self) -> list[RosterLine]:
+    def decisions(self) -> list[ListLine]:
         """Lines whose registered player the list describes differently, for the organizer to decide."""
         return [item for item in self.lines if item.line in self.matches and self.matches[item.line].needs_decision]
 
@@ -130,7 +130,7 @@ def _staff(tournament: Tournament) -> tuple[set[int], set[str]]:
 class Registered:
     """The registered players a list can mean, read in a few queries, with what the user may do with each."""
 
-    def __init__(self, rows: list[RosterRow], user):
+    def __init__(self, rows: list[ListRow], user):
         emails = {row.email for row in rows if row.email}
         keys = {fold(row.name) for row in rows} | {fold(f) for row in rows for f in row.friends_or_family}
         self.players = list(Player.objects.select_related("country").annotate(lower_email=Lower("email"))
@@ -153,7 +153,7 @@ class Registered:
         """The user may read the record and organizes every tournament the player is in."""
         return player.pk in self.own and player.pk not in self.foreign
 
-    def match(self, row: RosterRow) -> tuple[Player | None, InputProblem | None]:
+    def match(self, row: ListRow) -> tuple[Player | None, InputProblem | None]:
         """The player the row stands for (None: a new one), or why that cannot be told."""
         if row.email:
             return self.by_email.get(row.email), None
@@ -185,7 +185,7 @@ class Registered:
         return [p for p in self.by_name.get(fold(name), []) if p.pk in self.own]
 
 
-def _changes(player: Player, row: RosterRow) -> dict[str, tuple[str, str]]:
+def _changes(player: Player, row: ListRow) -> dict[str, tuple[str, str]]:
     changes = {}
     if player.name != row.name:
         changes["name"] = (player.name, row.name)
@@ -206,10 +206,10 @@ def date_guess(records: list[Record], tournament: Tournament) -> Guess:
                         default_format(country.code if country else ""))
 
 
-def preview_roster(records: list[Record], tournament: Tournament, *, user, decisions: dict[int, str] | None = None,
-                   read_problems: Sequence[InputProblem] = (), allow_existing: bool = True,
-                   date_format: str = ISO) -> RosterPreview:
-    """Every row with its problems: the file's own (see `roster.check_records`) and the database's.
+def preview_list(records: list[Record], tournament: Tournament, *, user, decisions: dict[int, str] | None = None,
+                 read_problems: Sequence[InputProblem] = (), allow_existing: bool = True,
+                 date_format: str = ISO) -> ListPreview:
+    """Every row with its problems: the file's own (see `list_file.check_records`) and the database's.
 
     `decisions` (line → KEEP or UPDATE) say what to do with a registered player the row describes
     differently; KEEP where not given. Every row is entered in `tournament`, so its age cut-off and staff apply.
@@ -223,7 +223,7 @@ def preview_roster(records: list[Record], tournament: Tournament, *, user, decis
     staff_ids, staff_emails = _staff(tournament)
     entered = set(Entry.objects.filter(tournament=tournament, player__in=registered.players)
                   .values_list("player_id", flat=True))
-    preview = RosterPreview(lines, {}, {}, set())
+    preview = ListPreview(lines, {}, {}, set())
     championship = tournament.championship
     for item in lines:
         row = item.row
@@ -293,7 +293,7 @@ def preview_roster(records: list[Record], tournament: Tournament, *, user, decis
     return preview
 
 
-def _pairs_to_declare(preview: RosterPreview, tournament: Tournament) -> int:
+def _pairs_to_declare(preview: ListPreview, tournament: Tournament) -> int:
     """Friend pairs the list names that this tournament's championship has not declared yet."""
     pairs: set[frozenset] = set()
     who: dict[int, object] = {}
