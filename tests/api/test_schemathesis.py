@@ -12,6 +12,7 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.db import close_old_connections
 from hypothesis import HealthCheck, Phase, settings
 from ninja.responses import NinjaJSONEncoder
+from schemathesis.checks import CHECKS, load_all_checks
 
 from championships.models import StaffRole
 from championships.services import assign_staff
@@ -68,6 +69,18 @@ def _schema():
 
 
 schema = _schema()
+
+
+def test_every_check_is_on_for_every_operation_in_every_phase():
+    """Nothing here turns a check off: each of schemathesis' built-in checks runs on every answer, the stateful
+    ones (use after free, resource availability, object-level authorization) included."""
+    load_all_checks()
+    names = [check.__name__ for check in CHECKS.get_all()]
+    assert {"not_a_server_error", "ignored_auth", "use_after_free", "positive_data_acceptance"} <= set(names)
+    for operation in (result.ok() for result in schema.get_all_operations()):
+        for phase in (None, "examples", "coverage", "fuzzing", "stateful"):
+            config = schema.config.checks_config_for(operation=operation, phase=phase)
+            assert [name for name in names if not config.get_by_name(name=name).enabled] == [], operation.label
 
 
 @schema.parametrize()
