@@ -275,6 +275,8 @@ class Action(StrEnum):
         _("Registration by players changed"), usual=False,
         opened=_("Registration by players opened"), closed=_("Registration by players closed"),
         changed=_("Registration by players: settings changed"))
+    TOURNAMENT_EMBED_ORIGINS = "tournament.embed_origins", told(
+        _("Websites allowed to show the embed changed"))
     TOURNAMENT_REOPENED = "tournament.reopened", told(
         _("Tournament reopened"), _("Tournament reopened: %(status)s"))
 

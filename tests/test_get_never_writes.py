@@ -36,7 +36,7 @@ def test_no_page_writes_on_get(client):
     urls = [
         "/", "/t/reads/standings/", "/t/reads/standings.csv", "/api/tournaments/",
         "/t/reads/", "/t/reads/where/?q=player", "/t/reads/games/1/", "/t/reads/screen/", "/t/reads/version/",
-        "/t/reads/overlay/", "/t/reads/overlay/version/?table=2",
+        "/t/reads/overlay/", "/t/reads/overlay/version/?table=2", "/t/reads/embed/?q=player", "/organize/reads/embed/",
         f"/t/reads/players/{table.seats.first().entry.player_id}/", f"/c/{tournament.championship.slug}/",
         "/api/tournaments/reads/standings/", "/api/tournaments/reads/games/1/seating/",
         "/referee/", "/referee/reads/", f"/referee/reads/tables/{table.pk}/", "/referee/reads/penalties/",

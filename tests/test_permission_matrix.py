@@ -159,6 +159,7 @@ ACCESS: dict[str, Access] = {
     "public-version": Access(ANYONE, NOBODY),
     "public-overlay": Access(ANYONE, NOBODY),
     "public-overlay-version": Access(ANYONE, NOBODY),
+    "public-embed": Access(ANYONE, NOBODY),
     "public-standings-pdf": Access(ANYONE, NOBODY),
     "public-seating-pdf": Access(ANYONE, NOBODY),
     # the referee's tablet; the actions redirect a GET to the sheet
@@ -185,6 +186,7 @@ ACCESS: dict[str, Access] = {
     "referee-timed-turns": Access(SIGNED_IN_WRONG_METHOD, OFFICIALS, lambda w: {"turns": "on"}),
     # the organizer's pages
     "activity-log": Access(ORGANIZERS, ORGANIZERS),
+    "organize-embed": Access(ORGANIZERS, ORGANIZERS, lambda w: {"origins": "https://federation.example"}),
     "activity-log-csv": Access(ORGANIZERS, ORGANIZERS),
     "activity-log-xlsx": Access(ORGANIZERS, ORGANIZERS),
     "organize-results-csv": Access(ORGANIZERS, ORGANIZERS),

@@ -21,6 +21,7 @@ from web.organize.views import (
 )
 from web.organize.views import api_tokens as api_token_pages
 from web.organize.views import boards as board_limits
+from web.organize.views import embed as embed_pages
 from web.organize.views import seasons as season_pages
 from web.organize.views import webhooks as webhook_pages
 from web.referee.views import boards, penalties
@@ -67,6 +68,7 @@ urlpatterns = [
     path("<slug:slug>/penalties/<int:penalty_id>/withdraw/", penalties.withdraw, name="penalty-withdraw"),
     path("<slug:slug>/activity/", activity.activity_log, name="activity-log"),
     path("<slug:slug>/games/<int:game_id>/board/", boards.board, name="game-board"),
+    path("<slug:slug>/embed/", embed_pages.embed, name="organize-embed"),
     path("<slug:slug>/emails/", emails.undelivered_emails, name="organize-emails"),
     path("<slug:slug>/emails.csv", emails.undelivered_emails_csv, name="organize-emails-csv"),
     path("<slug:slug>/emails.xlsx", emails.undelivered_emails_csv, XLSX, name="organize-emails-xlsx"),

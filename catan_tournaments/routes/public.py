@@ -1,9 +1,11 @@
 """Public pages, no login: the tournaments, championships, and each tournament's overview, "where do I sit?",
-games, players, standings, projector screen and stream overlay; the ratings across events."""
+games, players, standings, projector screen, stream overlay and the embed for other websites; the ratings across
+events."""
 from django.urls import path
 
 from championships.views import public as championships_public
 from ranking.live import shared_when_anonymous as shared
+from web.public import embed as public_embed
 from web.public import overlay_views
 from web.public import pages as public_pages
 from web.public import printing as public_printing
@@ -26,6 +28,7 @@ urlpatterns = [
     path("t/<slug:slug>/version/", public_pages.version, name="public-version"),
     path("t/<slug:slug>/overlay/", overlay_views.overlay, name="public-overlay"),
     path("t/<slug:slug>/overlay/version/", overlay_views.version, name="public-overlay-version"),
+    path("t/<slug:slug>/embed/", public_embed.embed, name="public-embed"),
     path("t/<slug:slug>/standings/", ranking_public.standings, name="public-standings"),
     path("t/<slug:slug>/standings.csv", shared(ranking_public.standings_csv), name="public-standings-csv"),
     path("t/<slug:slug>/standings.xlsx", shared(ranking_public.standings_csv), XLSX, name="public-standings-xlsx"),

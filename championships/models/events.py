@@ -118,6 +118,10 @@ class Tournament(models.Model):
         _("the organizer approves each registration"), default=False,
         help_text=_("Otherwise a confirmed registration takes a free place at once."),
     )
+    embed_origins = models.CharField(
+        _("websites that may show the embed"), max_length=1000, blank=True, editable=False,
+        help_text=_("The websites, one per line, allowed to show the tournament's embed in a frame."),
+    )
 
     class Meta:
         ordering = TOURNAMENT_ORDER

@@ -125,6 +125,7 @@ def tournament_day():
         "player": f"/t/{tournament.slug}/players/{entries[1].player_id}/",
         "my page": f"/me/{links.issue(entries[4].player)}/",  # table 2: the study clock and timed turns
         "projector": f"/t/{tournament.slug}/screen/",
+        "embed, a player found": f"/t/{tournament.slug}/embed/?q=a",
         "championship": f"/c/{tournament.championship.slug}/",
         "desk": f"/referee/{tournament.slug}/",
         "record sheet": f"/referee/{tournament.slug}/tables/{second.pk}/",
@@ -149,6 +150,7 @@ def tournament_day():
         "print job, laying out": f"/organize/{tournament.slug}/print/jobs/{printing.pk}/",
         "print job, failed": f"/organize/{tournament.slug}/print/jobs/{misprint.pk}/",
         "staff": f"/organize/{tournament.slug}/staff/",
+        "embed on another website": f"/organize/{tournament.slug}/embed/",
         "championship console": f"/organize/championships/{tournament.championship.slug}/",
         "API tokens": f"/organize/championships/{tour.slug}/api-tokens/",
         "championship activity log": f"/organize/championships/{tour.slug}/activity/",
@@ -164,7 +166,7 @@ def tournament_day():
 
 
 PUBLIC = ("home", "standings", "overview", "where do I sit", "game", "player", "projector", "championship", "ratings",
-          "rated player", "my page")
+          "rated player", "my page", "embed, a player found")
 
 
 @pytest.mark.parametrize("language", ["en", "he"])

@@ -426,6 +426,7 @@ SAMPLES = {
     Action.TOURNAMENT_STATUS: {"": ({"status": "registration"}, {"status": "running"})},
     Action.TOURNAMENT_CLOSED: {"": ({"status": "running"}, {"status": "finished"})},
     Action.TOURNAMENT_REOPENED: {"": ({"status": "finished"}, {"status": "running"})},
+    Action.TOURNAMENT_EMBED_ORIGINS: {"": ({"origins": []}, {"origins": ["https://federation.example"]})},
     Action.TOURNAMENT_REGISTRATION: {variant: ({}, {"variant": variant})
                                      for variant in ("opened", "closed", "changed")},
     Action.CHAMPIONSHIP_CREATED: {"": (None, {"name": "UAE 2026", "preset": "uae"})},

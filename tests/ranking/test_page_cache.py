@@ -12,7 +12,6 @@ from django.test.utils import CaptureQueriesContext
 
 from core import compression
 from ranking import live
-from tests.factories import make_entries, make_game, make_official, make_tournament, play
 
 pytestmark = pytest.mark.django_db
 
@@ -30,17 +29,6 @@ class CountingCache:
         if key.startswith("page:"):
             self.pages.add(key)
         return cache.set(key, *args, **kwargs)
-
-
-@pytest.fixture
-def cup(django_capture_on_commit_callbacks):
-    tournament = make_tournament(slug="cup", name="Cup", status="running")
-    entries = make_entries(tournament, 8)
-    referee = make_official(tournament)
-    with django_capture_on_commit_callbacks(execute=True):
-        game = make_game(tournament, [entries[:4], entries[4:]])
-        play(game.tables.order_by("number").first(), [10, 8, 6, 4], referee)
-    return tournament
 
 
 def random_text(rng: random.Random) -> str:

@@ -5,6 +5,8 @@ from django.urls import reverse
 from tests.factories import make_entries, make_game, make_official, make_tournament
 
 pytestmark = pytest.mark.django_db
+MAX_EMBED_QUERIES = 15
+"""The embed: the standings, the current game and a search, each in the queries its own page takes."""
 
 
 def event(tables: int):
@@ -34,3 +36,11 @@ def test_public_standings_page_queries_do_not_grow_with_players(client, tables, 
     tournament = event(tables)
     with django_assert_max_num_queries(9):
         assert client.get(f"/t/{tournament.slug}/standings/").status_code == 200
+
+
+@pytest.mark.parametrize("tables", [2, 12])
+def test_embed_queries_do_not_grow_with_players(client, tables, django_assert_max_num_queries):
+    """The embed for other websites, a search included: standings, the current game and "where do I sit?"."""
+    tournament = event(tables)
+    with django_assert_max_num_queries(MAX_EMBED_QUERIES):
+        assert client.get(f"/t/{tournament.slug}/embed/?q=player").status_code == 200

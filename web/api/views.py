@@ -43,8 +43,18 @@ from .http import (
     paged,
     remembered,
 )
+from .links import with_links
 
-api = NinjaAPI(
+
+class LinkedAPI(NinjaAPI):
+    """Its OpenAPI document says which answer's values feed which request (`links.with_links`)."""
+
+    def get_openapi_schema(self, *, path_prefix: str | None = None,
+                           path_params: dict[str, Any] | None = None) -> Any:
+        return with_links(super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params))
+
+
+api = LinkedAPI(
     title="CATAN tournaments", version="1", urls_namespace="api-v1", openapi_url="/openapi.json", docs_url="/docs",
     docs_decorator=lambda view: cors(require_GET(remembered(view))), parser=JsonBodies(),
     description="Public, read-only JSON of championships, tournaments, games, standings and players "
