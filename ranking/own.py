@@ -32,6 +32,8 @@ class SeatNow:
     seed: int | None
     table_mates: list[tuple[int, str]]
     """The others at the table: (play order, name)."""
+    table_id: int = 0
+    """Where the player's calls for a referee go (web/players/calls.py)."""
 
 
 @dataclass(frozen=True)
@@ -105,7 +107,7 @@ def _own(tournament: Tournament, entry: Entry | None, registration: Registration
                      if s.pk != seat.pk]
             row.seat_now = SeatNow(seat.game.number, seat.table.number, seat.position,
                                    seat.table.board_code or seat.game.board_code, seat.game.stage.name, seat.seed,
-                                   mates)
+                                   mates, seat.table_id)
             row.to_confirm = _to_confirm(seat)
     row.next_steps = _next_steps(row)
     return row
