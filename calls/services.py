@@ -32,7 +32,7 @@ def _facts(call: Call, **more) -> dict:
 
 
 def _locked(call_id: int, user) -> Call:
-    call = (Call.objects.select_for_update(of=("self",)).select_related("table__game", "tournament")
+    call = (Call.objects.select_for_update(of=("self",)).select_related("table__game", "tournament", "taken_by")
             .filter(pk=call_id).first())
     if call is None:
         raise ValidationError(_("This call is no longer there."))
@@ -82,7 +82,7 @@ def take_call(call_id: int, *, user) -> Call:
         call = _locked(call_id, user)
         if not call.is_open or call.taken_by_id == user.pk:
             return call
-        if call.taken_by_id is not None:
+        if call.taken_by is not None:
             raise ValidationError(_("%(user)s is already going to this call.")
                                   % {"user": call.taken_by.get_username()})
         call.taken_by, call.taken_at = user, timezone.now()
