@@ -4,6 +4,7 @@ Each change locks the row it changes (the table when placing, since the one open
 what two phones at a table can race for), checks who acts, writes and audits in one transaction. A tap
 repeated (a double tap, two players of a table asking for the same thing) returns the call as it is.
 """
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -32,7 +33,7 @@ def _facts(call: Call, **more) -> dict:
 
 
 def _locked(call_id: int, user) -> Call:
-    call = (Call.objects.select_for_update(of=("self",)).select_related("table__game", "tournament", "taken_by")
+    call = (Call.objects.select_for_update(of=("self",)).select_related("table__game", "tournament")
             .filter(pk=call_id).first())
     if call is None:
         raise ValidationError(_("This call is no longer there."))
@@ -82,9 +83,9 @@ def take_call(call_id: int, *, user) -> Call:
         call = _locked(call_id, user)
         if not call.is_open or call.taken_by_id == user.pk:
             return call
-        if call.taken_by is not None:
-            raise ValidationError(_("%(user)s is already going to this call.")
-                                  % {"user": call.taken_by.get_username()})
+        if call.taken_by_id is not None:  # read after the lock (a join would be the row before it, in PostgreSQL)
+            taker = get_user_model()._default_manager.get(pk=call.taken_by_id)
+            raise ValidationError(_("%(user)s is already going to this call.") % {"user": taker.get_username()})
         call.taken_by, call.taken_at = user, timezone.now()
         call.first_taken_at = call.first_taken_at or call.taken_at
         call.save(update_fields=["taken_by", "taken_at", "first_taken_at"])
