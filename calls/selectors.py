@@ -53,6 +53,12 @@ def day_calls(tournament: Tournament, day: datetime.date) -> list[Call]:
     return list(_calls().filter(tournament=tournament, placed_at__date=day).order_by("placed_at", "pk"))
 
 
+def last_call_day(tournament: Tournament) -> datetime.date | None:
+    """The day (the site's time zone) of the tournament's latest call, if it has any."""
+    latest = Call.objects.filter(tournament=tournament).order_by("-placed_at").values_list("placed_at", flat=True)
+    return timezone.localdate(latest[0]) if latest else None
+
+
 def waits_by_game(calls: list[Call]) -> list[GameWaits]:
     """Per game, the median and 95th-percentile wait of the calls a referee went to."""
     games: dict[int, list[Call]] = {}

@@ -1,6 +1,6 @@
 """Issue 36, done when: a 390-px phone calls a referee, a 768-px tablet sees the call within 5 s, takes it, the phone
 shows who is coming, and the referee resolves it with a ruling posted as an announcement; a call for timed turns
-starts them from the queue. The phone's, the queue's and the call's pages pass axe-core (WCAG 2.1 AA)."""
+starts them from the queue; the organizer's CSV lists the call and its wait. The phone's, the queue's and the call's pages pass axe-core (WCAG 2.1 AA)."""
 import pytest
 from playwright.sync_api import expect
 
@@ -63,5 +63,18 @@ def test_a_phone_calls_and_the_tablet_answers(browser, live_server, axe_script):
     expect(tablet.locator("#calls-queue")).to_contain_text("No call is waiting.")
     second.refresh_from_db()
     assert second.turn_seconds and first.calls.get().ruling == "Trading comes after the roll."
-    phone_context.close()
-    tablet_context.close()
+
+    desk_context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 800},
+                                       bypass_csp=True, accept_downloads=True)
+    organizer = desk_context.new_page()
+    make_official(tournament, "organizer", username="olga")
+    sign_in(organizer, "olga")
+    organizer.goto("/organize/call-cup/calls/")
+    expect(organizer.locator("main")).to_contain_text("Median wait")
+    assert axe_violations(organizer, axe_script) == []
+    with organizer.expect_download() as download:
+        organizer.locator("#dl-calls-csv").click()
+    lines = open(download.value.path(), encoding="utf-8-sig").read().splitlines()
+    assert len(lines) == 3 and lines[1].split(",")[1:4] == ["1", "1", "rules"] and lines[1].split(",")[8].isdigit()
+    for context in (phone_context, tablet_context, desk_context):
+        context.close()

@@ -19,11 +19,11 @@ HEADER = ["placed_at", "game", "table", "reason", "note", "placed_by", "taken_by
 
 
 def _day(request: HtmxHttpRequest, tournament: Tournament) -> datetime.date:
-    """The day asked for (`?day=`), else the tournament's, else today."""
+    """The day asked for (`?day=`), else that of the latest call, else the tournament's, else today."""
     try:
         return datetime.date.fromisoformat(request.GET.get("day", "")[:10])
     except ValueError:
-        return tournament.date or timezone.localdate()
+        return selectors.last_call_day(tournament) or tournament.date or timezone.localdate()
 
 
 @login_required
