@@ -1,7 +1,7 @@
 """Issue 36, done when: a 390-px phone calls a referee, a 768-px tablet sees the call within 5 s, takes it, the phone
 shows who is coming, and the referee resolves it with a ruling posted as an announcement; a call for timed turns
 starts them from the queue; the organizer's CSV lists the call and its wait. The phone's, the queue's, the call's
-and the organizer's pages pass axe-core (WCAG 2.1 AA)."""
+and the organizer's pages pass axe-core (WCAG 2.1 AA); offline, the tablet's banner says calls need the network."""
 import os
 from pathlib import Path
 
@@ -35,6 +35,10 @@ def test_a_phone_calls_and_the_tablet_answers(browser, live_server, axe_script, 
     tablet.goto("/referee/call-cup/calls/")
     expect(tablet.locator("#calls-queue")).to_contain_text("No call is waiting.")
     assert axe_violations(tablet, axe_script) == []
+    tablet_context.set_offline(True)  # the banner says calls need the network
+    expect(tablet.locator("#tablet-state")).to_contain_text("calls from the tables need the network")
+    tablet_context.set_offline(False)
+    expect(tablet.locator("#tablet-state")).to_contain_text("Online")
 
     phone.goto(f"/me/{links.issue(entries[0].player)}/")
     phone.get_by_label("Why do you call a referee?").select_option("rules")
