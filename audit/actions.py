@@ -28,6 +28,7 @@ class Kind(models.TextChoices):
     SHEET = "sheet", _("Record sheets")
     PENALTY = "penalty", _("Penalties")
     DRAW = "draw", _("Tiebreak draws")
+    CALL = "call", _("Calls for a referee")
     QUALIFICATION = "qualification", _("Qualification")
     ENTRY = "entry", _("Entries")
     REGISTRATION = "registration", _("Registrations by players")
@@ -155,6 +156,16 @@ class Action(StrEnum):
     DRAW_CARDS = "draw.cards", told(
         _("Development card draw"), _("Development card draw, best first: %(order)s"))
     DRAW_LOTS = "draw.lots", told(_("Drawing of lots"), _("Drawing of lots, best first: %(order)s"))
+
+    CALL_PLACED = "call.placed", told(
+        _("Referee called"), _("%(player)s called a referee to table %(table)s: %(reason)s"), details=False)
+    CALL_TAKEN = "call.taken", told(
+        _("Call taken by a referee"), _("%(user)s went to the call of table %(table)s: %(reason)s"), details=False)
+    CALL_PASSED = "call.passed", told(
+        _("Call passed on"), _("Call of table %(table)s passed to %(to)s: %(reason)s"), details=False)
+    CALL_RESOLVED = "call.resolved", told(
+        _("Call resolved"), _("Call of table %(table)s resolved: %(reason)s"), details=False,
+        ruling=_("Call of table %(table)s resolved (%(reason)s), ruling: %(ruling)s"))
 
     QUALIFICATION_ADVANCED = "qualification.advanced", told(
         _("Qualifiers sent to the finals"), _("Qualifiers of %(qualifier)s sent to the finals: %(players)s"))

@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "scheduling",
     "results",
     "ranking",
+    "calls",
     "ratings",
     "privacy",
     "organize",

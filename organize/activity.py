@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from audit.actions import BY_THE_SITE, Action, Kind
 from audit.models import AuditEntry
+from calls.models import Call
 from championships.models import Relationship, StaffRole, Tournament
 from results.models import Penalty
 from scheduling.boards import LIMIT_LABELS
@@ -172,6 +173,11 @@ _TELLERS: dict[Action, Callable[[_Facts], _Telling]] = {
     Action.PENALTY_COLLUSION_RULING: lambda f: _penalty(f, "disqualified" if f.after.get("disqualified") else "kept",
                                                         n=_Plain(f.after.get("collusion_warnings", "?"))),
     Action.DRAW_CARDS: _draw,
+    **dict.fromkeys((Action.CALL_PLACED, Action.CALL_TAKEN, Action.CALL_PASSED, Action.CALL_RESOLVED), lambda f: _tell(
+        "ruling" if f.after.get("ruling") else "", game=f.after.get("game"), table=_Plain(f.after.get("table", "?")),
+        reason=_Plain(_choice_label(Call.Reason, f.after.get("reason"))), player=f.after.get("player", "?"),
+        user=f.after.get("user", "?"), to=_Plain(_choice_label(Call.PassedTo, f.after.get("to"))),
+        ruling=f.after.get("ruling", ""))),
     Action.DRAW_LOTS: _draw,
     Action.QUALIFICATION_ADVANCED: lambda f: _tell(
         qualifier=f.context.tournaments.get(f.entry.object_id, (f"#{f.entry.object_id}",))[0],

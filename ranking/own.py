@@ -37,6 +37,8 @@ class SeatNow:
     turn_seconds: int | None
     """The timed turns a referee imposed on the table (seconds a turn); None while turns are untimed."""
     placement_seconds: int | None
+    table_id: int
+    """Where the player's calls for a referee go (web/players/calls.py)."""
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,8 @@ def _own(tournament: Tournament, entry: Entry | None, registration: Registration
             seat.game.tournament = tournament  # the clock reads its rules: no query
             row.seat_now = SeatNow(seat.game.number, seat.table.number, seat.position,
                                    seat.table.board_code or seat.game.board_code, seat.game.stage.name, seat.seed,
-                                   mates, seat.game, seat.table.turn_seconds, seat.table.placement_seconds)
+                                   mates, seat.game, seat.table.turn_seconds, seat.table.placement_seconds,
+                                   seat.table_id)
             row.to_confirm = _to_confirm(seat)
     row.next_steps = _next_steps(row)
     return row

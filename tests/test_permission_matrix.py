@@ -23,6 +23,7 @@ from django.urls.resolvers import LocalePrefixPattern
 from django.utils import timezone
 
 from audit.models import AuditEntry
+from calls.services import place_call
 from championships import links
 from championships.models import Entry, EntryInvitation, Player, PlayerLink, Registration, StaffRole, Tournament
 from championships.services import assign_staff, declare_relationship
@@ -184,6 +185,10 @@ ACCESS: dict[str, Access] = {
     "referee-announcement-remove": Access(SIGNED_IN_WRONG_METHOD, OFFICIALS),
     "referee-clock": Access(SIGNED_IN_WRONG_METHOD, OFFICIALS, lambda w: {"action": "start"}),
     "referee-timed-turns": Access(SIGNED_IN_WRONG_METHOD, OFFICIALS, lambda w: {"turns": "on"}),
+    # calls for a referee from the players' phones (issue 36): the queue, taking, resolving or passing one
+    "referee-calls": Access(OFFICIALS, SIGNED_IN_WRONG_METHOD),
+    "referee-call": Access(OFFICIALS, OFFICIALS, lambda w: {"resolve": "1", "ruling": "Trades are public."}),
+    "referee-call-take": Access(SIGNED_IN_WRONG_METHOD, OFFICIALS),
     # the organizer's pages
     "activity-log": Access(ORGANIZERS, ORGANIZERS),
     "organize-embed": Access(ORGANIZERS, ORGANIZERS, lambda w: {"origins": "https://federation.example"}),
@@ -272,6 +277,9 @@ ACCESS: dict[str, Access] = {
     # emails that could not be sent (issue 32): the tournament's organizers see them, send them again, export them
     "organize-emails": Access(ORGANIZERS, ORGANIZERS, lambda w: {"send_again": w.undelivered_id}),
     "organize-emails-csv": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "organize-calls": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "organize-calls-csv": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
+    "organize-calls-xlsx": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
     "organize-emails-xlsx": Access(ORGANIZERS, SIGNED_IN_WRONG_METHOD),
     # the players' side: no account, a token is the key (whoever holds it, signed in or not); who may reach which
     # player's data through a token is tested in tests/players/test_player_pages.py
@@ -291,6 +299,10 @@ ACCESS: dict[str, Access] = {
     "players-me-erase": Access(NOBODY, ANYONE, kwargs=lambda w: {"token": w.player_token}),
     "players-erase-confirm": Access(ANYONE, ANYONE, kwargs=lambda w: {"token": signing.dumps(
         links.player_for(w.player_token).pk, salt=ASK_SALT)}),
+    # a player calls a referee to the table they sit at (issue 36): the token is the key, as above
+    "players-me-calls": Access(ANYONE, NOBODY, kwargs=lambda w: {"token": w.player_token}),
+    "players-me-call": Access(NOBODY, ANYONE, lambda w: {"reason": "pieces", "note": "No blue road"},
+                              kwargs=lambda w: {"token": w.player_token}),
     "players-me-cancel": Access(NOBODY, ANYONE, kwargs=lambda w: {"token": w.player_token,
                                                                   "registration_id": w.own_registration_id}),
     "players-me-sheet": Access(NOBODY, ANYONE, lambda w: {"action": "confirm", "version": w.open_sheet_version},
@@ -355,10 +367,11 @@ KWARG_SOURCES = {
     "registration_id": lambda w: w.registration_id,
     "code": lambda w: w.check_in_code,
     "sheet_id": lambda w: w.open_table.sheet.pk,
+    "call_id": lambda w: w.call_id,
 }
 # Keyword arguments that name one tournament's objects: another tournament's organizer must not reach them.
 OBJECT_KWARGS = {"stage_id", "game_id", "table_id", "entry_id", "task_id", "penalty_id", "announcement_id", "job_id",
-                 "relationship_id", "registration_id", "sheet_id"}
+                 "relationship_id", "registration_id", "sheet_id", "call_id"}
 
 
 @dataclass
@@ -414,6 +427,7 @@ class World:
     users: dict
     task_id: str = "perm-matrix-task"
     announcement_id: int = 0
+    call_id: int = 0
     relationship_id: int = 0
     other_entry_player_id: int = 0
     print_job_id: int = 0
@@ -468,6 +482,7 @@ def _build_world() -> World:
                      **{f"tie{rank}-place_{n}": row["entry"] for n, row in enumerate(groups[0], start=1)}}
     open_table.sheet.refresh_from_db()
     announcement = post_announcement(tournament.pk, "Table 2 moved to the terrace.", user=admin)
+    call = place_call(open_table.pk, "rules", "Can I trade now?", player=entries[4].player)
     pair = declare_relationship(entries[2].player, entries[3].player, user=admin, tournament=tournament)
     print_job = PrintJob.objects.create(game=game, kind=PrintJob.Kind.RECORD_SHEETS, requested_by=admin,
                                         status=PrintJob.Status.SUCCEEDED, done=1.0,
@@ -492,7 +507,8 @@ def _build_world() -> World:
                  locked_table=locked_table, open_table_entries=[e.pk for e in entries[4:]],
                  open_sheet_version=open_table.sheet.version, locked_table_entries=[e.pk for e in entries[:4]],
                  locked_sheet_version=locked.version, entry=entries[1], users=users, draw_data=draw_data,
-                 announcement_id=announcement.pk, relationship_id=pair.pk, other_entry_player_id=entries[5].player_id,
+                 announcement_id=announcement.pk, call_id=call.pk, relationship_id=pair.pk,
+                 other_entry_player_id=entries[5].player_id,
                  print_job_id=print_job.pk, undelivered_id=undelivered.pk, registration_id=unconfirmed.pk,
                  own_registration_id=own.pk, invited_entry_id=invited.pk,
                  confirm_token=confirm_token, player_token=links.issue(entries[4].player), check_in_code=window.code,

@@ -4,6 +4,7 @@ from django.urls import path
 
 from web.organize.views import (
                                 activity,
+                                calls,
                                 checkin,
                                 console,
                                 emails,
@@ -69,6 +70,9 @@ urlpatterns = [
     path("<slug:slug>/activity/", activity.activity_log, name="activity-log"),
     path("<slug:slug>/games/<int:game_id>/board/", boards.board, name="game-board"),
     path("<slug:slug>/embed/", embed_pages.embed, name="organize-embed"),
+    path("<slug:slug>/calls/", calls.calls_day, name="organize-calls"),
+    path("<slug:slug>/calls.csv", calls.calls_day_csv, name="organize-calls-csv"),
+    path("<slug:slug>/calls.xlsx", calls.calls_day_csv, XLSX, name="organize-calls-xlsx"),
     path("<slug:slug>/emails/", emails.undelivered_emails, name="organize-emails"),
     path("<slug:slug>/emails.csv", emails.undelivered_emails_csv, name="organize-emails-csv"),
     path("<slug:slug>/emails.xlsx", emails.undelivered_emails_csv, XLSX, name="organize-emails-xlsx"),

@@ -1,7 +1,7 @@
 """The referee's tablet (organizers use it too): the desk, record sheets, penalties and draws."""
 from django.urls import path
 
-from web.referee.views import announcements, boards, desk, draws, offline, penalties, sheets
+from web.referee.views import announcements, boards, calls, desk, draws, offline, penalties, sheets
 
 urlpatterns = [
     path("", desk.referee_home, name="referee-home"),
@@ -17,6 +17,9 @@ urlpatterns = [
     path("<slug:slug>/pending/", offline.pending, name="referee-pending"),
     path("<slug:slug>/penalties/", penalties.penalties, name="referee-penalties"),
     path("<slug:slug>/draws/", draws.draws, name="referee-draws"),
+    path("<slug:slug>/calls/", calls.queue, name="referee-calls"),
+    path("<slug:slug>/calls/<int:call_id>/", calls.handle, name="referee-call"),
+    path("<slug:slug>/calls/<int:call_id>/take/", calls.take, name="referee-call-take"),
     path("<slug:slug>/announcements/", announcements.post, name="referee-announce"),
     path("<slug:slug>/games/<int:game_id>/clock/", boards.clock, name="referee-clock"),
     path("<slug:slug>/tables/<int:table_id>/timed-turns/", boards.timed_turns, name="referee-timed-turns"),

@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from audit.models import AuditEntry
+from calls.models import Call
 from championships.eligibility import staff_roles
 from championships.models import (
     Championship,
@@ -123,6 +124,7 @@ def _owned_rows(tournament: Tournament) -> dict:
         TiebreakDraw: t.tiebreak_draws.all(),
         TiebreakDrawPlace: TiebreakDrawPlace.objects.filter(draw__tournament=t),
         Announcement: t.announcements.all(),
+        Call: t.calls.all(),
         StartTimeNotice: StartTimeNotice.objects.filter(entry__tournament=t),
         AuditEntry: t.audit_entries.all(),
     }

@@ -16,6 +16,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
 from audit.models import AuditEntry
+from calls.models import Call
 from championships.models import (
     Championship,
     Country,
@@ -62,7 +63,7 @@ def models_in_loading_order() -> list:
         get_user_model(), Country, Championship, Tournament, Player, Relationship, Stage, Entry, EntryInvitation,
         StaffRole,
         Game, Table, Seat, RecordSheet, Score, Signature, Objection, SheetRevision, Penalty, CollusionRuling,
-        TiebreakDraw, TiebreakDrawPlace, Announcement, StartTimeNotice, AuditEntry,
+        TiebreakDraw, TiebreakDrawPlace, Announcement, Call, StartTimeNotice, AuditEntry,
     ]
 
 

@@ -8,6 +8,7 @@ from django.contrib.auth.models import Permission
 
 from audit.actions import Action
 from audit.services import record_change
+from calls.services import place_call, take_call
 from championships import links
 from championships.services import assign_staff
 from organize import checkin
@@ -90,6 +91,8 @@ def tournament_day():
     change_board(game.pk, user=organizer)  # the board on the game page, the desk and the projector
     change_clock(game.pk, "start", user=organizer)  # and the map-study clock on the overview too
     set_timed_turns(second.pk, True, user=organizer)  # the tablet's turn timer on the record sheet
+    waiting = place_call(second.pk, "pieces", "The blue road is missing from the box", player=seats[0].entry.player)
+    take_call(place_call(second.pk, "rules", player=seats[1].entry.player).pk, user=organizer)  # someone going
     paused = make_official(tournament, "referee", username="a11y-paused-referee")  # the staff page's unlock button
     AccessFailureLog.objects.bulk_create(AccessFailureLog(username=paused.username, ip_address="203.0.113.9",
                                                           user_agent="x", http_accept="", path_info="/accounts/login/")
@@ -129,6 +132,9 @@ def tournament_day():
         "championship": f"/c/{tournament.championship.slug}/",
         "desk": f"/referee/{tournament.slug}/",
         "record sheet": f"/referee/{tournament.slug}/tables/{second.pk}/",
+        "calls from the tables": f"/referee/{tournament.slug}/calls/",
+        "a call": f"/referee/{tournament.slug}/calls/{waiting.pk}/",
+        "the day's calls": f"/organize/{tournament.slug}/calls/",
         "seating stage": f"/organize/{tournament.slug}/stages/{stage.pk}/",
         "seating stage, large, a failed planning, a player found": f"/organize/{large.slug}/stages/{large_stage.pk}/"
                                                                    f"?game=2&page=2&q=Player%2000006",

@@ -26,7 +26,8 @@ FUZZ = settings(max_examples=3 * SCALE, deadline=None, derandomize=True, databas
 BIG = [0, 1, 2, 2**31, 2**63, 10**30]
 text = st.one_of(st.text(max_size=30), st.sampled_from(["", "0", "-1", "1", "2", "999999999999999999999", "NaN",
                                                         "x" * 3000, "\x00", "%00", "../", "<b>", "1e309"]))
-PARAMS = ["game", "page", "q", "kind", "task", "next", "table", "stage", "format", "lang", "sort", "status"]
+PARAMS = ["game", "page", "q", "kind", "task", "next", "table", "stage", "format", "lang", "sort", "status", "day",
+          "part"]
 
 
 def kwarg(world, name: str):

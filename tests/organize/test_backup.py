@@ -18,6 +18,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from audit.models import AuditEntry
+from calls.services import place_call, resolve_call, take_call
 from championships.models import Championship, Country, Entry, Player, Relationship, StaffRole, Stage, Tournament
 from championships.services import assign_staff, declare_relationship
 from organize.backup import payloads
@@ -69,6 +70,10 @@ def build_tournament() -> Tournament:
     record_lateness(entries[7].pk, 10, user=referee, reason="Traffic")
     record_draw(tournament, [entries[6].pk, entries[2].pk], user=referee, method="lots", note="At the venue")
     Announcement.objects.create(tournament=tournament, text="Game 2 starts at 13:00 sharp", author=organizer)
+    call = take_call(place_call(open_sheet.table_id, "rules", "May I trade now?", player=entries[4].player).pk,
+                     user=referee)
+    resolve_call(call.pk, "After the roll only", user=referee)
+    place_call(open_sheet.table_id, "pieces", player=entries[5].player)
     return tournament
 
 

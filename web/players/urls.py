@@ -2,7 +2,7 @@
 pages under /me/. Included in every language (catan_tournaments/urls.py)."""
 from django.urls import path
 
-from . import calendars, data, seat, signup, views
+from . import calendars, calls, data, seat, signup, views
 
 urlpatterns = [
     path("t/<slug:slug>/register/", signup.register, name="players-register"),
@@ -19,6 +19,8 @@ urlpatterns = [
     path("me/<str:token>/registrations/<int:registration_id>/cancel/", signup.me_cancel, name="players-me-cancel"),
     path("me/<str:token>/sheets/<int:sheet_id>/", views.me_sheet, name="players-me-sheet"),
     path("me/<str:token>/entries/<int:entry_id>/confirm/", views.me_confirm_entry, name="players-me-entry-confirm"),
+    path("me/<str:token>/tables/<int:table_id>/calls/", calls.me_calls, name="players-me-calls"),
+    path("me/<str:token>/tables/<int:table_id>/call/", calls.me_call, name="players-me-call"),
     path("me/<str:token>/push/subscribe/", views.me_push_subscribe, name="players-me-push-subscribe"),
     path("me/<str:token>/push/unsubscribe/", views.me_push_unsubscribe, name="players-me-push-unsubscribe"),
     path("me/<str:token>/data/", data.me_data, name="players-me-data"),

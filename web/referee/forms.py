@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
+from calls.models import RULING_MAX, Call
 from championships.models import Entry, Tournament
 from engines.rulesets import ruleset_for
 from results.deductions import MAX_DEDUCTION_VP, deduction_label
@@ -288,3 +289,17 @@ class BankerForm(forms.Form):
     def entry_id(self) -> int | None:
         value = self.cleaned_data["banker"]
         return None if value == "referee" else int(value)
+
+
+class ResolveCallForm(forms.Form):
+    """A call closed, with the referee's ruling and what else it does (the calls service checks the rest)."""
+
+    AFTER = (("", _("Nothing more")), ("announce", _("Post the ruling as an announcement")),
+             ("timed_turns", _("Start timed turns at this table")))
+    ruling = forms.CharField(label=_("Ruling (optional)"), max_length=RULING_MAX, required=False,
+                             widget=forms.Textarea(attrs={"rows": 2}))
+    then = forms.ChoiceField(label=_("Then"), choices=AFTER, required=False, widget=forms.RadioSelect)
+
+
+class PassCallForm(forms.Form):
+    to = forms.ChoiceField(label=_("Pass the call to"), choices=Call.PassedTo.choices)
