@@ -124,7 +124,7 @@ def _owned_rows(tournament: Tournament) -> dict:
         TiebreakDraw: t.tiebreak_draws.all(),
         TiebreakDrawPlace: TiebreakDrawPlace.objects.filter(draw__tournament=t),
         Announcement: t.announcements.all(),
-        Call: t.calls.all(),
+        Call: Call.objects.filter(tournament=t),
         StartTimeNotice: StartTimeNotice.objects.filter(entry__tournament=t),
         AuditEntry: t.audit_entries.all(),
     }
