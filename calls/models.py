@@ -72,3 +72,13 @@ class Call(models.Model):
     @property
     def is_open(self) -> bool:
         return self.resolved_at is None
+
+    @property
+    def pauses(self) -> bool:
+        """The game at the table stands still from the call until it is resolved (`PAUSING`)."""
+        return self.reason in PAUSING
+
+
+PAUSING = frozenset({Call.Reason.RULES, Call.Reason.STEP_AWAY})
+"""Calls that pause the game: "players may pause the game and call for a Judge" on a rules or conduct concern
+(004 §1.2.2), and a player who must step away pauses it (004 §2.1.6). The pause lasts until the call is resolved."""

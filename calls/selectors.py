@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from championships.models import Tournament
 
-from .models import Call
+from .models import PAUSING, Call
 
 
 def _calls() -> QuerySet[Call]:
@@ -70,3 +70,25 @@ def waits_by_game(calls: list[Call]) -> list[GameWaits]:
         rows.append(GameWaits(number, len(of_game), len(waits), int(median(waits)) if waits else None,
                               percentile(waits, 0.95) if waits else None))
     return rows
+
+
+@dataclass(frozen=True)
+class Pause:
+    """The game at a table standing still for a call (`PAUSING`): from the call until it was resolved."""
+
+    started_at: datetime.datetime
+    ended_at: datetime.datetime | None
+    """None while the call is open: the game is still paused."""
+    reason: str
+
+    @property
+    def minutes(self) -> int | None:
+        if self.ended_at is None:
+            return None
+        return max(1, round((self.ended_at - self.started_at).total_seconds() / 60))  # to the nearest minute
+
+
+def table_pauses(table_id: int) -> list[Pause]:
+    """The pauses of a table's game, in the order they began: what its record sheet's history shows."""
+    return [Pause(call.placed_at, call.resolved_at, call.get_reason_display())
+            for call in Call.objects.filter(table_id=table_id, reason__in=PAUSING).order_by("placed_at", "pk")]

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from calls.selectors import table_pauses
 from championships.permissions import is_organizer, require_official
 from results import publishing, selectors, sheets
 from results.banker import Banker, banker_of, record_banker, referee_banks
@@ -90,6 +91,7 @@ def _page(request: HtmxHttpRequest, table: Table, *, form: SheetForm | None = No
         "referee_banks": referee_banks(table.game),
         "all_signed": page.all_signed,
         "revisions": page.revisions,
+        "pauses": table_pauses(table.pk),
         "objections": page.objections,
         "methods": Signature.Method,
         "is_organizer": organizer,
