@@ -144,6 +144,10 @@ else:
 # many seconds, so an invalidation lost while Redis was unreachable heals within the bound.
 STANDINGS_CACHE_SECONDS = env.int("STANDINGS_CACHE_SECONDS", default=60)
 
+# An audit entry's before/after that does not fit its action's shape (audit/payloads.py) raises in development and
+# tests; on a live site it is logged and the entry recorded all the same, so no change goes unaudited.
+AUDIT_STRICT_PAYLOADS = env.bool("AUDIT_STRICT_PAYLOADS", default=DEBUG)
+
 # Celery: with no broker configured, tasks run eagerly in the calling process.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 # No result backend: every job keeps its state in its own row (core.jobs) and nothing reads a task's result, and a

@@ -74,9 +74,10 @@ def _site_address(django_test_environment):
     """The site's address (SITE_URL) is not the test client's `testserver`, so a link built on the host a request came
     by, instead of on the site's address, shows; `tests.site.open_link` opens a link on it, as written. For the whole
     session, module fixtures included (a test may set another with the `settings` fixture). A key of the
-    deployment's own too: with DEBUG off a Celery worker started in a test refuses the development key."""
+    deployment's own too: with DEBUG off a Celery worker started in a test refuses the development key. Audit
+    payloads are checked strictly, as in development (audit/payloads.py)."""
     with override_settings(SITE_URL=SITE, ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "catan.example"],
-                           SECRET_KEY="a-test-deployment-key-" + "k3Y" * 16):
+                           SECRET_KEY="a-test-deployment-key-" + "k3Y" * 16, AUDIT_STRICT_PAYLOADS=True):
         yield
 
 

@@ -77,7 +77,8 @@ def test_record_change_takes_a_member_and_stores_its_released_name():
         record_change_in(organizer, [tournament.pk], "player.updated", entry.player)
     assert AuditEntry.objects.count() == before
 
-    record_change(organizer, tournament.pk, Action.ENTRY_CHECKED_IN, entry, after={"player": "A"})
+    record_change(organizer, tournament.pk, Action.ENTRY_CHECKED_IN, entry, before={"status": "registered"},
+                  after={"player": "A", "status": "checked_in", "minutes_late": 0})
     stored = AuditEntry.objects.latest("pk")
     assert stored.action == "entry.checked_in" and type(stored.action) is str and stored.kind == "entry"
 

@@ -48,10 +48,12 @@ def test_the_championships_own_changes_are_listed_and_no_tournaments(client, cha
     assign_staff(make_user("second-organizer"), StaffRole.Role.ORGANIZER, championship=championship, user=organizer)
     record_change(None, None, Action.WEBHOOK_FAILING, hook, after={"url": hook.url}, championship_id=championship.pk,
                   reason="5 deliveries in a row failed.")
-    record_change(organizer, tournament.pk, Action.TOURNAMENT_STATUS, tournament, after={"status": "finished"},
+    record_change(organizer, tournament.pk, Action.TOURNAMENT_STATUS, tournament, before={"status": "running"},
+                  after={"status": "finished", "automatic": True},
                   championship_id=championship.pk)  # a tournament's change stays in the tournament's log
     other = make_tournament(slug="elsewhere-cup").championship
-    record_change(organizer, None, Action.BOARD_LIMITS, other, after={"limits": []}, championship_id=other.pk)
+    record_change(organizer, None, Action.BOARD_LIMITS, other, before={"limits": [fairness.BALANCED_PIPS]},
+                  after={"limits": []}, championship_id=other.pk)
 
     client.force_login(organizer)
     html = client.get(page(championship)).content.decode()
@@ -105,8 +107,8 @@ def test_the_page_reads_a_fixed_number_of_queries_however_many_entries(client, c
 
     def queries_with(total: int) -> int:
         while AuditEntry.objects.filter(championship=championship).count() < total:
-            record_change(organizer, None, Action.BOARD_LIMITS, championship, after={"limits": []},
-                          championship_id=championship.pk)
+            record_change(organizer, None, Action.BOARD_LIMITS, championship, before={"limits": []},
+                          after={"limits": []}, championship_id=championship.pk)
         with CaptureQueriesContext(connection) as queries:
             assert client.get(page(championship)).status_code == 200
         return len(queries)
