@@ -405,6 +405,37 @@ class Season(TypedDict):
     tiebreaks: list[str]
 
 
+# ---- calls for a referee, the embed's websites -------------------------------------------------------------
+
+class Call(TypedDict):
+    game: int
+    table: int
+    reason: str
+
+
+class CallPlaced(Call):
+    player: str
+    note: str
+
+
+class CallTaken(Call):
+    user: str
+
+
+class CallPassed(Call):
+    to: str
+
+
+class CallResolved(Call):
+    ruling: str
+    announced: bool
+    timed_turns: bool
+
+
+class Origins(TypedDict):
+    origins: list[str]
+
+
 AdminRow = dict[str, JsonValue]
 """An admin edit: the row's own fields by attname (`audit.admin`)."""
 
