@@ -183,7 +183,7 @@ def refresh_pages(tournament_id: int) -> bool:
         with translation.override(language):
             for at, render in _live_pages(tournament, version):
                 _keep(at, version, host, render)
-    announce(tournament_id, version, started)
+    announce_version(tournament_id, version, started)
     for player in _just_played(tournament, since):  # after the announcement: they must not delay it
         if cache.get(_key("pages-queued", tournament_id)) is not None:
             break  # newer results: their pages first
@@ -194,7 +194,7 @@ def refresh_pages(tournament_id: int) -> bool:
     return True
 
 
-def announce(tournament_id: int, version: str, started) -> None:
+def announce_version(tournament_id: int, version: str, started) -> None:
     """The version's pages are ready: readers are shown it from now on; what changed after `started` is new to
     the next round."""
     cache.set_many({_key("announced", tournament_id): version, _key("since", tournament_id): started}, timeout=None)
