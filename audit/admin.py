@@ -6,6 +6,8 @@ from django.contrib import admin
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
+from core.changes import announce
+
 from .actions import Action
 from .models import AuditEntry
 from .services import record_change_in
@@ -57,6 +59,10 @@ class AuditedAdminMixin(_ModelAdmin):
         """The tournaments whose activity log shows an edit of `obj` (a shared row names each one it touches)."""
         return [_tournament_id(obj)]
 
+    def changed_tournaments(self, obj: models.Model) -> list[int | None]:
+        """The tournaments whose pages show `obj`, announced after an edit (`core.changes`): those it is logged in."""
+        return self.audit_tournaments(obj)
+
     def save_model(self, request, obj, form, change):
         if change:
             request.audit_before = _plain(type(obj)._default_manager.get(pk=obj.pk))
@@ -64,16 +70,19 @@ class AuditedAdminMixin(_ModelAdmin):
 
     def log_addition(self, request, obj, message):
         record_change_in(request.user, self.audit_tournaments(obj), Action.ADMIN_ADDED, obj, after=_plain(obj))
+        announce(*self.changed_tournaments(obj))
         return super().log_addition(request, obj, message)
 
     def log_change(self, request, obj, message):
         record_change_in(request.user, self.audit_tournaments(obj), Action.ADMIN_CHANGED, obj,
                          before=getattr(request, "audit_before", None), after=_plain(obj))
+        announce(*self.changed_tournaments(obj))
         return super().log_change(request, obj, message)
 
     def log_deletions(self, request, queryset):
         for obj in queryset:
             record_change_in(request.user, self.audit_tournaments(obj), Action.ADMIN_DELETED, obj, before=_plain(obj))
+            announce(*self.changed_tournaments(obj))
         return super().log_deletions(request, queryset)
 
 

@@ -211,6 +211,10 @@ class ChampionshipAdmin(AuditedAdminMixin, admin.ModelAdmin):
     readonly_fields = ["preset"]
     inlines = [TournamentInline]
 
+    def changed_tournaments(self, obj):
+        """Its name is on its tournaments' pages, its country chooses their PDFs' usual paper."""
+        return list(obj.tournaments.values_list("pk", flat=True))
+
 
 @admin.register(Stage)
 class StageAdmin(AuditedAdminMixin, admin.ModelAdmin):

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from audit.actions import Action
 from audit.services import record_change
+from core.changes import announce
 from engines.csv_input import Record
 
 from . import foreign_players
@@ -233,4 +234,5 @@ def remove_entries(tournament: Tournament, entry_ids: Iterable[int], *, user) ->
                                   % {"player": entry.player.name}) from error
     if entries:
         place_freed(tournament.pk, user=user)
+        announce(tournament.pk)
     return len(entries)

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from audit.actions import Action
 from audit.services import record_change, record_change_in
+from core.changes import announce
 from core.names import fold
 
 from .countries import country_for_code
@@ -66,6 +67,7 @@ def enter_player(player: Player, tournament: Tournament, *, user, **fields) -> E
     entry = Entry.objects.create(player=player, tournament=tournament, **fields)
     record_change(user, tournament.pk, Action.ENTRY_REGISTERED, entry,
                   after={"player": player.name, "status": entry.status})
+    announce(tournament.pk)
     return entry
 
 
@@ -140,6 +142,7 @@ def change_player(player_id: int, *, user, tournament: Tournament, **fields) -> 
         if awaiting:  # their organizers see of the record only what they typed: that it changed, not to what
             record_change_in(user, awaiting, Action.PLAYER_UPDATED, player, before=_public(before),
                              after=_public(after))
+        announce(*where)  # their name and country are on the pages of every tournament they are entered in
     return player
 
 

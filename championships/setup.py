@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from audit.actions import Action
 from audit.services import record_change
+from core.changes import announce
 
 from .countries import country_for_code
 from .formats import ChampionshipPlan, plan_problems
@@ -73,6 +74,7 @@ def advance_status(tournament_id: int, status: str, *, user, why: str) -> bool:
     tournament.save(update_fields=["status"])
     record_change(user, tournament.pk, Action.TOURNAMENT_STATUS, tournament, before={"status": before},
                   after={"status": status, "automatic": True}, reason=why)
+    announce(tournament.pk)
     return True
 
 
@@ -95,6 +97,7 @@ def _set_status(tournament_id: int, status: str, *, user, reason: str, action: A
         tournament.save(update_fields=["status"])
         record_change(user, tournament.pk, action, tournament, before={"status": before},
                       after={"status": status}, reason=reason)
+        announce(tournament.pk)
     return tournament
 
 

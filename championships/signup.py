@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 
 from audit.actions import Action
 from audit.services import record_change
+from core.changes import announce
 from core.emails import same_email
 from core.site import absolute
 
@@ -211,6 +212,7 @@ def _player_for(registration: Registration) -> Player:
             setattr(player, name, value)
         player.save(update_fields=list(filled))
         tournaments = set(player.entries.values_list("tournament_id", flat=True)) | {registration.tournament_id}
+        announce(*tournaments)  # their country is on the pages of the tournaments they are entered in
         for tournament_id in sorted(tournaments):
             record_change(None, tournament_id, Action.PLAYER_UPDATED, player, player=player,
                           after={"name": player.name, **{k: _audited(v) for k, v in filled.items()}})
@@ -365,6 +367,7 @@ def cancel(registration_id: int, *, player: Player) -> Registration:
                 record_change(None, tournament.pk, Action.ENTRY_WITHDRAWN, entry, player=player,
                               before={"status": before}, after={"player": player.name, "status": entry.status},
                               reason=_("Cancelled by the player on their phone."))
+                announce(tournament.pk)
         registration.status, registration.decided_at = Registration.Status.CANCELLED, timezone.now()
         registration.save()
         record_change(None, tournament.pk, Action.REGISTRATION_CANCELLED, registration, player=player,
@@ -409,6 +412,7 @@ def change_settings(tournament: Tournament, new: Settings, *, user) -> Tournamen
                    else "closed" if before["self_registration"] and not new.self_registration else "changed")
         record_change(user, tournament.pk, Action.TOURNAMENT_REGISTRATION, locked, before=before,
                       after={**after, "variant": variant})
+        announce(tournament.pk)  # the overview offers registration or not
         place_freed(tournament.pk, user=user)
     return locked
 

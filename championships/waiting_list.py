@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from audit.actions import Action
 from audit.services import record_change
+from core.changes import announce
 
 from .eligibility import check_can_enter
 from .models import Entry, Player, Registration, Tournament
@@ -42,6 +43,7 @@ def take_place_or_wait(registration: Registration, tournament: Tournament) -> No
     elif free is None or (free > 0 and not waiting(tournament).exclude(pk=registration.pk).exists()):
         registration.entry = Entry.objects.create(tournament=tournament, player=player)
         registration.status = Registration.Status.ENTERED
+        announce(tournament.pk)
     else:
         registration.status = Registration.Status.WAITING
     registration.decided_at = timezone.now()
@@ -88,4 +90,6 @@ def place_freed(tournament_id: int, *, user=None, player: Player | None = None) 
                                  "entry": registration.entry_id})
             tell_promoted(registration, waiter)
             promoted.append(registration)
+        if promoted:
+            announce(tournament.pk)
     return promoted

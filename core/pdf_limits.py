@@ -10,8 +10,8 @@ layout (`render_slot`), never around a cache hit or a wait for another request's
   shared cache): with gunicorn's three workers a reader can never hold the last one that pages and staff need.
 
 A refused layout answers 429 with Retry-After and a short page saying why (`render_limited`, a view decorator).
-The background refresh that lays the likely PDFs out ahead (`request.from_refresh`) holds no slot: it runs on
-the worker, one tournament at a time.
+The background refresh that lays the likely PDFs out ahead holds no slot: it runs on the worker, one tournament at
+a time, and calls the layouts without a request (`ranking.public.pdfs`).
 """
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -39,9 +39,6 @@ def client_key(request: HttpRequest) -> str:
 @contextmanager
 def render_slot(request: HttpRequest) -> Iterator[None]:
     """Hold the client's slot (and an anonymous one) while a PDF is laid out; `Busy` when there is none."""
-    if getattr(request, "from_refresh", False):
-        yield
-        return
     key = client_key(request)
     with PER_CLIENT.slot(key):
         if key.startswith("user:"):

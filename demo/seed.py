@@ -43,6 +43,7 @@ from championships import signup
 from championships.list_file import parse_list
 from championships.models import Championship, Player, StaffRole, Stage, Tournament
 from championships.services import assign_staff, create_championship_from_preset, enter_players, register_players
+from core.changes import announce
 from organize.checkin import check_in
 from ranking.qualification import seat_seeded_stage
 from ranking.standings import compute_standings, tied_groups
@@ -112,6 +113,8 @@ def seed_demo() -> DemoSummary:
         for slug, build in missing:
             existing[slug] = build(users["organizer"], users["referee"])
             created.append(existing[slug])
+        # some steps write what the services would (a status, a date): the new tournaments' pages start afresh
+        announce(*Tournament.objects.filter(championship__in=created).values_list("pk", flat=True), results=True)
     return DemoSummary([existing[slug] for slug in DEMO_SLUGS], created, logins)
 
 

@@ -25,13 +25,13 @@ from audit.services import record_change
 from championships.models import Entry, Stage, Tournament
 from championships.permissions import awaiting_player, require_organizer
 from championships.waiting_list import place_freed
+from core.changes import announce
 from core.names import fold
 from ranking.public.names import namesake_numbers
 from results.limits import length_errors
 from results.models import Penalty
 from results.penalties import MAX_MINUTES_LATE, admission_closed, lateness_rule, record_lateness, withdraw_penalty
 from results.selectors import games_played, played_seats
-from results.signals import announce_after_commit
 from scheduling.models import Game, Seat
 from scheduling.selectors import seatable_entries
 from scheduling.services import generate_seating
@@ -107,7 +107,7 @@ def admit(tournament: Tournament, entry_id: int, minutes_late: int, *, user, pla
                       before={"status": Entry.Status.REGISTERED}, player=player,
                       after={"player": entry.player.name, "status": entry.status, "minutes_late": minutes_late,
                              **({"self": True} if player is not None else {})})
-        announce_after_commit(tournament.pk)
+        announce(tournament.pk, results=True)
     return CheckIn(entry, penalised=lateness is not None)
 
 
@@ -216,7 +216,7 @@ def undo(tournament: Tournament, entry_id: int, *, user, reason: str) -> Undone:
         record_change(user, tournament.pk, UNDO_ACTIONS[status], entry, before=before,
                       after={"player": name, "status": entry.status, "minutes_late": entry.minutes_late},
                       reason=reason)
-        announce_after_commit(tournament.pk)
+        announce(tournament.pk, results=True)
     if status == Entry.Status.WITHDRAWN:
         _replan_with(done, user)
     else:
@@ -273,7 +273,7 @@ def mark_no_show(tournament: Tournament, entry_ids: list[int], *, user) -> int:
                       after={"player": entry.player.name, "status": entry.status})
     Entry.objects.bulk_update(entries, ["status"])
     if entries:
-        announce_after_commit(tournament.pk)
+        announce(tournament.pk, results=True)
         place_freed(tournament.pk, user=user)  # a player waiting for a place may be at the door
     return len(entries)
 
@@ -307,7 +307,7 @@ def withdraw(tournament: Tournament, entry_id: int, *, user, reason: str) -> Wit
         entry.save(update_fields=["status"])
         record_change(user, tournament.pk, Action.ENTRY_WITHDRAWN, entry, before=before,
                       after={"player": entry.player.name, "status": entry.status}, reason=reason)
-        announce_after_commit(tournament.pk)
+        announce(tournament.pk, results=True)
         place_freed(tournament.pk, user=user)  # before the first game is published, it goes to the waiting list
     return _replan(Withdrawal(entry), user)
 

@@ -22,6 +22,7 @@ from audit.models import AuditEntry
 from audit.services import record_change_in
 from championships.models import Entry, Player, Registration, Tournament
 from championships.permissions import may_change_player
+from core.changes import announce
 from core.mail import queue_email
 from core.personal_data import BLANK, PSEUDONYM, SCRUB, Holding, holdings
 from core.site import absolute
@@ -125,6 +126,7 @@ def erase(player_id: int, *, by: str, user=None, reason: str = "", number: int |
                 holding.model._default_manager.filter(pk=row.pk).update(**changes)  # audit entries are never saved
     _scrub_activity_logs(where, texts, name)
     player.save()
+    announce(*where)  # their name is on the pages of every tournament they played
     if record:
         Erasure.objects.get_or_create(player_id=number or player.pk, defaults={"by": by})
         record_change_in(user, where, Action.PLAYER_ERASED, player, after={"player": name, "by": by},

@@ -8,7 +8,7 @@ import contextlib
 import hashlib
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import overload
 
@@ -148,13 +148,14 @@ FRAGMENT_SECONDS = 300
 """Rendered fragments expire on their own too; a new results version makes new keys at once."""
 
 
-def cached_fragment(request, name: str, version: str | None, render) -> str:
+def cached_fragment(name: str, version: str | None, path: str, query: str, render) -> str:
     """A page part that holds no per-visitor data (no form, no token), rendered once per results version,
-    language and query, then served from the cache; rendered afresh when there is no version or no cache."""
+    language, path and the query parameters the page uses (`page_query`), then served from the cache; rendered
+    afresh when there is no version or no cache."""
     if not version:
         return render()
-    key = "fragment:" + hashlib.sha256("|".join(
-        [name, version, get_language() or "", request.path, getattr(request, "page_query", "")]).encode()).hexdigest()
+    key = "fragment:" + hashlib.sha256("|".join([name, version, get_language() or "", path, query]).encode()
+                                       ).hexdigest()
     with contextlib.suppress(Exception):  # the cache is an optimisation only
         if (html := cache.get(key)) is not None:
             return mark_safe(html)  # our own rendered template, stored as rendered
@@ -207,17 +208,36 @@ TIMED = b"data-server-now-ms"
 
 
 def _unshareable(request, response) -> bool:
-    """A response that sets a cookie, used a CSRF token, changed the session or shows the time of its rendering
-    must never be served to anyone else."""
+    """A response that used a CSRF token or changed the session must never be served to anyone else."""
     session = getattr(request, "session", None)
-    return bool(response.cookies or request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
-                or (session is not None and session.modified)
-                or b"csrfmiddlewaretoken" in response.content or TIMED in response.content)
+    return bool(request.META.get("CSRF_COOKIE_NEEDS_UPDATE") or (session is not None and session.modified))
 
 
-def _page_query(request, uses: dict[str, Callable[[str], object]]) -> str:
+def keep_page(key: str, response: HttpResponse) -> dict[str, bytes] | None:
+    """Store a rendered page for anyone under `key` (`page_key`) with its compressed forms, which it returns; None,
+    and nothing stored, when it is not for anyone: not a 200, streamed, or setting a cookie, holding a CSRF token
+    or showing the time of its rendering."""
+    if response.status_code != 200 or response.streaming or response.cookies:
+        return None
+    body = response.content
+    if b"csrfmiddlewaretoken" in body or TIMED in body:
+        return None
+    compressed = variants(body) if compressible(response["Content-Type"], len(body)) else {}
+    with contextlib.suppress(Exception):  # the cache is an optimisation only
+        cache.set(key, (response["Content-Type"], body, compressed), timeout=PAGE_SECONDS)
+    return compressed
+
+
+def page_key(version: str, host: str, path: str, query: str, htmx: bool) -> str:
+    """Where a whole page is kept: its version, the active language, the host and path it is read at, the query
+    parameters it uses (`page_query`) and whether it is the page or its live part (htmx)."""
+    return "page:" + hashlib.sha256("|".join(
+        [version, get_language() or "", host, path, query, "htmx" if htmx else "page"]).encode()).hexdigest()
+
+
+def page_query(uses: dict[str, Callable[[str], object]], params: Mapping[str, str]) -> str:
     """The query parameters the page uses, each as the page reads it; any other parameter is ignored."""
-    return "&".join(f"{name}={uses[name](request.GET.get(name, ''))}" for name in sorted(uses))
+    return "&".join(f"{name}={uses[name](params.get(name, ''))}" for name in sorted(uses))
 
 
 def _tournament_version(request, slug: str, *args, **kwargs) -> str | None:
@@ -245,13 +265,12 @@ def cached_page(view: View | None = None, *, uses: dict[str, Callable[[str], obj
 
     @wraps(view)
     def wrapper(request, *args, **kwargs):
-        request.page_query = _page_query(request, uses)
+        request.page_query = page_query(uses, request.GET)
         current = shown(request, *args, **kwargs) if _anonymous(request) else None
         if not current:
             return view(request, *args, **kwargs)
-        key = "page:" + hashlib.sha256("|".join(
-            [current, get_language() or "", request.get_host(), request.path, request.page_query,
-             "htmx" if getattr(request, "htmx", False) else "page"]).encode()).hexdigest()
+        key = page_key(current, request.get_host(), request.path, request.page_query,
+                       bool(getattr(request, "htmx", False)))
         with contextlib.suppress(Exception):  # the cache is an optimisation only
             if (stored := cache.get(key)) is not None:
                 content_type, body, compressed = stored
@@ -261,18 +280,14 @@ def cached_page(view: View | None = None, *, uses: dict[str, Callable[[str], obj
                 patch_vary_headers(response, ("Cookie",))  # as the rendered page: a proxy keeps staff apart
                 return shared(response)
         response = view(request, *args, **kwargs)
-        if response.status_code == 200 and not response.streaming and not _unshareable(request, response):
-            body = response.content
-            compressed = variants(body) if compressible(response["Content-Type"], len(body)) else {}
-            with contextlib.suppress(Exception):
-                cache.set(key, (response["Content-Type"], body, compressed), timeout=PAGE_SECONDS)
-            if of_tournament and not getattr(request, "from_refresh", False):
+        if not _unshareable(request, response) and (compressed := keep_page(key, response)) is not None:
+            if of_tournament:
                 pk = tournament_id(kwargs.get("slug", args[0] if args else ""))
                 if pk is not None:
                     refresh.seen(pk, get_language() or "", request.get_host())
             if compressed:
                 encoding = accepted(request, tuple(compressed))
-                encoded(response, encoding, compressed[encoding] if encoding else body)
+                encoded(response, encoding, compressed[encoding] if encoding else response.content)
             shared(response)
         return response
 

@@ -18,6 +18,7 @@ from audit.services import record_change
 from championships.eligibility import check_can_enter
 from championships.models import Entry, Stage, Tournament
 from championships.permissions import require_organizer
+from core.changes import announce
 from engines.ranking.advancement import SeatingTie, TieAtCutoff, qualifiers, replacement, seating_ties, seeded_field
 from engines.ranking.engine import tie_groups
 from engines.rulesets import ruleset_for
@@ -123,6 +124,7 @@ def advance_qualifiers(qualifier_id: int, *, user) -> list[Entry]:
         created = [_enter_finalist(finals, results.entries[pk], ranks[pk], qualifier) for pk in chosen]
         record_change(user, finals.pk, Action.QUALIFICATION_ADVANCED, qualifier,
               after={"qualified": [(e.player.name, e.source_rank) for e in created]})
+        announce(finals.pk, qualifier.pk)  # the qualifier's standings mark who was sent
     return created
 
 
@@ -161,6 +163,7 @@ def replace_finalist(finalist_id: int, *, user) -> Entry | None:
         record_change(user, finals.pk, Action.QUALIFICATION_REPLACED, finalist,
               before={"player": finalist.player.name},
               after={"replacement": substitute.player.name if substitute else None})
+        announce(finals.pk, qualifier.pk)
     return substitute
 
 
@@ -274,6 +277,7 @@ def seat_seeded_stage(stage_id: int, *, user) -> Game:
         game = replace_with_seeded_game(stage, tables, players if seeded.seeded else ())
         record_change(user, stage.tournament_id, Action.SEATING_SEEDED, game,
               after={"tables": [[results.entries[p].player.name for p in table] for table in tables]})
+        announce(stage.tournament_id)
     return game
 
 
@@ -293,6 +297,7 @@ def clear_seeded_stage(stage_id: int, *, user) -> None:
                              for game in games for table in game.tables.order_by("number")]}
         remove_planned_games(stage)
         record_change(user, stage.tournament_id, Action.SEATING_CLEARED, stage, before=before, after={"tables": []})
+        announce(stage.tournament_id)
 
 
 def final_replacements(stage: Stage) -> list[tuple[str, str]]:

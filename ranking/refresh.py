@@ -21,26 +21,31 @@ up to date while readers keep getting the previous version (stale-while-revalida
   job that did not start within QUEUED_SECONDS, or a runner not heard of for RUN_SECONDS (its worker gone),
   stops holding readers on the announced version. Pages may then be slow, never stale for long.
 
-Signed-in staff always see the newest version, rendered for them (`ranking.live`).
+The job renders by calling the pages' renderers with the version it renders (`ranking.public.pages`, and
+`ranking.public.pdfs` for the PDFs) and keeps each where a reader's request looks for it (`ranking.live.page_key`):
+it builds no request and runs no middleware. Signed-in staff always see the newest version, rendered for them
+(`ranking.live`).
 """
-import io
 import logging
 import time
 from collections.abc import Callable
+from functools import partial
 
 from django.conf import settings
 from django.core.cache import cache
-from django.core.handlers.base import BaseHandler
-from django.core.handlers.wsgi import WSGIRequest
+from django.http import HttpResponse
 from django.urls import reverse
 from django.utils import timezone, translation
 
 from championships.models import Tournament
+from ranking.public import pages, pdfs
 from ranking.public.names import searchable_names
-from ranking.public.player import store_summaries
+from ranking.public.pages import Address
+from ranking.public.player import player_page, store_summaries
 from results.models import RecordSheet
 from scheduling.models import Game, Seat
 
+from . import live
 from .standings import results_version, results_version_with, tournament_standings
 
 logger = logging.getLogger(__name__)
@@ -120,14 +125,14 @@ def seen(tournament_id: int, language: str, host: str) -> None:
     _quietly(remember)
 
 
-def wanted_pdf(tournament_id: int, path: str) -> None:
-    """A public PDF was laid out on demand at `path` (language prefix and `?paper=` included): lay it out ahead
-    from now on."""
+def wanted_pdf(tournament_id: int, kind: str, number: int | None, language: str, asked: str) -> None:
+    """A public PDF was laid out on demand (`ranking.public.pdfs`: its kind, game number, language and paper as
+    asked): lay it out ahead from now on."""
     def remember():
-        paths = cache.get(_key("pdfs", tournament_id)) or {}
-        paths[path] = time.time()
-        newest = sorted(paths.items(), key=lambda item: -item[1])[:PDFS_KEPT]
-        cache.set(_key("pdfs", tournament_id), dict(newest), timeout=SEEN_SECONDS)
+        asks = cache.get(_key("asked-pdfs", tournament_id)) or {}
+        asks[kind, number, language, asked] = time.time()
+        newest = sorted(asks.items(), key=lambda item: -item[1])[:PDFS_KEPT]
+        cache.set(_key("asked-pdfs", tournament_id), dict(newest), timeout=SEEN_SECONDS)
     _quietly(remember)
 
 
@@ -165,7 +170,7 @@ def run_pdf_warming(tournament_id: int) -> None:
 
 def refresh_pages(tournament_id: int) -> bool:
     """Render the tournament's live pages for its newest version and announce it; True when it announced one."""
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    tournament = Tournament.objects.select_related("championship").filter(pk=tournament_id).first()
     version = results_version(tournament_id)
     if tournament is None or version is None or version == announced_version(tournament_id):
         return False
@@ -176,34 +181,39 @@ def refresh_pages(tournament_id: int) -> bool:
     host, languages = _reader_host(), _languages(tournament_id)
     for language in languages:
         with translation.override(language):
-            for path, htmx in _live_paths(tournament):
-                _get(path, version, host, htmx)
-    announce(tournament_id, version, started)
+            for at, render in _live_pages(tournament, version):
+                _keep(at, version, host, render)
+    announce_version(tournament_id, version, started)
     for player in _just_played(tournament, since):  # after the announcement: they must not delay it
         if cache.get(_key("pages-queued", tournament_id)) is not None:
             break  # newer results: their pages first
         for language in languages:
             with translation.override(language):
-                _get(reverse("public-player", args=[tournament.slug, player]), version, host)
+                _keep(Address(reverse("public-player", args=[tournament.slug, player])), version, host,
+                      partial(_player_html, tournament, player, version))
     return True
 
 
-def announce(tournament_id: int, version: str, started) -> None:
+def announce_version(tournament_id: int, version: str, started) -> None:
     """The version's pages are ready: readers are shown it from now on; what changed after `started` is new to
     the next round."""
     cache.set_many({_key("announced", tournament_id): version, _key("since", tournament_id): started}, timeout=None)
 
 
 def warm_pdfs(tournament_id: int) -> None:
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    tournament = Tournament.objects.select_related("championship__country").filter(pk=tournament_id).first()
     version = announced_version(tournament_id)
     if tournament is None or version is None:
         return
-    host = _reader_host()
-    for path in _likely_pdfs(tournament):
+    for kind, number, language, asked in _likely_pdfs(tournament):
         if cache.get(_key("pages-queued", tournament_id)) is not None:
             return  # newer results are coming: their pages first, then their PDFs
-        _get(path, version, host)
+        with translation.override(language):
+            try:
+                pdfs.kept(tournament_id, kind, number, version, asked,
+                          partial(pdfs.layout, tournament, kind, number, asked))
+            except Exception:  # one PDF failing must not keep the others back
+                logger.exception("Laying out the %s PDF %s in %s failed", kind, number or "", language)
 
 
 # ---- what is rendered ----------------------------------------------------------------------------------------
@@ -225,23 +235,47 @@ def _reader_host() -> str:
     return named[0] if named else "localhost"
 
 
-def _warm_games(tournament: Tournament) -> list[int]:
-    games = tournament.games.order_by("number")
-    playing = list(games.filter(status=Game.Status.PUBLISHED).values_list("number", flat=True)[:WARM_GAMES])
-    return playing or list(games.filter(status=Game.Status.FINISHED).values_list("number", flat=True).reverse()[:1])
+def _warm_games(tournament: Tournament) -> list[Game]:
+    games = tournament.games.select_related("stage").order_by("number")
+    playing = list(games.filter(status=Game.Status.PUBLISHED)[:WARM_GAMES])
+    return playing or list(games.filter(status=Game.Status.FINISHED).reverse()[:1])
 
 
-def _live_paths(tournament: Tournament) -> list[tuple[str, bool]]:
-    """(path, as htmx) of the pages readers keep open, each as the page and as the fragment its live region asks
-    for; in the active language."""
+def _live_pages(tournament: Tournament, version: str) -> list[tuple[Address, Callable[[Address], str]]]:
+    """(address, its renderer) of the pages readers keep open, each as the page and as the live part htmx asks
+    for, in the active language."""
     slug = tournament.slug
-    standings = reverse("public-standings", args=[slug])
-    paths = [(reverse("public-tournament", args=[slug]), False), (reverse("public-tournament", args=[slug]), True),
-             (standings, False), (standings + "?page=1", True), (reverse("public-screen", args=[slug]), False)]
-    for number in _warm_games(tournament):
-        game = reverse("public-game", args=[slug, number])
-        paths += [(game, False), (game, True)]
-    return paths
+    overview, standings = reverse("public-tournament", args=[slug]), reverse("public-standings", args=[slug])
+    first_page, first_part = live.page_query(pages.PAGED, {}), live.page_query(pages.PARTS, {})
+    standings_page = partial(pages.standings_html, tournament, version, page=1)
+    found: list[tuple[Address, Callable[[Address], str]]] = [
+        (Address(overview), partial(pages.overview_html, tournament, version)),
+        (Address(overview, htmx=True), partial(pages.overview_html, tournament, version)),
+        (Address(standings, first_page), standings_page),
+        (Address(standings, first_page, htmx=True, typed=f"{standings}?page=1"), standings_page),
+        (Address(reverse("public-screen", args=[slug]), first_part), partial(pages.screen_html, tournament, version,
+                                                                             part=1)),
+    ]
+    for game in _warm_games(tournament):
+        game_page = partial(pages.game_html, tournament, game, version, page=1)
+        path = reverse("public-game", args=[slug, game.number])
+        found += [(Address(path, first_page), game_page), (Address(path, first_page, htmx=True), game_page)]
+    return found
+
+
+def _player_html(tournament: Tournament, player_id: int, version: str, at: Address) -> str:
+    page = player_page(tournament, player_id)
+    if page is None:
+        raise LookupError(f"Player {player_id} is not entered in {tournament.slug}.")
+    return pages.player_html(tournament, page, version, at)
+
+
+def _keep(at: Address, version: str, host: str, render: Callable[[Address], str]) -> None:
+    """Render the page at `at` and keep it where a reader's request at `host` finds it (`ranking.live.cached_page`)."""
+    try:
+        live.keep_page(live.page_key(version, host, at.path, at.query, at.htmx), HttpResponse(render(at)))
+    except Exception:  # one page failing must not keep the others (and the announcement) back
+        logger.exception("Refreshing %s failed", at.full_path)
 
 
 def _just_played(tournament: Tournament, since) -> list[int]:
@@ -254,48 +288,16 @@ def _just_played(tournament: Tournament, since) -> list[int]:
                 .order_by("entry__player_id").values_list("entry__player_id", flat=True)[:JUST_PLAYED])
 
 
-def _likely_pdfs(tournament: Tournament) -> list[str]:
-    """The standings and the seating of the games in play in the default language and paper, and every PDF
-    address readers asked for lately, as long as it still names a game in play."""
-    slug = tournament.slug
+def _likely_pdfs(tournament: Tournament) -> list[tuple[str, int | None, str, str]]:
+    """(kind, game number, language, paper as asked) of the standings and the seating of the first game in play
+    in the default language and paper, and of every PDF readers asked for lately, as long as it still names a game
+    in play."""
     games = set(tournament.games.filter(status=Game.Status.PUBLISHED).values_list("number", flat=True))
-    with translation.override(settings.LANGUAGE_CODE):
-        paths = [reverse("public-standings-pdf", args=[slug]),
-                 *(reverse("public-seating-pdf", args=[slug, n]) for n in sorted(games)[:1])]
-    asked = _quietly(lambda: cache.get(_key("pdfs", tournament.pk)), None) or {}
-    for path in asked:
-        if "/games/" in path and not any(f"/games/{n}/" in path for n in games):
-            continue
-        if path not in paths:
-            paths.append(path)
-    return paths
-
-
-_handler: BaseHandler | None = None
-
-
-def _get(path: str, version: str, host: str, htmx: bool = False) -> int:
-    """GET `path` as an anonymous reader would, through the whole middleware stack in this process, showing
-    `version` (the page caches store it under that version); the status code. The response is not closed:
-    closing sends `request_finished`, which would close the job's database connection."""
-    global _handler
-    if _handler is None:
-        _handler = BaseHandler()
-        _handler.load_middleware()
-    route, _, query = path.partition("?")
-    environ = {"REQUEST_METHOD": "GET", "PATH_INFO": route, "QUERY_STRING": query, "SERVER_NAME": host,
-               "SERVER_PORT": "443", "HTTP_HOST": host, "wsgi.url_scheme": "https", "wsgi.input": io.BytesIO(),
-               "REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_PROTO": "https"}
-    if htmx:
-        environ["HTTP_HX_REQUEST"] = "true"
-    request = WSGIRequest(environ)
-    request.results_version = version  # type: ignore[attr-defined]  # what ranking.live shows and stores under
-    request.from_refresh = True  # type: ignore[attr-defined]
-    try:
-        response = _handler.get_response(request)
-    except Exception:  # one page failing must not keep the others (and the announcement) back
-        logger.exception("Refreshing %s failed", path)
-        return 500
-    if response.status_code != 200:
-        logger.warning("Refreshing %s answered %s", path, response.status_code)
-    return response.status_code
+    likely: list[tuple[str, int | None, str, str]] = [
+        (pdfs.STANDINGS, None, settings.LANGUAGE_CODE, ""),
+        *((pdfs.SEATING, number, settings.LANGUAGE_CODE, "") for number in sorted(games)[:1])]
+    asked = _quietly(lambda: cache.get(_key("asked-pdfs", tournament.pk)), None) or {}
+    for ask in asked:
+        if (ask[0] != pdfs.SEATING or ask[1] in games) and ask not in likely:
+            likely.append(ask)
+    return likely

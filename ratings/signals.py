@@ -1,6 +1,6 @@
-"""The ratings follow the results: sign-offs and corrections (`results_changed`), and a tournament's status, date or
-existence (its games count only while it runs or is finished, in date order). A player's name, country or listing
-changes what the ratings pages show, so it replaces the ratings version."""
+"""The ratings follow the results: sign-offs and corrections (announced with `results`, `core.changes`), and a
+tournament's status, date or existence (its games count only while it runs or is finished, in date order). A
+player's name, country or listing changes what the ratings pages show, so it replaces the ratings version."""
 from functools import partial
 
 from django.db import transaction
@@ -8,16 +8,17 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from championships.models import Player, Tournament
-from results.signals import results_changed
+from core.changes import tournament_changed
 from scheduling.models import Game
 
 from .tasks import changed
 from .version import new_ratings_version
 
 
-@receiver(results_changed)
-def _results_changed(sender, tournament_id: int, **kwargs) -> None:
-    changed(tournament_id)
+@receiver(tournament_changed)
+def _results_changed(sender, tournament_id: int, results: bool, **kwargs) -> None:
+    if results:
+        changed(tournament_id)
 
 
 @receiver([post_save, post_delete], sender=Tournament)

@@ -7,6 +7,7 @@ from audit.actions import Action
 from audit.services import record_change
 from championships.models import Tournament
 from championships.permissions import require_official
+from core.changes import announce
 from webhooks import events as webhook_events
 
 from .models import ANNOUNCEMENT_MAX, Announcement
@@ -25,6 +26,7 @@ def post_announcement(tournament_id: int, text: str, *, user) -> Announcement:
         require_official(user, tournament)
         announcement = Announcement.objects.create(tournament=tournament, text=text, author=user)
         record_change(user, tournament.pk, Action.ANNOUNCEMENT_POSTED, announcement, after={"text": text})
+        announce(tournament.pk)
         webhook_events.announcement_posted(tournament, announcement.pk, text, announcement.created)
     return announcement
 
@@ -40,3 +42,4 @@ def remove_announcement(announcement_id: int, *, user) -> None:
         record_change(user, announcement.tournament_id, Action.ANNOUNCEMENT_REMOVED, announcement,
                       before={"text": announcement.text})
         announcement.delete()
+        announce(announcement.tournament_id)

@@ -11,10 +11,10 @@ from audit.actions import Action
 from audit.services import record_change
 from championships.models import Entry, Stage, Tournament
 from championships.permissions import require_official
+from core.changes import announce
 
 from .limits import length_errors
 from .models import TiebreakDraw, TiebreakDrawPlace
-from .signals import announce_after_commit
 
 ACTIONS: dict[str, Action] = {TiebreakDraw.Method.CARDS: Action.DRAW_CARDS, TiebreakDraw.Method.LOTS: Action.DRAW_LOTS}
 """The change recorded for each way of drawing."""
@@ -45,7 +45,7 @@ def record_draw(tournament: Tournament, entry_ids: list[int], *, user, method: s
         )
         record_change(user, tournament.pk, ACTIONS[method], draw,
               after={"order": [names[e] for e in entry_ids], "note": draw.note})
-        announce_after_commit(tournament.pk)
+        announce(tournament.pk, results=True)
     return draw
 
 

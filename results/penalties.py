@@ -34,6 +34,7 @@ from audit.services import record_change
 from championships.models import ACTIVE_STATUSES, Entry
 from championships.permissions import require_official, require_organizer
 from championships.waiting_list import place_freed
+from core.changes import announce
 from engines.rulesets import LatenessRule, ruleset_for
 from scheduling.models import Game, Seat
 
@@ -42,7 +43,6 @@ from .disqualification import check_disqualification_timing
 from .limits import length_errors
 from .models import CollusionRuling, Penalty
 from .selectors import REPEATED_COLLUSION, collusion_warnings, games_played
-from .signals import announce_after_commit
 
 DEDUCTING = (Penalty.Kind.LATENESS, Penalty.Kind.VP_DEDUCTION)
 MAX_MINUTES_LATE = 24 * 60
@@ -244,7 +244,7 @@ def _create(entries: dict[int, Entry], entry: Entry, *, user, kind: str, vp: int
         extra["status"] = entry.status
     record_change(user, tournament.pk, ACTIONS[kind], penalty, before=before,
                   after=penalty_json(penalty, **extra), reason=penalty.reason)
-    announce_after_commit(tournament.pk)
+    announce(tournament.pk, results=True)
     return penalty
 
 
@@ -343,7 +343,7 @@ def record_lateness(entry_id: int, minutes: int, *, user, game: Game | None = No
         record_change(user, entry.tournament_id, Action.ENTRY_NOT_ADMITTED, entry, before=before,
                       after={"player": entry.player.name, "status": entry.status, "minutes_late": minutes},
                       reason=reason)
-        announce_after_commit(entry.tournament_id)
+        announce(entry.tournament_id, results=True)
         place_freed(entry.tournament_id, user=user)  # before the first game, the place goes to the waiting list
         return Lateness(entry, minutes, not_admitted=True)
 
@@ -439,5 +439,5 @@ def withdraw_penalty(penalty_id: int, *, user, reason: str) -> Penalty:
         penalty.refresh_from_db()
         record_change(user, penalty.tournament_id, Action.PENALTY_WITHDRAWN, penalty, before=before,
                       after=penalty_json(penalty, **after, withdrawn_kind=penalty.kind), reason=reason)
-        announce_after_commit(penalty.tournament_id)
+        announce(penalty.tournament_id, results=True)
     return penalty

@@ -17,6 +17,7 @@ from championships.permissions import require_official, require_organizer
 from championships.setup import advance_status
 from core import webpush
 from core.background import run_in_background
+from core.changes import announce
 from engines.rulesets import ruleset_for
 from scheduling import boards
 from scheduling import services as scheduling
@@ -26,7 +27,6 @@ from webhooks import events as webhook_events
 from .models import RecordSheet, Score
 from .selectors import OUT_STATUSES
 from .sheets import game_is_complete
-from .signals import announce_after_commit
 from .tasks import send_seating_notices, send_seating_pushes
 
 
@@ -69,6 +69,7 @@ def publish_game(game_id: int, *, user) -> Game:
         _open_sheets(game)
         record_change(user, game.tournament_id, Action.SEATING_PUBLISHED, game,
                       before={"status": Game.Status.PLANNED}, after={"status": game.status, **dealt})
+        announce(game.tournament_id)
         advance_status(game.tournament_id, Tournament.Status.RUNNING, user=user,
                        why=_("Game %(n)d was published.") % {"n": game.number})
         transaction.on_commit(lambda: run_in_background(send_seating_notices, game.pk), robust=True)
@@ -110,6 +111,7 @@ def unpublish_game(game_id: int, *, user) -> Game:
         scheduling.mark_planned(game)
         record_change(user, game.tournament_id, Action.SEATING_UNPUBLISHED, game,
                       before={"status": Game.Status.PUBLISHED}, after={"status": game.status})
+        announce(game.tournament_id)
     return game
 
 
@@ -142,7 +144,7 @@ def reconcile_game_status(game_id: int, *, user) -> Game:
         game.status = wanted
         record_change(user, game.tournament_id, Action.SEATING_STATUS_REPAIRED, game,
                       before={"status": before}, after={"status": wanted})
-        announce_after_commit(game.tournament_id)
+        announce(game.tournament_id, results=True)
     return game
 
 
@@ -187,4 +189,4 @@ def record_play_order(table_id: int, entry_ids: list[int], *, user) -> None:
         open_sheet(table)
         record_change(user, table.game.tournament_id, Action.SEATING_PLAY_ORDER, table, before={"order": before},
                       after={"order": list(entry_ids)})
-        announce_after_commit(table.game.tournament_id)  # the public game page shows the new order
+        announce(table.game.tournament_id, results=True)  # the public game page shows the new order

@@ -20,6 +20,7 @@ from audit.services import record_change
 from championships.models import Entry, Tournament
 from championships.permissions import require_official, require_organizer
 from championships.setup import advance_status
+from core.changes import announce
 from engines.ranking.engine import SeatResult, TableResult
 from engines.ranking.problems import render
 from engines.ranking.timing import game_minutes
@@ -32,7 +33,7 @@ from webhooks import events as webhook_events
 from .banker import banker_json, record_by_rule
 from .limits import OBJECTION_MAX, SIGNATURE_IMAGE_MAX, length_errors
 from .models import Objection, RecordSheet, Score, SheetRevision, Signature
-from .signals import announce_after_commit, sheet_correcting
+from .signals import sheet_correcting
 
 
 @dataclass(frozen=True)
@@ -329,7 +330,7 @@ def sign_off(sheet_id: int, *, user, version: int) -> RecordSheet:
                 advance_status(tournament.pk, Tournament.Status.FINISHED, user=user,
                                why=_("The last table of game %(n)d, the last game, was signed off.")
                                % {"n": game.number})
-        announce_after_commit(tournament.pk)
+        announce(tournament.pk, results=True)
         webhook_events.sheet_signed_off(tournament, game.number, sheet.table.number)
     return sheet
 
@@ -380,7 +381,7 @@ def correct(sheet_id: int, data: SheetInput, *, user, reason: str, base_version:
         sheet.save()
         record_change(user, tournament.pk, Action.SHEET_CORRECTED, sheet, before=before, after=after,
                       reason=reason.strip())
-        announce_after_commit(tournament.pk)
+        announce(tournament.pk, results=True)
     return sheet
 
 

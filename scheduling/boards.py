@@ -15,6 +15,7 @@ from audit.actions import Action
 from audit.services import record_change
 from championships.models import Championship, Tournament
 from championships.permissions import require_championship_organizer, require_organizer
+from core.changes import announce
 from engines.boards import fairness
 from engines.boards.generator import decode_board
 
@@ -103,6 +104,7 @@ def change_board(game_id: int, *, user, code: str = "") -> Game:
         after = deal_boards(game, code=code)
         record_change(user, game.tournament_id, Action.BOARD_CHANGED, game, before=before,
                       after={**after, "typed": bool(code)})
+        announce(game.tournament_id)  # the game's public page shows its board
     return game
 
 

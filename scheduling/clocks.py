@@ -21,6 +21,7 @@ from audit.actions import Action
 from audit.services import record_change
 from championships.permissions import require_official
 from championships.presets import PRESETS
+from core.changes import announce
 from engines.rulesets import ruleset_for
 
 from .models import Game, Table
@@ -153,6 +154,7 @@ def change_clock(game_id: int, action: str, *, user) -> Game:
             game.study_seconds = game.study_ends_at = game.study_paused_remaining = game.study_stopped_at = None
         game.save(update_fields=["study_seconds", "study_ends_at", "study_paused_remaining", "study_stopped_at"])
         record_change(user, game.tournament_id, ACTIONS[action], game, before=before, after=_state(game))
+        announce(game.tournament_id)  # the public screens show the clock
     return game
 
 

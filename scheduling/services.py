@@ -17,6 +17,7 @@ from audit.actions import Action
 from audit.services import record_change
 from championships.models import Stage
 from championships.permissions import require_organizer
+from core.changes import announce
 from engines.seating import engine as seating
 
 from .models import Game, Seat, Table
@@ -111,6 +112,7 @@ def generate_seating(stage_id: int, *, user, seed: int = 0, budget: int | None =
             "same_country_tablemates": report.same_country_tablemates, "repeat_bound": report.repeat_bound,
             "position_bound": report.position_bound, "country_bound": report.country_bound,
         })
+        announce(stage.tournament_id)
     return result
 
 

@@ -83,10 +83,15 @@ def _site_address(django_test_environment):
 
 @pytest.fixture(autouse=True)
 def _clean_cache():
-    """Rows are rolled back after each test; cached results of them must go too (Redis in CI)."""
+    """Rows are rolled back after each test; cached results of them must go too (Redis in CI), and the tournament
+    ids this process remembers for slugs (a slug names another tournament in the next test)."""
+    from ranking.live import forget_tournament_ids
+
     cache.clear()
+    forget_tournament_ids()
     yield
     cache.clear()
+    forget_tournament_ids()
 
 
 @pytest.fixture(autouse=True)

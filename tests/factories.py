@@ -82,3 +82,15 @@ def play(table, vps, user, start=None, end=None):
     for seat in seats:
         sheet = sign(sheet.pk, seat.entry_id, user=user, method="tap", version=sheet.version)
     return sign_off(sheet.pk, user=user, version=sheet.version)
+
+
+def admin_save(obj, user=None):
+    """Save `obj` as the Django admin's change form does: the row, then its logged change, which audits it and
+    announces it (`audit.admin.AuditedAdminMixin`)."""
+    from django.contrib import admin
+    from django.test import RequestFactory
+
+    request = RequestFactory().post("/admin/")
+    request.user = user or make_admin()
+    obj.save()
+    admin.site._registry[type(obj)].log_change(request, obj, "Changed in the admin.")

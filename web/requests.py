@@ -5,7 +5,7 @@ from django_htmx.middleware import HtmxDetails
 
 
 class HtmxHttpRequest(HttpRequest):
-    """django-htmx's middleware gives every request `htmx`; `ranking.live.cached_page` and the ratings pages set
+    """django-htmx's middleware gives every request `htmx`; `ranking.live.cached_page` sets
     `page_query` (the query values a cached page depends on); the overlay keeps its `overlay_version` once made."""
 
     htmx: HtmxDetails

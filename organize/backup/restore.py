@@ -38,10 +38,10 @@ from championships.models import (
 )
 from championships.permissions import may_change_player, require_championship_organizer
 from championships.relationships import declaration_scope
+from core.changes import announce
 from privacy.erasure import born_iso, erase, pseudonym
 from privacy.models import Erasure
 from results.models import SheetRevision
-from results.signals import announce_after_commit
 
 from . import payloads
 from .format import FORMAT, LINKED_TOURNAMENT_FIELDS, USER_FIELDS, VERSION, model_name, models_in_loading_order
@@ -102,7 +102,7 @@ def restore_tournament(data, *, user=None) -> Restored:
             loader.load(number, obj)
         loader.finish()
         loader.erase_again()
-        announce_after_commit(loader.here.pk)
+        announce(loader.here.pk, results=True)
     return Restored(loader.here, loader.notes)
 
 

@@ -17,10 +17,11 @@ pytestmark = pytest.mark.django_db
 
 
 class CountingCache:
-    """The cache, with every key a page is stored under counted."""
+    """The cache, with every key a page is stored under counted (and every key of a page's part)."""
 
     def __init__(self):
         self.pages: set[str] = set()
+        self.fragments: set[str] = set()
 
     def __getattr__(self, name):
         return getattr(cache, name)
@@ -28,6 +29,8 @@ class CountingCache:
     def set(self, key, *args, **kwargs):
         if key.startswith("page:"):
             self.pages.add(key)
+        if key.startswith("fragment:"):
+            self.fragments.add(key)
         return cache.set(key, *args, **kwargs)
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from ranking.standings import compute_standings, tournament_standings
 from results.penalties import record_lateness, record_penalty
-from tests.factories import make_entries, make_game, make_official, make_tournament, play
+from tests.factories import admin_save, make_entries, make_game, make_official, make_tournament, play
 
 pytestmark = pytest.mark.django_db
 
@@ -128,9 +128,9 @@ def test_standings_follow_changes_made_in_the_admin_too(django_capture_on_commit
     before = tournament_standings(tournament)
     with django_capture_on_commit_callbacks(execute=True):
         entries[0].player.name = "Renamed Player"
-        entries[0].player.save()
+        admin_save(entries[0].player)
         entries[1].status = "withdrawn"
-        entries[1].save()
+        admin_save(entries[1])
     after = {row["entry"]: row for row in tournament_standings(tournament)}
     assert after[entries[0].pk]["player"] == "Renamed Player"
     assert after[entries[1].pk]["status"] == "withdrawn"

@@ -3,33 +3,24 @@
 No login; every page works without JavaScript. Live pages answer 304 while nothing changed (`ranking.live`).
 """
 
-from typing import Any
-
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from championships.models import Championship, Tournament
-from core.site import netloc
-from ranking.live import POLL_SECONDS, cached_fragment, cached_page, live_page, poll_answer, poll_state, request_version
+from ranking.live import cached_page, live_page, poll_answer, poll_state, request_version
+from ranking.public import pages
 from ranking.public.championship import championship_page
-from ranking.public.game import game_page, published_game
-from ranking.public.overview import overview as tournament_overview
+from ranking.public.game import published_game
+from ranking.public.pages import PAGED, PARTS, Address, positive_number
 from ranking.public.player import player_page
-from ranking.public.screen import screen_page
 from ranking.public.where import QUERY_MAX
 from ranking.public.where import where as find_seats
 from web.requests import HtmxHttpRequest
 
 
-def positive_number(value: str) -> int:
-    """A page or part number as typed in the address; anything but a positive number is the first."""
-    return int(value) if value.isascii() and value.isdigit() and 0 < len(value) < 6 and int(value) else 1
-
-
 def page_number(request: HtmxHttpRequest) -> int:
-    """The `page` query parameter (see `positive_number`)."""
+    """The `page` query parameter (see `ranking.public.pages.positive_number`)."""
     return positive_number(request.GET.get("page", "1"))
 
 
@@ -42,20 +33,17 @@ def _tournament(slug: str) -> Tournament:
     return get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
 
 
-def _live(request: HtmxHttpRequest, tournament: Tournament, **context: object) -> dict[str, Any]:
-    """The page's context with what its live script needs: the version it shows and how often to ask."""
-    return {"tournament": tournament, "version": request_version(request, tournament.slug) or "",
-            "poll_seconds": POLL_SECONDS, **context}
+def address(request: HtmxHttpRequest) -> Address:
+    """Where the request reads its page (`ranking.public.pages` renders from it, never from the request)."""
+    return Address(request.path, request.page_query, bool(request.htmx), request.get_full_path())
 
 
 @require_GET
 @live_page
 @cached_page
 def overview(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    tournament = _tournament(slug)
-    page = tournament_overview(tournament)
-    return render(request, "ranking/public/overview.html",
-                  _live(request, tournament, page=page, query_max=QUERY_MAX))
+    return HttpResponse(pages.overview_html(_tournament(slug), request_version(request, slug), address(request),
+                                            request))
 
 
 @require_GET
@@ -69,16 +57,14 @@ def where(request: HtmxHttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 @live_page
-@cached_page(uses={"page": positive_number})
+@cached_page(uses=PAGED)
 def game(request: HtmxHttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = _tournament(slug)
     found = published_game(tournament, number)
     if found is None:
         raise Http404("No published game with that number.")
-    tables = cached_fragment(request, "game", request_version(request, slug), lambda: render_to_string(
-        "ranking/public/_game_tables.html",
-        {"tournament": tournament, "page": game_page(tournament, found, page_number(request))}))
-    return render(request, "ranking/public/game.html", _live(request, tournament, game=found, tables_html=tables))
+    return HttpResponse(pages.game_html(tournament, found, request_version(request, slug), address(request),
+                                        page_number(request), request))
 
 
 @require_GET
@@ -89,16 +75,16 @@ def player(request: HtmxHttpRequest, slug: str, player_id: int) -> HttpResponse:
     page = player_page(tournament, player_id)
     if page is None:
         raise Http404("No such player in this tournament.")
-    return render(request, "ranking/public/player.html", _live(request, tournament, page=page))
+    return HttpResponse(pages.player_html(tournament, page, request_version(request, slug), address(request),
+                                          request))
 
 
 @require_GET
 @live_page
-@cached_page(uses={"part": positive_number})
+@cached_page(uses=PARTS)
 def screen(request: HtmxHttpRequest, slug: str) -> HttpResponse:
-    tournament = _tournament(slug)
-    page = screen_page(tournament, positive_number(request.GET.get("part", "1")))
-    return render(request, "ranking/public/screen.html", _live(request, tournament, page=page, site_host=netloc()))
+    return HttpResponse(pages.screen_html(_tournament(slug), request_version(request, slug), address(request),
+                                          positive_number(request.GET.get("part", "1")), request))
 
 
 @require_GET

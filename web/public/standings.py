@@ -2,20 +2,20 @@
 from collections.abc import Iterable
 
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, render
-from django.template.loader import render_to_string
+from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
 from championships.models import Tournament
 from core.table_export import busy_limited, public_table_response
 from ranking.columns import standings_columns
 from ranking.final_table import final_table
-from ranking.live import POLL_SECONDS, cached_fragment, cached_page, live_page, request_version
-from ranking.public.standings import places_needed, public_standings
+from ranking.live import cached_page, live_page, request_version
+from ranking.public.pages import PAGED, standings_html
+from ranking.public.standings import places_needed
 from ranking.standings import tournament_standings
 from web.requests import HtmxHttpRequest
 
-from .pages import page_number, positive_number
+from .pages import address, page_number
 
 CSV_HEADER = ["rank", "player", "country"]
 """Machine-readable keys, the same in every language (the pages are for people, the CSV for programs)."""
@@ -25,17 +25,11 @@ FINAL_HEADER = ["final_place", "final_vp"]
 
 @require_GET
 @live_page
-@cached_page(uses={"page": positive_number})
+@cached_page(uses=PAGED)
 def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament.objects.select_related("championship"), slug=slug)
-    version = request_version(request, slug)
-    table = cached_fragment(request, "standings", version, lambda: render_to_string(
-        "ranking/standings_table.html",
-        {"tournament": tournament, "standings": public_standings(tournament, page_number(request))}))
-    if request.htmx:
-        return HttpResponse(table)
-    return render(request, "ranking/standings.html", {"tournament": tournament, "standings_table": table,
-                                                       "version": version or "", "poll_seconds": POLL_SECONDS})
+    return HttpResponse(standings_html(tournament, request_version(request, slug), address(request),
+                                       page_number(request), request))
 
 
 @busy_limited

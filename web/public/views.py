@@ -49,8 +49,9 @@ def _cached(request: HtmxHttpRequest, name: str, uses: dict[str, str],
     it rendered for them."""
     if request.user.is_authenticated or "messages" in request.COOKIES:
         return render_page()
-    request.page_query = urlencode(sorted((k, v) for k, v in uses.items() if v))
-    return HttpResponse(cached_fragment(request, name, ratings_version(), lambda: render_page().content.decode()))
+    query = urlencode(sorted((k, v) for k, v in uses.items() if v))
+    return HttpResponse(cached_fragment(name, ratings_version(), request.path, query,
+                                        lambda: render_page().content.decode()))
 
 
 def _context(**context: object) -> dict[str, Any]:

@@ -11,7 +11,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from championships.permissions import official_tournament, organized_tournament
-from results.signals import announce_after_commit
 from scheduling.boards import change_board
 from scheduling.clocks import change_clock, set_timed_turns
 from scheduling.models import Game, Table
@@ -21,13 +20,12 @@ from ..forms import BoardForm, TimedTurnsForm
 
 
 def _change_and_back(request: HtmxHttpRequest, slug: str, game: Game, change: Callable[[], object]) -> HttpResponse:
-    """Run `change()`; the public screens hear of it at their next poll, a refusal is shown on the desk."""
+    """Run `change()` (a service that announces it: the public screens hear of it at their next poll); a refusal is
+    shown on the desk."""
     try:
         change()
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
-    else:
-        announce_after_commit(game.tournament_id)
     return redirect(reverse("referee-desk", kwargs={"slug": slug}) + f"?game={game.number}")
 
 
