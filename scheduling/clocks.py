@@ -239,6 +239,7 @@ def set_timed_turns(table_id: int, on: bool, *, user, seconds: int | None = None
         before = {"turn_seconds": table.turn_seconds, "placement_seconds": table.placement_seconds}
         table.turn_seconds, table.placement_seconds = seconds, placement_seconds
         table.save(update_fields=["turn_seconds", "placement_seconds"])
+        announce(game.tournament_id)  # the phones of the players at the table show them (web/players/seat.py)
         after = {"turn_seconds": seconds, "placement_seconds": placement_seconds}
         if on and rules.finish_seconds and before["turn_seconds"] is None:
             after["finish_seconds"] = rules.finish_seconds

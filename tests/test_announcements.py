@@ -30,8 +30,8 @@ from tests.factories import make_admin, make_entries, make_game, make_official, 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ["audit", "championships", "scheduling", "results", "ranking", "ratings", "privacy", "organize", "webhooks",
-        "demo"]
+APPS = ["audit", "championships", "scheduling", "results", "calls", "ranking", "ratings", "privacy", "organize",
+        "webhooks", "demo"]
 
 SHOWN = ["Entry", "Stage", "Game", "Table", "Seat", "Announcement", "Tournament", "Championship", "Player"]
 """The models whose rows the public pages show (what `post_save` receivers used to watch, and the seating)."""
@@ -80,6 +80,7 @@ ANNOUNCING = {
     "results.sheets.correct": "a correction",
     "scheduling.boards.change_board": "a game's board",
     "scheduling.clocks.change_clock": "the map-study clock on the public screens",
+    "scheduling.clocks.set_timed_turns": "a table's timed turns, on its players' phones",
     "scheduling.services.generate_seating": "a stage's planned games",
 }
 """Every service that announces, and what it changed."""
@@ -106,6 +107,8 @@ UNSHOWN = {
     "championships.setup.create_championship": "a new championship's tournaments have no pages cached yet",
     "scheduling.services._swap": "seats swapped in a planned game, which no public page shows",
     "scheduling.boards.set_board_limits": "the limits of boards dealt from now on, shown on no page",
+    "championships.embedding.set_embed_origins": "the websites that may frame the embed: a header of its answers, "
+                                                 "whose cached copies the service drops itself",
 }
 """Writes of such rows that no public page shows."""
 
