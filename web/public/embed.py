@@ -20,10 +20,11 @@ from championships.models import Tournament
 from core.security import framed_by
 from ranking.live import POLL_SECONDS, cached_page, live_page, request_version, tournament_id
 from ranking.public.embed import embed_page
+from ranking.public.pages import positive_number
 from ranking.public.where import QUERY_MAX
 from web.requests import HtmxHttpRequest
 
-from .pages import page_number, positive_number, query_text
+from .pages import page_number, query_text
 
 
 def framed_by_listed_sites(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
