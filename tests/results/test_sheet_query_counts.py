@@ -7,9 +7,9 @@ from tests.factories import make_entries, make_game, make_official, make_tournam
 
 pytestmark = pytest.mark.django_db
 
-SHEET_QUERIES = 10
+SHEET_QUERIES = 11
 """Session, user, table (with its game, tournament and championship), roles twice (may officiate, is
-organizer), the sheet with its banker, signatures, scores, revisions, objections."""
+organizer), the sheet with its banker, signatures, scores, revisions, objections, the pauses of its game (calls)."""
 SIGN_QUERIES = 16
 
 
