@@ -7,22 +7,19 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from championships.models import Championship, Entry, Tournament
+from championships.models import Championship, Entry, Player, Tournament
 from core.ics import CONTENT_TYPE, calendar
 from core.site import absolute
 from scheduling.calendar import tournament_event
 from web.requests import HtmxHttpRequest
 
-from .tokens import invalid_link, private_page, token_player, tokens_checked
+from .tokens import player_link, private_page
 
 
 @private_page
 @require_GET
-@tokens_checked
-def me_calendar(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    player = token_player(token)
-    if player is None:
-        return invalid_link(request)
+@player_link
+def me_calendar(request: HtmxHttpRequest, token: str, *, player: Player) -> HttpResponse:
     entries = (Entry.objects.filter(player=player).exclude(tournament__status=Tournament.Status.FINISHED)
                .select_related("tournament"))
     events = [event for entry in entries if (event := tournament_event(

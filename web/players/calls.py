@@ -20,7 +20,7 @@ from scheduling.models import Game, Seat, Table
 from web.forms import add_service_errors
 from web.requests import HtmxHttpRequest
 
-from .tokens import HANDED_OVER, invalid_link, private_page, tokens_checked
+from .tokens import HANDED_OVER, player_link, private_page
 
 POLL_SECONDS = 5
 
@@ -50,22 +50,16 @@ def _panel(request: HtmxHttpRequest, token: str, table: Table, form: CallForm, s
 
 @private_page
 @require_GET
-@tokens_checked
-def me_calls(request: HtmxHttpRequest, token: str, table_id: int) -> HttpResponse:
+@player_link
+def me_calls(request: HtmxHttpRequest, token: str, table_id: int, *, player: Player) -> HttpResponse:
     """The panel (`?part=states`: only the calls' states, which the panel polls)."""
-    player = links.player_for(token)
-    if player is None:
-        return invalid_link(request)
     return _panel(request, token, _seated(player, table_id), CallForm())
 
 
 @private_page
 @require_POST
-@tokens_checked
-def me_call(request: HtmxHttpRequest, token: str, table_id: int) -> HttpResponse:
-    player = links.player_for(token)
-    if player is None:
-        return invalid_link(request)
+@player_link
+def me_call(request: HtmxHttpRequest, token: str, table_id: int, *, player: Player) -> HttpResponse:
     table = _seated(player, table_id)
     form = CallForm(request.POST)
     if not links.may_act(token, table.game.tournament):

@@ -6,6 +6,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from championships.models import Player
 from core.emails import recipient_wait, refusal
 from core.ratelimit import RateLimit
 from privacy import erasure
@@ -13,28 +14,22 @@ from privacy.export import player_copy_json, sections
 from privacy.models import Erasure
 from web.requests import HtmxHttpRequest
 
-from .tokens import HOUR, invalid_link, private_page, token_player, tokens_checked
+from .tokens import HOUR, invalid_link, player_link, private_page, tokens_checked
 
 
 @private_page
 @require_GET
-@tokens_checked
-def me_data(request: HtmxHttpRequest, token: str) -> HttpResponse:
+@player_link
+def me_data(request: HtmxHttpRequest, token: str, *, player: Player) -> HttpResponse:
     """Everything the site keeps about the player, readable (privacy/export.py), with the JSON to download."""
-    player = token_player(token)
-    if player is None:
-        return invalid_link(request)
     return render(request, "players/me_data.html", {"player": player, "token": token, "sections": sections(player)})
 
 
 @private_page
 @require_GET
-@tokens_checked
-def me_data_json(request: HtmxHttpRequest, token: str) -> HttpResponse:
+@player_link
+def me_data_json(request: HtmxHttpRequest, token: str, *, player: Player) -> HttpResponse:
     """The same as one JSON file, downloaded."""
-    player = token_player(token)
-    if player is None:
-        return invalid_link(request)
     response = HttpResponse(player_copy_json(player), content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="my-data-{player.pk}.json"'
     return response
@@ -46,12 +41,9 @@ ERASE_ASKS = RateLimit("player-erase-ask", 3, HOUR)
 
 @private_page
 @require_POST
-@tokens_checked
-def me_erase(request: HtmxHttpRequest, token: str) -> HttpResponse:
+@player_link
+def me_erase(request: HtmxHttpRequest, token: str, *, player: Player) -> HttpResponse:
     """Ask to erase one's data: the emailed link confirms it (`privacy.erasure.ask`), so a phone left open does not."""
-    player = token_player(token)
-    if player is None:
-        return invalid_link(request)
     if (wait := ERASE_ASKS.hit(str(player.pk))) or (player.email and (wait := recipient_wait(player.email))):
         messages.error(request, refusal(wait))
     elif erasure.ask(player):

@@ -5,20 +5,17 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from championships.models import Tournament
+from championships.models import Player, Tournament
 from ranking.own import own_tournament
 from web.requests import HtmxHttpRequest
 
-from .tokens import invalid_link, private_page, token_player, tokens_checked
+from .tokens import player_link, private_page
 
 
 @private_page
 @require_GET
-@tokens_checked
-def me_seat(request: HtmxHttpRequest, token: str, slug: str) -> HttpResponse:
-    player = token_player(token)
-    if player is None:
-        return invalid_link(request)
+@player_link
+def me_seat(request: HtmxHttpRequest, token: str, slug: str, *, player: Player) -> HttpResponse:
     tournament = Tournament.objects.filter(slug=slug).select_related("championship").first()
     row = None if tournament is None else own_tournament(player, tournament)
     if row is None:

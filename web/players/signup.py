@@ -11,14 +11,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from championships import links, places, privacy_notice, signup
-from championships.models import Tournament
+from championships.models import Player, Tournament
 from core.emails import recipient_wait, refusal
 from core.ratelimit import RateLimit
 from web.forms import add_service_errors
 from web.requests import HtmxHttpRequest
 
 from .forms import RegistrationForm
-from .tokens import HANDED_OVER, HOUR, invalid_link, private_page, token_player, tokens_checked, too_many, wait_minutes
+from .tokens import HANDED_OVER, HOUR, invalid_link, player_link, private_page, tokens_checked, too_many, wait_minutes
 
 
 def _needs_birth_date(tournament: Tournament) -> bool:
@@ -85,11 +85,8 @@ def register_confirm(request: HtmxHttpRequest, slug: str, token: str) -> HttpRes
 
 @private_page
 @require_POST
-@tokens_checked
-def me_cancel(request: HtmxHttpRequest, token: str, registration_id: int) -> HttpResponse:
-    player = token_player(token)
-    if player is None:
-        return invalid_link(request)
+@player_link
+def me_cancel(request: HtmxHttpRequest, token: str, registration_id: int, *, player: Player) -> HttpResponse:
     tournament = Tournament.objects.filter(registrations=registration_id).first()
     if tournament is not None and not links.may_act(token, tournament):
         messages.error(request, HANDED_OVER)

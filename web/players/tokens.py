@@ -85,6 +85,19 @@ def tokens_checked(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
     return wrapper
 
 
+def player_link(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A view behind a player's private link, `view(request, token=…, player=…, …)`: refused before the lookup past
+    the misses (`tokens_checked`), the invalid-link page (a miss) for a token that opens nothing."""
+    @tokens_checked
+    @wraps(view)
+    def wrapper(request: HtmxHttpRequest, *args: Any, token: str, **kwargs: Any) -> HttpResponse:
+        player = token_player(token)
+        if player is None:
+            return invalid_link(request)
+        return view(request, *args, token=token, player=player, **kwargs)
+    return wrapper
+
+
 def set_cookie(response: HttpResponse, token: str) -> None:
     response.set_cookie(COOKIE, signing.dumps(token, salt=COOKIE_SALT), max_age=COOKIE_DAYS * 24 * 3600,
                         secure=settings.SESSION_COOKIE_SECURE, httponly=True, samesite="Lax")

@@ -16,7 +16,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from championships import foreign_players, links, push
-from championships.models import Entry, Tournament
+from championships.models import Entry, Player, Tournament
 from championships.tasks import send_private_link
 from core.background import run_in_background
 from core.emails import recipient_wait, refusal
@@ -38,6 +38,7 @@ from .tokens import (
     guessing,
     invalid_link,
     miss,
+    player_link,
     private_page,
     set_cookie,
     token_player,
@@ -113,12 +114,9 @@ def _acts_in(token: str, rows: Iterable[OwnTournament]) -> set[int]:
 
 @private_page
 @require_POST
-@tokens_checked
-def me_sheet(request: HtmxHttpRequest, token: str, sheet_id: int) -> HttpResponse:
+@player_link
+def me_sheet(request: HtmxHttpRequest, token: str, sheet_id: int, *, player: Player) -> HttpResponse:
     """Confirm the table's result (the player's signature, by phone) or say it is wrong."""
-    player = token_player(token)
-    if player is None:
-        return invalid_link(request)
     form = ObjectionForm(request.POST)
     action = request.POST.get("action")
     if not form.is_valid() or action not in ("confirm", "object"):
@@ -149,13 +147,10 @@ def me_sheet(request: HtmxHttpRequest, token: str, sheet_id: int) -> HttpRespons
 
 @private_page
 @require_POST
-@tokens_checked
-def me_confirm_entry(request: HtmxHttpRequest, token: str, entry_id: int) -> HttpResponse:
+@player_link
+def me_confirm_entry(request: HtmxHttpRequest, token: str, entry_id: int, *, player: Player) -> HttpResponse:
     """The player lets the organizers of a tournament that entered them from another championship see their
     details (`foreign_players.confirm`)."""
-    player = token_player(token)
-    if player is None:
-        return invalid_link(request)
     try:
         invitation = foreign_players.confirm(entry_id, player=player, token=token)
     except ValidationError as error:
