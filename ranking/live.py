@@ -195,7 +195,7 @@ def shared_when_anonymous(view: View) -> View:
         response = view(request, *args, **kwargs)
         if (request.method in ("GET", "HEAD") and response.status_code == 200 and _anonymous(request)
                 and not response.has_header("Cache-Control") and not response.streaming
-                and not _unshareable(request, response)):
+                and not _unshareable(request, response) and not _own(response)):
             patch_vary_headers(response, ("Cookie",))
             shared(response)
         return response
@@ -213,15 +213,19 @@ def _unshareable(request, response) -> bool:
     return bool(request.META.get("CSRF_COOKIE_NEEDS_UPDATE") or (session is not None and session.modified))
 
 
+def _own(response: HttpResponse) -> bool:
+    """A rendered answer that sets a cookie, holds a CSRF token or shows the time of its rendering: its reader's
+    own, never kept for anyone else (here or by the proxy)."""
+    return bool(response.cookies) or b"csrfmiddlewaretoken" in response.content or TIMED in response.content
+
+
 def keep_page(key: str, response: HttpResponse) -> dict[str, bytes] | None:
     """Store a rendered page for anyone under `key` (`page_key`) with its compressed forms, which it returns; None,
     and nothing stored, when it is not for anyone: not a 200, streamed, or setting a cookie, holding a CSRF token
     or showing the time of its rendering."""
-    if response.status_code != 200 or response.streaming or response.cookies:
+    if response.status_code != 200 or response.streaming or _own(response):
         return None
     body = response.content
-    if b"csrfmiddlewaretoken" in body or TIMED in body:
-        return None
     compressed = variants(body) if compressible(response["Content-Type"], len(body)) else {}
     with contextlib.suppress(Exception):  # the cache is an optimisation only
         cache.set(key, (response["Content-Type"], body, compressed), timeout=PAGE_SECONDS)
