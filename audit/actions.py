@@ -1,7 +1,7 @@
 """Every change the audit trail records, in one registry: its stored name, its kind, and the words that tell it.
 
-`record_change` takes only these members, so the activity log (organize/activity.py) knows how to tell each
-entry. A member's value is what `AuditEntry.action` stores: it never changes once released, or older entries
+`record_change` takes only these members, so the activity log (web/organize/activity/sentences.py) knows how to
+tell each entry. A member's value is what `AuditEntry.action` stores: it never changes once released, or older entries
 and backups would no longer read (tests/audit/test_actions.py keeps the released ones). Its first part is its
 kind ("sheet.signed_off" is of kind "sheet"), which the activity log filters by.
 

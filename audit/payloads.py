@@ -1,7 +1,7 @@
 """Which shape each audited change's before and after take (`PAYLOADS`), checked where it is recorded.
 
-Audit entries are kept forever, and read back by the activity log's tellers (organize/activity.py), the backup's
-re-linking of ids (organize/backup/payloads.py), the seating's proven bounds (scheduling/selectors.py) and the
+Audit entries are kept forever, and read back by the activity log's tellers (web/organize/activity/sentences.py), the
+backup's re-linking of ids (backup/payloads.py), the seating's proven bounds (scheduling/selectors.py) and the
 reliability check (reliability/verify.py). What each action stores is written down once (the TypedDicts of
 audit/shapes.py), so a service that drifts from it fails in development and tests instead of leaving entries the
 readers misread. Entries stored before a shape changed keep what they hold: the readers still take any key as

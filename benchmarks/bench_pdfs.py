@@ -29,7 +29,7 @@ from django.core.management import call_command  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from core.pdf import render_pdf  # noqa: E402
-from organize.printing import game_pdf  # noqa: E402
+from printing.documents import game_pdf  # noqa: E402
 from ranking.printing import standings_pdf  # noqa: E402
 from results.models import RecordSheet, Score  # noqa: E402
 from scheduling.models import Game, Seat  # noqa: E402

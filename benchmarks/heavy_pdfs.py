@@ -99,7 +99,7 @@ def cold_one_page(tournament) -> bytes:
 def measure(document: str) -> dict:
     from championships.models import Tournament
     from core.pdf import A4, render_pdf
-    from organize.printing import game_pdf
+    from printing.documents import game_pdf
     from ranking.printing import seating_pdf, standings_pdf
     from ranking.public.standings import public_standings
 

@@ -50,7 +50,10 @@ INSTALLED_APPS = [
     "calls",
     "ratings",
     "privacy",
-    "organize",
+    "notices",
+    "attendance",
+    "printing",
+    "backup",
     "webhooks",
     "web.organize",
     "web.players",
@@ -182,8 +185,8 @@ CELERY_BEAT_SCHEDULE = {
     "clear-expired-sessions": {"task": "catan_tournaments.tasks.clear_expired_sessions", "schedule": 24 * 3600},
     "forget-old-signin-failures": {"task": "catan_tournaments.tasks.forget_old_signin_failures",
                                    "schedule": 24 * 3600},
-    # seed 001 §6: participants get the official start time one day before (organize/notices.py)
-    "send-start-time-notices": {"task": "organize.tasks.send_start_time_notices", "schedule": 15 * 60},
+    # seed 001 §6: participants get the official start time one day before (notices/start_time.py)
+    "send-start-time-notices": {"task": "notices.tasks.send_start_time_notices", "schedule": 15 * 60},
     # webhook retries whose process stopped before their timer (webhooks/delivery.py)
     "send-overdue-webhook-deliveries": {"task": "webhooks.tasks.send_overdue_deliveries", "schedule": 5 * 60},
     # personal data of players with no tournament for PRIVACY_RETENTION_YEARS, erased a month after notice

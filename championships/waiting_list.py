@@ -1,5 +1,5 @@
 """The one way a freed place reaches the waiting list (`place_freed`), and how a confirmed registration takes a
-place or waits for one (`take_place_or_wait`). championships/signup.py, organize/checkin.py,
+place or waits for one (`take_place_or_wait`). championships/signup.py, attendance/checkin.py,
 results/penalties.py and championships/people.py call them; docs/architecture.md lists every way a place frees.
 """
 from django.core.exceptions import ValidationError
@@ -52,7 +52,7 @@ def take_place_or_wait(registration: Registration, tournament: Tournament) -> No
 def place_freed(tournament_id: int, *, user=None, player: Player | None = None) -> list[Registration]:
     """The one home of "a place freed": every way a place frees calls it inside its own transaction, so no place
     stays free while someone waits (issue 32): an entry removed (`people.remove_entries`), withdrawn, marked
-    no-show (`organize.checkin`) or not admitted (`results.penalties.record_lateness`), a registration cancelled
+    no-show (`attendance.checkin`) or not admitted (`results.penalties.record_lateness`), a registration cancelled
     (`signup.cancel`) or refused (`signup.refuse`), more places (`signup.change_settings`).
 
     Until the first game is published, the free places go to the waiting list in its order (`waiting`), as many as

@@ -11,7 +11,7 @@ slow mail server never holds the request that committed the change, and a failur
 Whoever keeps a row saying an email went out (a start-time notice) names it as `record`: when the email finally
 fails, the row is removed, so the next run tries again. Every email names what it is `about` (the tournaments or
 the championship it concerns): an email given up on is announced by `email_failed` with who it was to, what it was
-and why it failed, and the app that shows it to those events' organizers records it (organize/undelivered.py).
+and why it failed, and the app that shows it to those events' organizers records it (notices/undelivered.py).
 """
 from __future__ import annotations
 

@@ -39,12 +39,12 @@ from django.contrib.auth.models import Permission
 from django.db import transaction
 from django.utils import timezone
 
+from attendance.checkin import check_in
 from championships import signup
 from championships.list_file import parse_list
 from championships.models import Championship, Player, StaffRole, Stage, Tournament
 from championships.services import assign_staff, create_championship_from_preset, enter_players, register_players
 from core.changes import announce
-from organize.checkin import check_in
 from ranking.qualification import seat_seeded_stage
 from ranking.standings import compute_standings, tied_groups
 from results.banker import record_banker

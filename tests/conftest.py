@@ -20,7 +20,8 @@ MARKED_FOLDERS = {"e2e": "e2e", "fuzz": "fuzz"}
 # out, a migration back and forth, an exhaustive search, fresh interpreters, waits for timeouts, a Celery worker,
 # real password hashing on every attempt, every URL for every actor.
 SLOW_FILES = {
-    "demo", "printing", "test_migrations.py", "organize/test_backup.py", "engines/test_seating_exact.py",
+    "demo", "printing", "test_migrations.py", "test_moved_models.py", "backup/test_backup.py",
+    "engines/test_seating_exact.py",
     "test_signin_throttle.py", "test_permission_matrix.py", "test_settings.py", "test_cache_outage.py",
     "scheduling/test_worker.py", "api/test_schemathesis.py",
     "api/test_generated_client.py",

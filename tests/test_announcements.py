@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from attendance.checkin import mark_no_show, withdraw
 from championships.models import Entry
 from championships.people import remove_entries
 from championships.services import change_player, enter_player
 from championships.setup import close_tournament
 from core.changes import tournament_changed
-from organize.checkin import mark_no_show, withdraw
 from privacy.erasure import erase
 from ranking.standings import results_version
 from results.announcements import post_announcement
@@ -30,8 +30,8 @@ from tests.factories import make_admin, make_entries, make_game, make_official, 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ["audit", "championships", "scheduling", "results", "calls", "ranking", "ratings", "privacy", "organize",
-        "webhooks", "demo"]
+APPS = ["audit", "championships", "scheduling", "results", "calls", "ranking", "ratings", "privacy", "notices",
+        "attendance", "printing", "backup", "webhooks", "demo"]
 
 SHOWN = ["Entry", "Stage", "Game", "Table", "Seat", "Announcement", "Tournament", "Championship", "Player"]
 """The models whose rows the public pages show (what `post_save` receivers used to watch, and the seating)."""
@@ -56,11 +56,11 @@ ANNOUNCING = {
     "championships.waiting_list.take_place_or_wait": "an entry from a registration",
     "championships.waiting_list.place_freed": "entries from the waiting list",
     "demo.seed.seed_demo": "the demo's tournaments, some of whose steps write directly",
-    "organize.backup.restore.restore_tournament": "a tournament restored",
-    "organize.checkin.admit": "checked in, late (a penalty)",
-    "organize.checkin.undo": "a check-in undone",
-    "organize.checkin.mark_no_show": "no-shows (a bulk update)",
-    "organize.checkin.withdraw": "a withdrawal",
+    "backup.restore.restore_tournament": "a tournament restored",
+    "attendance.checkin.admit": "checked in, late (a penalty)",
+    "attendance.checkin.undo": "a check-in undone",
+    "attendance.checkin.mark_no_show": "no-shows (a bulk update)",
+    "attendance.checkin.withdraw": "a withdrawal",
     "privacy.erasure.erase": "a player's name replaced by a pseudonym",
     "ranking.qualification.advance_qualifiers": "finalists entered, the qualifier's standings mark them",
     "ranking.qualification.replace_finalist": "a finalist replaced",
@@ -211,8 +211,9 @@ SCENARIOS = {
     "championships.setup._set_status": lambda cup: close_tournament(cup["t"].pk, user=cup["admin"], reason="Over"),
     "results.announcements.post_announcement": lambda cup: post_announcement(
         cup["t"].pk, "Lunch at one", user=cup["admin"]),
-    "organize.checkin.withdraw": lambda cup: withdraw(cup["t"], cup["entries"][8].pk, user=cup["admin"], reason="Ill"),
-    "organize.checkin.mark_no_show": lambda cup: mark_no_show(
+    "attendance.checkin.withdraw": lambda cup: withdraw(
+        cup["t"], cup["entries"][8].pk, user=cup["admin"], reason="Ill"),
+    "attendance.checkin.mark_no_show": lambda cup: mark_no_show(
         cup["other"], [e.pk for e in cup["others"]], user=cup["admin"]),
     "results.sheets.sign_off": _sign_off_the_game,
     "scheduling.boards.change_board": lambda cup: change_board(cup["game"].pk, user=cup["admin"]),
@@ -224,7 +225,7 @@ SCENARIOS = {
     "audit.admin.AuditedAdminMixin.log_change": _admin_change,
 }
 """A change made through each of these services, to the running tournament (`OTHER`: to the one registering)."""
-OTHER = {"organize.checkin.mark_no_show"}
+OTHER = {"attendance.checkin.mark_no_show"}
 
 
 def test_every_scenario_names_a_declared_service():

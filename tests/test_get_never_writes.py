@@ -5,9 +5,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from attendance import self_checkin
 from championships import links
 from championships.models import Registration
-from organize import self_checkin
 from results.publishing import publish_game
 from scheduling.services import generate_seating
 from tests.factories import make_admin, make_entries, make_official, make_tournament

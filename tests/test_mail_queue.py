@@ -9,7 +9,7 @@ from django.core import mail
 from django.core.mail import get_connection
 
 from core import mail as site_mail
-from organize.models import StartTimeNotice
+from notices.models import StartTimeNotice
 from tests.factories import make_entries, make_tournament
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +58,7 @@ def test_the_last_failure_gives_up_and_removes_the_row_that_said_it_went_out(mon
     notice = StartTimeNotice.objects.create(entry=entry, email="ana@example.com", start="2030-01-01T10:00Z")
     monkeypatch.setattr("django.core.mail.EmailMessage.send", lambda *a, **k: (_ for _ in ()).throw(OSError("down")))
     message = {"to": "ana@example.com", "subject": "S", "body": "B", "attachments": [],
-               "record": ["organize.StartTimeNotice", notice.pk]}
+               "record": ["notices.StartTimeNotice", notice.pk]}
     site_mail.send_email.push_request(retries=site_mail.RETRIES, called_directly=False, is_eager=False)
     try:
         assert site_mail.send_email.run(message) is False

@@ -78,7 +78,7 @@ def test_metrics_hold_requests_by_view_queries_cache_emails_queue_and_jobs(clien
     assert 'django_db_execute_total{alias="default",vendor=' in text
     assert 'catan_emails_total{outcome="sent"}' in text
     assert 'catan_jobs{kind="scheduling.planningjob",state="queued"} 1.0' in text
-    assert 'catan_jobs{kind="organize.printjob",state="failed"} 0.0' in text
+    assert 'catan_jobs{kind="printing.printjob",state="failed"} 0.0' in text
     assert "# HELP catan_celery_queue_length" in text
 
 

@@ -13,11 +13,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from attendance import checkin
 from championships import rosters
 from championships.models import Player
 from championships.services import assign_staff
 from core.names import fold, sort_key
-from organize import checkin
 from scheduling.selectors import stage_page
 from tests.factories import make_admin, make_game, make_official, make_player, make_tournament
 

@@ -22,17 +22,18 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.urls.resolvers import LocalePrefixPattern
 from django.utils import timezone
 
+from attendance import self_checkin
 from audit.models import AuditEntry
 from calls.services import place_call
 from championships import links
+from championships.api_tokens import create_token
 from championships.models import Entry, EntryInvitation, Player, PlayerLink, Registration, StaffRole, Tournament
 from championships.services import assign_staff, declare_relationship
 from core import outbound
 from core.sealed import seal
 from engines.boards.generator import generate_board
-from organize import self_checkin
-from organize.api_tokens import create_token
-from organize.models import PrintJob, UndeliveredEmail
+from notices.models import UndeliveredEmail
+from printing.models import PrintJob
 from privacy.erasure import ASK_SALT
 from ranking.standings import tied_groups, tournament_standings
 from ratings.seasons import create_season

@@ -13,10 +13,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from attendance import self_checkin
 from catan_tournaments import checks
 from championships.models import Player
 from core import site
-from organize import notices, self_checkin
+from notices import start_time
 from tests.factories import make_entries, make_official, make_tournament
 from tests.site import open_link
 from tests.test_settings import ROOT, clean_env
@@ -35,7 +36,7 @@ def test_a_link_built_in_a_background_job_starts_with_the_sites_address(settings
     (entry,) = make_entries(tournament, 1)
     Player.objects.filter(pk=entry.player_id).update(email="early@example.com")
     with django_capture_on_commit_callbacks(execute=True):
-        notices.send_start_time_notices(timezone.make_aware(datetime.combine(day - timedelta(days=1), time(11))))
+        start_time.send_start_time_notices(timezone.make_aware(datetime.combine(day - timedelta(days=1), time(11))))
     (sent,) = mail.outbox
     link = re.search(r"https?://\S+/me/[\w-]{43}/", sent.body).group(0)
     assert link.startswith("https://cup.example.org/me/")  # one slash: the final one of SITE_URL is dropped

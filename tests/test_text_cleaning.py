@@ -16,7 +16,7 @@ from championships.models import Championship, Player
 from core.mail import queue_email
 from core.text import clean_line, one_line
 from engines.csv_input import InputError
-from organize import notices
+from notices import start_time
 from tests.factories import make_official, make_player, make_tournament
 from tests.organize.test_console import _adjust_form, creator
 
@@ -108,7 +108,7 @@ def test_a_start_time_notice_goes_out_whatever_the_tournament_is_called(django_c
     entry = tournament.entries.create(player=make_player(email="ana@example.com"))
     entry.tournament.name = "Dubai\r\nOpen"  # as stored before names were checked (the migration cleans those)
     with django_capture_on_commit_callbacks(execute=True):
-        assert notices._send(entry, datetime(2030, 5, 4, 10, tzinfo=notices.timezone.get_current_timezone()),
+        assert start_time._send(entry, datetime(2030, 5, 4, 10, tzinfo=start_time.timezone.get_current_timezone()),
                              False) == 1
     (sent,) = mail.outbox
     assert sent.subject == "Start time: Dubai Open"

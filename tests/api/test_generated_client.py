@@ -11,9 +11,9 @@ from urllib.request import urlopen
 import pytest
 from django.test import override_settings
 
+from championships.api_tokens import create_token
 from championships.models import Entry, StaffRole
 from championships.services import assign_staff
-from organize.api_tokens import create_token
 from tests.factories import make_admin, make_entries, make_game, make_tournament, make_user, play
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -6,9 +6,9 @@ import pytest
 from openapi_core import OpenAPI
 from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
 
+from championships.api_tokens import create_token
 from championships.models import Entry, StaffRole
 from championships.services import assign_staff
-from organize.api_tokens import create_token
 from tests.factories import make_admin, make_entries, make_tournament, make_user
 
 pytestmark = pytest.mark.django_db

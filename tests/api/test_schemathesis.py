@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, Phase, settings
 from ninja.responses import NinjaJSONEncoder
 from schemathesis.checks import CHECKS, load_all_checks
 
+from championships.api_tokens import create_token
 from championships.models import StaffRole
 from championships.services import assign_staff
-from organize.api_tokens import create_token
 from results.announcements import post_announcement
 from tests.factories import make_admin, make_entries, make_game, make_tournament, make_user, play
 from web.api.views import api

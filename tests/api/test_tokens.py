@@ -7,9 +7,8 @@ from openapi_core import OpenAPI
 from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
 
 from audit.models import AuditEntry
-from championships.models import Entry, Player, StaffRole
+from championships.models import ApiToken, Entry, Player, StaffRole
 from championships.services import assign_staff
-from organize.models import ApiToken
 from tests.factories import make_admin, make_entries, make_game, make_tournament, make_user, play
 
 pytestmark = pytest.mark.django_db

@@ -14,8 +14,8 @@ from audit import payloads, shapes
 from audit.actions import Action
 from audit.models import AuditEntry
 from audit.services import PayloadMismatch, record_change
-from organize.activity import described
 from tests.factories import make_entries, make_official, make_tournament
+from web.organize.activity.sentences import described
 
 CHECKED_IN = {"player": "Ann", "status": "checked_in", "minutes_late": 0}
 

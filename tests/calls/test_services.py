@@ -11,10 +11,10 @@ from audit.models import AuditEntry
 from calls import selectors
 from calls.models import Call
 from calls.services import CALLS_PER_PLAYER, pass_call, place_call, resolve_call, take_call
-from organize.activity import described
 from results.models import Announcement
 from scheduling.models import Game
 from tests.factories import make_entries, make_game, make_official, make_tournament, play
+from web.organize.activity.sentences import described
 
 pytestmark = pytest.mark.django_db
 

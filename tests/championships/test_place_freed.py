@@ -11,10 +11,10 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
+from attendance import checkin
 from audit.models import AuditEntry
 from championships import places, signup
 from championships.models import ACTIVE_STATUSES, Entry, Registration, Tournament
-from organize import checkin
 from results.penalties import record_lateness
 from tests.factories import make_official, make_tournament
 

@@ -100,7 +100,7 @@ def test_close_and_reopen_need_a_reason_are_audited_and_for_organizers_only():
 
 def test_an_unknown_email_gets_an_account_and_a_set_password_link_sent_after_commit(django_capture_on_commit_callbacks,
                                                                                        settings):
-    from organize.invitations import send_set_password_link
+    from notices.invitations import send_set_password_link
 
     tournament = make_tournament()
     organizer = make_official(tournament, "organizer")

@@ -8,10 +8,10 @@ from django.core import mail
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
+from attendance import checkin
 from audit.models import AuditEntry
 from championships import places, signup
 from championships.models import Entry, Player, Registration, Tournament
-from organize import checkin
 from tests.factories import make_admin, make_entries, make_game, make_official, make_player, make_tournament
 
 pytestmark = pytest.mark.django_db

@@ -12,13 +12,13 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import timezone
 
+from attendance import self_checkin
 from audit.models import AuditEntry
 from championships import places, signup
 from championships.models import Entry, Player, Registration, Relationship, StaffRole, Tournament
 from championships.services import assign_staff, create_championship_from_preset, enter_player
 from demo.seed import OPEN_ROSTER, _settle_ties
 from engines.ranking.timing import game_minutes
-from organize import self_checkin
 from ranking.standings import compute_standings
 from results.draws import record_draw
 from results.models import RecordSheet, Score, TiebreakDraw

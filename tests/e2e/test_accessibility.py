@@ -6,13 +6,13 @@ import pytest
 from axes.models import AccessFailureLog
 from django.contrib.auth.models import Permission
 
+from attendance import checkin
 from audit.actions import Action
 from audit.services import record_change
 from calls.services import place_call, take_call
 from championships import links
 from championships.services import assign_staff
-from organize import checkin
-from organize.models import PrintJob
+from printing.models import PrintJob
 from ratings.seasons import create_season
 from ratings.services import recompute_all
 from results.announcements import post_announcement

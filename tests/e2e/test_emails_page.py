@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from championships.models import StaffRole
 from core.sealed import seal
-from organize.models import UndeliveredEmail
+from notices.models import UndeliveredEmail
 from tests.factories import make_championship, make_tournament, make_user
 
 from .axe import axe_violations

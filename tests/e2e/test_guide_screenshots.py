@@ -15,11 +15,11 @@ from django.contrib.auth.models import Permission
 from PIL import Image
 from playwright.sync_api import expect
 
+from attendance import checkin
 from championships.formats import plan_from_preset
 from championships.models import Entry
 from championships.services import assign_staff
 from championships.setup import create_championship
-from organize import checkin
 from ranking.qualification import advance_qualifiers, seat_seeded_stage
 from results.penalties import record_penalty
 from results.publishing import publish_game

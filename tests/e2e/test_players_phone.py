@@ -21,9 +21,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from PIL import Image
 
+from attendance import checkin, self_checkin
 from championships import links
 from championships.models import Entry, Player, Tournament
-from organize import checkin, self_checkin
 from results.publishing import publish_game
 from results.sheets import SheetInput, save_entry, sign
 from scheduling.services import generate_seating

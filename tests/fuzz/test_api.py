@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from openapi_core import OpenAPI
 from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
 
+from championships.api_tokens import create_token
 from championships.models import StaffRole
 from championships.services import assign_staff
-from organize.api_tokens import create_token
 from tests.db_snapshot import changed, snapshot
 from tests.factories import make_admin, make_entries, make_tournament, make_user
 from tests.fuzz.scale import SCALE

@@ -15,7 +15,6 @@ from audit.models import AuditEntry
 from audit.services import record_change
 from championships.models import Entry, Tournament
 from championships.services import enter_player
-from organize.activity import described
 from results.announcements import post_announcement
 from results.draws import record_draw
 from results.penalties import record_penalty
@@ -30,6 +29,7 @@ from tests.factories import (
     make_user,
     play,
 )
+from web.organize.activity.sentences import described
 from web.organize.views.activity import PER_PAGE
 
 pytestmark = pytest.mark.django_db

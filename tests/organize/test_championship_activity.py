@@ -14,10 +14,10 @@ from django.urls import reverse
 from audit.actions import Action
 from audit.models import AuditEntry
 from audit.services import record_change
+from championships.api_tokens import create_token
 from championships.models import StaffRole
 from championships.services import assign_staff
 from engines.boards import fairness
-from organize.api_tokens import create_token
 from scheduling.boards import set_board_limits
 from tests.factories import make_admin, make_tournament, make_user
 from webhooks import services as webhooks
@@ -95,7 +95,7 @@ def test_earlier_entries_find_their_championship(championship_and_organizer):
                                        ("championship.created", "championship", championship.pk),
                                        ("webhook.removed", "webhook", 10 ** 9)]]  # removed since: not found
     migration = importlib.import_module("audit.migrations.0004_championship_activity")
-    migration.name_their_championship(apps, None)
+    migration.name_their_championship(apps, connection.schema_editor())
     assert [AuditEntry.objects.get(pk=e.pk).championship_id for e in before] == [championship.pk,
                                                                                  championship.pk, None]
 

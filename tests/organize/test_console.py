@@ -13,11 +13,11 @@ from django.urls import resolve, reverse
 from championships.models import Championship, StaffRole, Tournament
 from championships.presets import PRESETS
 from championships.services import create_championship_from_preset
-from organize.selectors import dashboard
 from results.publishing import publish_game
 from scheduling.models import Game
 from scheduling.services import generate_seating
 from tests.factories import make_admin, make_entries, make_game, make_official, make_tournament, make_user, play
+from web.organize.dashboard import dashboard
 
 pytestmark = pytest.mark.django_db
 

@@ -9,9 +9,9 @@ import pytest
 from django.core import mail
 from django.test import Client
 
+from attendance.models import CheckInWindow
 from championships import links
 from championships.models import Registration, Tournament
-from organize.models import CheckInWindow
 from tests.factories import make_entries, make_official, make_player, make_tournament
 
 pytestmark = pytest.mark.django_db

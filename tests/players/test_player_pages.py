@@ -13,9 +13,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from attendance import self_checkin
 from championships import links
 from championships.models import Entry, Player, Registration
-from organize import self_checkin
 from results.models import Signature
 from results.sheets import SheetInput, save_entry
 from tests.factories import make_entries, make_game, make_official, make_tournament

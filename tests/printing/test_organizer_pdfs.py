@@ -12,7 +12,7 @@ from django.urls import reverse
 from PIL import Image
 
 from championships.models import Player, Tournament
-from organize import printing
+from printing import documents
 from tests.factories import make_championship, make_entries, make_game, make_official, make_tournament, play
 from tests.site import open_link
 
@@ -60,8 +60,8 @@ def test_table_cards_and_sheets_number_namesakes_as_the_pages_do(event, text_of)
 def test_record_sheets_prefilled_and_each_qr_opens_its_tables_sheet(event, text_of, monkeypatch):
     tournament, game, client, _ = event
     encoded = []
-    real = printing.qr_data_uri
-    monkeypatch.setattr(printing, "qr_data_uri", lambda url: encoded.append(url) or real(url))
+    real = documents.qr_data_uri
+    monkeypatch.setattr(documents, "qr_data_uri", lambda url: encoded.append(url) or real(url))
     response = client.get(reverse("print-record-sheets", args=[tournament.slug, 1]))
     assert response.status_code == 200
     tables = list(game.tables.order_by("number"))
@@ -88,7 +88,7 @@ def test_a_long_name_is_printed_whole_and_every_row_keeps_its_place(event, text_
     words = re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)"[^>]*>([^<]*)</word>', boxes)
     margin = 14 / 25.4 * 72 + 2  # pt: the play order is the first thing on its line
     rows = {text: float(y) for x, y, text in words if float(x) < margin and text in {"1", "2", "3", "4"}}
-    step = printing.SHEET_ROW_MM / 25.4 * 72
+    step = documents.SHEET_ROW_MM / 25.4 * 72
     assert [round(rows[n] - rows["1"] - k * step, 1) for k, n in enumerate("1234")] == [0.0] * 4
 
 

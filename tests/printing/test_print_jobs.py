@@ -6,9 +6,9 @@ from django.test import Client
 from django.urls import reverse
 
 from championships.models import Player
-from organize import print_jobs
-from organize.models import PrintJob
-from organize.print_jobs import retry_print_job, run_print_job, start_print_job
+from printing import jobs
+from printing.jobs import retry_print_job, run_print_job, start_print_job
+from printing.models import PrintJob
 from tests.factories import make_entries, make_game, make_official, make_tournament
 
 pytestmark = pytest.mark.django_db
@@ -29,10 +29,10 @@ def event():
 
 def test_start_runs_eagerly_and_the_pdf_is_downloadable(event, text_of, monkeypatch):
     tournament, game, organizer, client = event
-    monkeypatch.setattr(print_jobs, "TABLES_PER_PART", 4)  # six tables: two parts, progress after each
+    monkeypatch.setattr(jobs, "TABLES_PER_PART", 4)  # six tables: two parts, progress after each
     shares = []
     job = PrintJob(game=game, kind="record_sheets", paper="letter")
-    assert print_jobs.layout(job, shares.append).startswith(b"%PDF-") and shares == [0.5, 1.0]
+    assert jobs.layout(job, shares.append).startswith(b"%PDF-") and shares == [0.5, 1.0]
     response = client.post(reverse("print-job-start", args=[tournament.slug]),
                            {"game": 1, "kind": "record_sheets", "paper": "letter"})
     job = PrintJob.objects.get()
@@ -64,7 +64,7 @@ def test_a_failed_job_shows_its_error_and_runs_again(event, monkeypatch, text_of
 
     def broken(job, progress):
         raise MemoryError
-    monkeypatch.setattr(print_jobs, "layout", broken)
+    monkeypatch.setattr(jobs, "layout", broken)
     client.post(reverse("print-job-start", args=[tournament.slug]), {"game": 1, "kind": "table_cards", "paper": "a4"})
     job = PrintJob.objects.get()
     assert job.status == PrintJob.Status.FAILED and "MemoryError" in job.message and job.pdf is None
@@ -105,7 +105,7 @@ def test_with_the_broker_unreachable_the_job_runs_in_the_request(event, monkeypa
     tournament, game, organizer, client = event
     from kombu.exceptions import OperationalError
 
-    from organize import tasks
+    from printing import tasks
 
     def unreachable(*args, **kwargs):
         raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")

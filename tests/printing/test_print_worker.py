@@ -6,7 +6,7 @@ import pytest
 from celery.contrib.testing.worker import start_worker
 
 from catan_tournaments.celery import app
-from organize.models import PrintJob
+from printing.models import PrintJob
 from tests.factories import make_entries, make_game, make_official, make_tournament
 
 pytestmark = [
@@ -16,7 +16,7 @@ pytestmark = [
 
 
 def test_record_sheets_are_laid_out_on_the_worker(client, text_of, monkeypatch):
-    monkeypatch.setattr("organize.tasks.INLINE_MAX_TABLES", 0)  # two tables: laid out in the request otherwise
+    monkeypatch.setattr("printing.tasks.INLINE_MAX_TABLES", 0)  # two tables: laid out in the request otherwise
     tournament = make_tournament(slug="print-worker", games=1)
     entries = make_entries(tournament, 8)
     make_game(tournament, [entries[:4], entries[4:]])

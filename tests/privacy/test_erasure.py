@@ -12,9 +12,9 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from audit.models import AuditEntry
+from backup.export import tournament_json
 from championships.models import Player, PlayerLink, PushSubscription, Registration
 from core.names import fold
-from organize.backup.export import tournament_json
 from privacy.erasure import erase, pseudonym
 from privacy.models import Erasure
 from ranking.printing import standings_pdf
@@ -112,7 +112,7 @@ def test_only_an_organizer_of_every_tournament_they_played_erases(played):
 
 
 def test_an_older_export_does_not_bring_the_player_back(played, tmp_path):
-    from tests.organize.test_backup import import_file, wipe
+    from tests.backup.test_backup import import_file, wipe
 
     file = tmp_path / "malta.json"
     file.write_text(tournament_json(played.tournament), encoding="utf-8")

@@ -8,8 +8,8 @@ from datetime import time
 import pytest
 from openpyxl import load_workbook
 
+from attendance import checkin
 from championships import links
-from organize import checkin
 from results.models import Penalty
 from results.penalties import record_penalty, withdraw_penalty
 from tests.api.test_v1 import checked, spec  # noqa: F401 - the fixture

@@ -13,11 +13,11 @@ from django.urls import reverse
 
 from audit.models import AuditEntry
 from championships.models import Stage
-from organize.activity import described
 from results.banker import banker_of, record_banker
 from results.models import RecordSheet
 from results.publishing import record_play_order
 from tests.factories import make_entries, make_game, make_official, make_tournament, play
+from web.organize.activity.sentences import described
 
 pytestmark = pytest.mark.django_db
 
@@ -133,7 +133,7 @@ def test_a_banker_from_another_table_a_stale_form_or_a_signed_off_sheet_is_refus
 
 def test_a_restored_sheet_history_names_the_restored_banker():
     """The backup re-links ids inside a sheet snapshot: a player banker's entry follows its row."""
-    from organize.backup import payloads
+    from backup import payloads
 
     ids = {("entry", 5): 50}
     data = {"scores": [{"seat": 1, "entry": 5, "vp": 10}], "banker": {"entry": 5, "player": "Ada"}}

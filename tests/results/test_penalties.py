@@ -11,13 +11,13 @@ from django.urls import reverse
 
 from audit.models import AuditEntry
 from championships.models import Entry
-from organize.activity import described
 from ranking.standings import compute_standings
 from results.models import CollusionRuling, Penalty, RecordSheet
 from results.penalties import ReusedRequestKey, record_lateness, record_penalty, rule_on_collusion
 from results.selectors import pending_collusion_rulings
 from results.sheets import SheetInput, save_entry, sign
 from tests.factories import make_entries, make_game, make_official, make_tournament, play
+from web.organize.activity.sentences import described
 
 pytestmark = pytest.mark.django_db
 

@@ -13,9 +13,9 @@ from audit.models import AuditEntry
 from championships.formats import plan_from_preset
 from championships.setup import create_championship
 from engines.rulesets import RULESETS, Ruleset, ruleset_for
-from organize.activity import described
 from scheduling.clocks import set_timed_turns, turn_rules
 from tests.factories import make_admin, make_entries, make_game, make_official, make_tournament
+from web.organize.activity.sentences import described
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 """API v1's organizer operations, for a federation's scripts: enter players, import a list of players, read the
 signed-off results. Each takes an organizer's API token (`Authorization: Bearer catan_…`, made on the
-championship's console page, organize/api_tokens.py) and acts as the token's owner through the same services as
+championship's console page, championships/api_tokens.py) and acts as the token's owner through the same services as
 the pages, so every write is checked and audited as theirs.
 
 No token, or a revoked one, or one whose owner no longer organizes the championship: 401. A tournament of another
@@ -15,16 +15,15 @@ from ninja import Field, Query, Router, Schema, Status
 from ninja.errors import HttpError
 from ninja.security import HttpBearer
 
+from championships.api_tokens import active_token
 from championships.list_file import MAX_BYTES, read_upload
 from championships.list_file import check_records as check_list
-from championships.models import Tournament
+from championships.models import ApiToken, Tournament
 from championships.people import import_rows
 from championships.permissions import visible_players
 from championships.services import enter_players
 from core.names import fold
 from engines.csv_input import InputError, InputProblem
-from organize.api_tokens import active_token
-from organize.models import ApiToken
 from results.models import RecordSheet
 from scheduling.models import Seat, Table
 

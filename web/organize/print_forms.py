@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from core.pdf import A4, LETTER
-from organize.models import PrintJob
+from printing.models import PrintJob
 from scheduling.models import Game
 
 

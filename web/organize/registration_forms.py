@@ -2,7 +2,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from organize.self_checkin import DEFAULT_WINDOW_MINUTES, WINDOW_MINUTES
+from attendance.self_checkin import DEFAULT_WINDOW_MINUTES, WINDOW_MINUTES
 
 REASON_MAX = 500
 

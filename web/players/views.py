@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from attendance import self_checkin
 from championships import foreign_players, links, push
 from championships.models import Entry, Player, Tournament
 from championships.tasks import send_private_link
@@ -22,7 +23,6 @@ from core.background import run_in_background
 from core.emails import recipient_wait, refusal
 from core.ratelimit import RateLimit
 from core.webpush import configured as push_configured
-from organize import self_checkin
 from ranking.live import POLL_SECONDS, request_version
 from ranking.own import OwnTournament, own_page
 from results.limits import OBJECTION_MAX

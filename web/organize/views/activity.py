@@ -17,7 +17,7 @@ from audit.models import AuditEntry
 from audit.selectors import activity, championship_activity
 from championships.permissions import organized_championship, organized_tournament
 from core.table_export import table_response
-from organize.activity import described, described_in_chunks
+from web.organize.activity.sentences import described, described_in_chunks
 from web.requests import HtmxHttpRequest
 
 PER_PAGE = 50

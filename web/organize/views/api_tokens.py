@@ -6,8 +6,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from championships.api_tokens import create_token, revoke_token, tokens_of
 from championships.permissions import organized_championship
-from organize.api_tokens import create_token, revoke_token, tokens_of
 from web.organize.forms import ApiTokenForm
 from web.requests import HtmxHttpRequest
 

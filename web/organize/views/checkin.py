@@ -15,11 +15,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from attendance import checkin, self_checkin
 from championships.models import Entry, Tournament
 from championships.permissions import organized_tournament
 from core.site import absolute
 from core.table_export import table_response
-from organize import checkin, self_checkin
 from results.penalties import lateness_rule
 from web.organize.people_forms import LateForm, UndoForm, WithdrawForm, search_query
 from web.organize.registration_forms import WindowForm

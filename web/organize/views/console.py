@@ -20,15 +20,15 @@ from championships.permissions import (
 from championships.setup import close_tournament, reopen_tournament
 from championships.staff import invite_staff, remove_staff
 from championships.staff_signin import lift_signin_pause, paused_roles
-from organize import undelivered
-from organize.invitations import send_set_password_link
-from organize.notices import notice_summary
-from organize.printing import printable_games
-from organize.selectors import dashboard, next_steps
+from notices import undelivered
+from notices.invitations import send_set_password_link
+from notices.start_time import notice_summary
+from printing.documents import printable_games
 from ranking.selectors import podium
 from results.selectors import any_game_published, tables_missing_results
 from results.tablets import waiting_on_tablets
 from web.forms import add_service_errors
+from web.organize.dashboard import dashboard, next_steps
 from web.organize.forms import BoardLimitsForm, InviteForm, StatusForm
 from web.organize.print_forms import PrintJobForm
 from web.public.printing import tournament_paper

@@ -1,4 +1,4 @@
-"""A tournament's emails that could not be sent (organize/undelivered.py): who each was for, what it was, why it
+"""A tournament's emails that could not be sent (notices/undelivered.py): who each was for, what it was, why it
 failed; sent again one by one; the whole list as CSV and XLSX."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from championships.permissions import organized_tournament
 from core.table_export import table_response
-from organize import undelivered
+from notices import undelivered
 from web.requests import HtmxHttpRequest
 
 PER_PAGE = 50

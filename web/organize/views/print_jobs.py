@@ -10,9 +10,9 @@ from django.views.decorators.http import require_GET, require_POST
 from championships.permissions import organized_tournament
 from core.jobs import progress_of
 from core.pdf import pdf_response
-from organize import print_jobs, tasks
-from organize.models import PrintJob
-from organize.printing import game_of, printable_games
+from printing import jobs, tasks
+from printing.documents import game_of, printable_games
+from printing.models import PrintJob
 from web.organize.print_forms import PrintJobForm
 from web.requests import HtmxHttpRequest
 
@@ -32,7 +32,7 @@ def start(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
         return redirect(back)
     try:
-        job = print_jobs.start_print_job(game_of(tournament, form.cleaned_data["game"]), form.cleaned_data["kind"],
+        job = jobs.start_print_job(game_of(tournament, form.cleaned_data["game"]), form.cleaned_data["kind"],
                                          user=request.user, language=request.LANGUAGE_CODE,
                                          paper=form.cleaned_data["paper"])
     except ValidationError as error:
@@ -68,7 +68,7 @@ def download(request: HtmxHttpRequest, slug: str, job_id: int) -> HttpResponse:
 def retry(request: HtmxHttpRequest, slug: str, job_id: int) -> HttpResponse:
     job = _job(request, slug, job_id)
     try:
-        job = print_jobs.retry_print_job(job.pk, user=request.user)
+        job = jobs.retry_print_job(job.pk, user=request.user)
     except ValidationError as error:
         messages.error(request, " ".join(error.messages))
     else:

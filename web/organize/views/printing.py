@@ -1,6 +1,6 @@
 """The organizer's PDFs: table cards, record sheets (pre-filled and blank), result slips, the qualification list
 and the certificates. Each is laid out in the request, once per content (`_laid_out`); a whole game's cards or
-sheets also run as a print job (`organize.print_jobs`). A layout holds one of the organizer's slots
+sheets also run as a print job (printing/jobs.py). A layout holds one of the organizer's slots
 (`core.pdf_limits`): past them the view answers 429."""
 from typing import Any
 
@@ -13,8 +13,8 @@ from championships.permissions import organized_tournament
 from core.pdf import html_for, pdf_response, render_pdf
 from core.pdf_cache import cached_pdf, pdf_key
 from core.pdf_limits import render_limited, render_slot
-from organize import printing
-from organize.printing import blank_tables, game_context, game_of, game_tables, qualification_list
+from printing import documents
+from printing.documents import blank_tables, game_context, game_of, game_tables, qualification_list
 from ranking.selectors import podium
 from web.public.printing import tournament_paper
 from web.requests import HtmxHttpRequest
@@ -40,7 +40,7 @@ def _game_pdf(request: HtmxHttpRequest, slug: str, number: int, kind: str, suffi
     tournament = organized_tournament(request.user, slug)
     game = game_of(tournament, number)
     tables = game_tables(tournament, game)
-    data = _laid_out(request, printing.GAME_TEMPLATES[kind], game_context(kind, tournament, game, tables),
+    data = _laid_out(request, documents.GAME_TEMPLATES[kind], game_context(kind, tournament, game, tables),
                      paper=tournament_paper(request, tournament))
     return pdf_response(data, f"{tournament.slug}-game-{number}-{suffix}.pdf")
 
@@ -102,6 +102,6 @@ def certificates(request: HtmxHttpRequest, slug: str) -> HttpResponse:
         raise Http404(_("The podium is known once every game of the last stage is signed off or the tournament "
                         "is closed."))
     data = _laid_out(request, "print/certificates.html",
-                     {"tournament": tournament, "certificates": printing.certificates(rows)},
+                     {"tournament": tournament, "certificates": documents.certificates(rows)},
                      paper=tournament_paper(request, tournament), landscape=True)
     return pdf_response(data, f"{tournament.slug}-certificates.pdf")
