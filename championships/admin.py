@@ -7,6 +7,7 @@ from audit.admin import AuditedAdminMixin, ReadOnlyAdminMixin
 
 from .eligibility import check_birth_date, check_can_enter, check_can_officiate
 from .models import (
+    ApiToken,
     Championship,
     Country,
     Declaration,
@@ -289,3 +290,13 @@ class PrivacyNoticeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     fields = ["championship", "version", "text", "created_at", "created_by"]
     list_display = ["championship", "version", "created_at", "created_by"]
     search_fields = ["championship__name"]
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Read-only: organizers make and revoke tokens on the championship's console page (audited); only the digest is
+    kept, so nothing here opens the API."""
+
+    fields = ["championship", "name", "hint", "user", "created_at", "revoked_at"]
+    list_display = ["name", "hint", "championship", "user", "created_at", "revoked_at"]
+    search_fields = ["name", "championship__name"]
