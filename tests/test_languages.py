@@ -7,11 +7,13 @@ import pytest
 from django.conf import settings
 from django.core import mail
 from django.test import Client
+from django.urls import translate_url
 from django.utils.formats import date_format
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.utils.translation import override
 
+from championships.templatetags.site_tags import _translated
 from tests.factories import make_entries, make_official, make_tournament
 
 pytestmark = pytest.mark.django_db
@@ -45,6 +47,14 @@ def test_sixteen_languages_each_named_in_itself_in_a_menu_that_needs_no_script(c
     assert '<summary>' in menu and '<span lang="de">Deutsch</span></summary>' in menu
     assert "<form" not in menu and "csrfmiddlewaretoken" not in page  # plain links: the page is cached whole
 
+
+
+@pytest.mark.parametrize("path", ["/t/lang-cup/standings/?page=2&q=%C3%A9", "/de/t/lang-cup/", "/no/such/page/",
+                                  "/me/abc/", "https://example.org/ar/t/lang-cup/players/7/#games"])
+def test_the_menus_links_are_djangos_translation_of_the_address(path):
+    """The menu resolves the address once (site_tags._translated), giving what Django's translate_url gives."""
+    with override("de"):
+        assert _translated(path) == [translate_url(path, code) for code, _name in settings.LANGUAGES]
 
 @pytest.mark.parametrize("code", NEW)
 def test_each_new_language_has_its_pages_dates_and_country_names(client, cup, code):
