@@ -24,6 +24,7 @@ from PIL import Image
 from attendance import checkin, self_checkin
 from championships import links
 from championships.models import Entry, Player, Tournament
+from ranking.standings import tournament_standings
 from results.publishing import publish_game
 from results.sheets import SheetInput, save_entry, sign
 from scheduling.services import generate_seating
@@ -155,6 +156,9 @@ def test_a_player_on_a_phone_from_registration_to_the_signed_off_result(browser,
         seat = game.seats.get(entry=mine)
         assert str(seat.table.number) in phone.locator("main .seat-big").inner_text()
         assert phone.locator("main .table-mates li").count() == 3
+        with translation.override(language):
+            no_rank = _("No rank yet: your first result gives you one.")
+        assert no_rank in phone.locator("main").inner_text()  # not "Rank 1 =" before any result (issue 32 item 5)
         pages.check(phone, "me-table")
 
         # 6. The referee enters the result; the player confirms it on the phone, the others sign on the tablet.
@@ -187,6 +191,9 @@ def test_a_player_on_a_phone_from_registration_to_the_signed_off_result(browser,
         pages.check(phone, "me-result")
         assert phone.locator("main table.stack-table tbody tr").count() == 1  # game 1, its result shown
         assert phone.locator("main .confirm-result").count() == 0
+        rank = next(row["rank"] for row in tournament_standings(tournament) if row["entry"] == mine.pk)
+        assert phone.locator("main table.stack-table tbody tr td.num").last.inner_text().strip() == str(rank)
+        assert no_rank not in phone.locator("main").inner_text()  # ranked: the rank after game 1, and overall
 
         phone.goto(f"{prefix}/me/")
         pages.check(phone, "me-home")
