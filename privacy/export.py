@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -40,6 +41,68 @@ TITLES = {
 }
 """The readable page's headings, by holding."""
 
+FIELD_LABELS = {
+    "id": gettext_lazy("ID"),
+    "tournament": gettext_lazy("Tournament"),
+    "championship": gettext_lazy("Championship"),
+    "entry": gettext_lazy("Entry"),
+    "player": gettext_lazy("Player"),
+    "player_a": gettext_lazy("Player"),
+    "player_b": gettext_lazy("Other player"),
+    "relationship": gettext_lazy("Relationship"),
+    "user": gettext_lazy("Staff account"),
+    "table": gettext_lazy("Table"),
+    "game": gettext_lazy("Game"),
+    "seat": gettext_lazy("Seat"),
+    "sheet": gettext_lazy("Record sheet"),
+    "draw": gettext_lazy("Card draw"),
+    "webhook": gettext_lazy("Webhook"),
+    "at": gettext_lazy("When"),
+    "created_at": gettext_lazy("Created at"),
+    "updated_at": gettext_lazy("Updated at"),
+    "started_at": gettext_lazy("Started at"),
+    "finished_at": gettext_lazy("Finished at"),
+    "recorded_at": gettext_lazy("Recorded at"),
+    "decided_at": gettext_lazy("Decided at"),
+    "signed_off_at": gettext_lazy("Signed off at"),
+    "created_by": gettext_lazy("Created by"),
+    "recorded_by": gettext_lazy("Recorded by"),
+    "decided_by": gettext_lazy("Decided by"),
+    "signed_off_by": gettext_lazy("Signed off by"),
+    "requested_by": gettext_lazy("Requested by"),
+    "invited_by": gettext_lazy("Entered by"),
+    "sent_again_by": gettext_lazy("Sent again by"),
+    "placed_by": gettext_lazy("Called by"),
+    "taken_by": gettext_lazy("Taken by"),
+    "resolved_by": gettext_lazy("Resolved by"),
+    "shown_to": gettext_lazy("Shown to"),
+    "object_type": gettext_lazy("Kind of record"),
+    "object_id": gettext_lazy("Record number"),
+    "before": gettext_lazy("Before the change"),
+    "after": gettext_lazy("After the change"),
+    "reason": gettext_lazy("Reason"),
+    "incident": gettext_lazy("Incident"),
+    "warning": gettext_lazy("Warning"),
+    "disqualification": gettext_lazy("Disqualification"),
+    "request_key": gettext_lazy("Request key"),
+    "mu": gettext_lazy("Skill"),
+    "sigma": gettext_lazy("Uncertainty"),
+    "ordinal": gettext_lazy("Rating"),
+    "games": gettext_lazy("Games"),
+    "mu_before": gettext_lazy("Skill before"),
+    "sigma_before": gettext_lazy("Uncertainty before"),
+    "games_before": gettext_lazy("Games before"),
+    "place": gettext_lazy("Place"),
+    "endpoint": gettext_lazy("Notification address"),
+    "last_error": gettext_lazy("Last error"),
+    "failures": gettext_lazy("Failed attempts"),
+    "language": gettext_lazy("Language"),
+    "uid": gettext_lazy("Delivery ID"),
+    "body": gettext_lazy("Content sent"),
+}
+"""The readable page's labels of the fields whose models give none: Django's own would be the field's name, in
+English on every page."""
+
 
 @dataclass(frozen=True)
 class Section:
@@ -60,8 +123,15 @@ class Section:
         fields = _fields(self.holding)
         keys = [f.attname if f.is_relation else f.name for f in fields]
         shown = {key: _shown(field, [row[key] for row in self.rows]) for field, key in zip(fields, keys)}
-        return [[(str(field.verbose_name), shown[key](row[key])) for field, key in zip(fields, keys)]
-                for row in self.rows]
+        return [[(label(field), shown[key](row[key])) for field, key in zip(fields, keys)] for row in self.rows]
+
+
+def label(field: models.Field) -> str:
+    """The field's label in the reader's language: the model's own, else FIELD_LABELS' (a name Django made up is
+    plain English text, not a translation)."""
+    if isinstance(field.verbose_name, Promise):
+        return str(field.verbose_name)
+    return str(FIELD_LABELS.get(field.name, field.verbose_name))
 
 
 def _shown(field: models.Field, values: list):

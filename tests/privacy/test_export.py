@@ -5,8 +5,11 @@ import json
 import pytest
 from django.db.models import Model
 from django.urls import reverse
+from django.utils.functional import Promise
+from django.utils.translation import override
 
 from core.personal_data import holdings
+from privacy.export import FIELD_LABELS, _fields, label
 
 pytestmark = pytest.mark.django_db
 
@@ -47,3 +50,14 @@ def test_the_readable_page_shows_the_same_and_links_the_download(client, played)
     assert "p0@example.com" in html and "Sliema" in html and "Slow play, told twice" in html
     assert reverse("players-me-data-json", args=[played.token]) in html
     assert client.get(reverse("players-me-data", args=["x" * 43])).status_code == 404
+
+
+def test_every_field_on_the_readable_page_has_a_label_in_the_readers_language():
+    """A field whose model gives no label would be shown by its name, in English on every page (the Arabic copy
+    read "Tournament", "Created at"): each gets one of FIELD_LABELS, a translation."""
+    for holding in holdings():
+        for field in _fields(holding):
+            assert isinstance(field.verbose_name, Promise) or field.name in FIELD_LABELS, (holding.label, field.name)
+    seat = next(h for h in holdings() if h.label == "scheduling.seat")
+    with override("de"):
+        assert [label(f) for f in _fields(seat)][:4] == ["ID", "Tisch", "Partie", "Teilnahme"]
