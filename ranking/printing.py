@@ -150,7 +150,7 @@ def standings_list(standings: PublicStandings, paper: str) -> ListLayout:
         if row.get("final"):
             after.append(f" ({_final_result(row['final'])})")
         if row.get("disqualified"):
-            after.append(f" ({_('disqualified')})")
+            after.append(" ({})".format(_("disqualified")))  # not in an f-string, where makemessages misses it
         if item.awaiting_draw:
             after.append(" *")
         names.append((row["player"], "".join(after)))

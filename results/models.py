@@ -53,7 +53,8 @@ class RecordSheet(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{_('record sheet')} · {self.table}"
+        name = _("Record sheet")  # not inside the f-string: xgettext would not see it, and it would stay English
+        return f"{name} · {self.table}"
 
     @property
     def is_locked(self) -> bool:

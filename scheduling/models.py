@@ -41,7 +41,8 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.tournament} · {_('game')} {self.number}"
+        game = _("game")  # outside the f-string, where makemessages finds it
+        return f"{self.tournament} · {game} {self.number}"
 
 
 class Table(models.Model):
@@ -68,7 +69,8 @@ class Table(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game} · {_('table')} {self.number}"
+        table = _("table")  # outside the f-string, where makemessages finds it
+        return f"{self.game} · {table} {self.number}"
 
 
 @holds(about="entry__player", why="where the player sat")

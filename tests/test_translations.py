@@ -188,3 +188,21 @@ def test_words_of_two_senses_have_a_context_each():
         assert (_("Seed"), pgettext("random seed", "Seed")) == ("Setzplatz", "Startwert")
         assert (_("Change"), pgettext("rating", "Change")) == ("Ändern", "Änderung")
         assert (_("Events"), pgettext("webhook", "Events")) == ("Veranstaltungen", "Ereignisse")
+
+
+GETTEXT_NAMES = {"_", "gettext", "gettext_lazy", "pgettext", "pgettext_lazy", "ngettext", "ngettext_lazy"}
+
+
+def test_no_text_to_translate_sits_inside_an_f_string():
+    """makemessages (xgettext) does not look inside f-strings: `f"{_('record sheet')} · …"` was never in a catalog,
+    so every language showed it in English."""
+    found = []
+    for path in Path(settings.BASE_DIR).rglob("*.py"):
+        if {".venv", "node_modules", "migrations"} & set(path.parts):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.JoinedStr):
+                found += [f"{path.relative_to(settings.BASE_DIR)}:{node.lineno}" for call in ast.walk(node)
+                          if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                          and call.func.id in GETTEXT_NAMES]
+    assert not found
