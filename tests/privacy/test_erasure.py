@@ -35,6 +35,8 @@ def _figures(played):
     ratings = sorted(PlayerRating.objects.values_list("player_id", "mu", "sigma", "ordinal", "games"))
     changes = sorted(RatingChange.objects.values_list("player_id", "table_id", "mu_before", "mu", "sigma", "place"))
     pdf = "".join(page.extract_text() for page in PdfReader(io.BytesIO(standings_pdf(played.tournament, "a4"))).pages)
+    pdf, printed = re.subn(r"Printed [^\n]*", "Printed …", pdf)  # when it was laid out: a minute may pass
+    assert printed
     return standings, ratings, changes, pdf
 
 
