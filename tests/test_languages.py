@@ -48,13 +48,13 @@ def test_sixteen_languages_each_named_in_itself_in_a_menu_that_needs_no_script(c
     assert "<form" not in menu and "csrfmiddlewaretoken" not in page  # plain links: the page is cached whole
 
 
-
 @pytest.mark.parametrize("path", ["/t/lang-cup/standings/?page=2&q=%C3%A9", "/de/t/lang-cup/", "/no/such/page/",
                                   "/me/abc/", "https://example.org/ar/t/lang-cup/players/7/#games"])
 def test_the_menus_links_are_djangos_translation_of_the_address(path):
     """The menu resolves the address once (site_tags._translated), giving what Django's translate_url gives."""
     with override("de"):
         assert _translated(path) == [translate_url(path, code) for code, _name in settings.LANGUAGES]
+
 
 @pytest.mark.parametrize("code", NEW)
 def test_each_new_language_has_its_pages_dates_and_country_names(client, cup, code):
